@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: GPL-2.0
+# kbloom: Bloom filters in the Linux kernel and on the XDP fast path.
+#
+#   make              module, BPF objects and skeletons, library, kbloomctl
+#   make deps         install the missing Debian packages
+#   make check        every suite (core, bpf, kmod, style); one totals line
+#   make check-core | check-bpf | check-kmod | check-style
+#   make demo         the narrated tour
+#   make bench [BENCH=group]
+#   make fuzz         libFuzzer over the image loader, 60 s
+#   make install | clean
+#
+# Everything built goes to build/.  V=1 shows the commands.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-9s %s\n'
+MAKEFLAGS += --no-print-directory
+endif
+
+B := build
+CACHE := $(B)/cache
+LSRC := $(CACHE)/linux-source
+KSFT := $(LSRC)/tools/testing/selftests
+KVER = $(shell mk/kver.sh)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+PREFIX ?= /usr/local
+
+CC := gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine)
+
+WARN := -Wall -Wextra -Wno-unused-parameter
+INCS := -I. -Iuserspace/include -I$(B)
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
+ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I. -I$(B) -I$(ARCH_INC)
+LIBS := -lbpf -lelf -lz -lm -lpthread
+
+# --- sources ---------------------------------------------------------------
+LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
+LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(B)/pic/%.o)
+LIB_ASAN_OBJS := $(LIB_SRCS:%.c=$(B)/asan/%.o)
+CTL_SRCS := $(wildcard userspace/kbloomctl/*.c)
+CTL_OBJS := $(CTL_SRCS:%.c=$(B)/obj/%.o)
+TCOMMON_SRCS := $(wildcard tests/common/*.c)
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(B)/bpf/%.bpf.o)
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(B)/bpf/%.skel.h)
+
+SUITES := core bpf kmod
+suite_srcs = $(filter-out %.bpf.c,$(wildcard tests/$(1)/*.c))
+CORE_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(call suite_srcs,core))
+BPF_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(call suite_srcs,bpf))
+KMOD_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(call suite_srcs,kmod))
+TEST_BPF_SRCS := $(wildcard tests/bpf/*.bpf.c tests/kmod/*.bpf.c)
+TEST_BPF_OBJS := $(TEST_BPF_SRCS:tests/%.bpf.c=$(B)/tests/%.bpf.o)
+TEST_BPF_SKELS := $(TEST_BPF_SRCS:tests/%.bpf.c=$(B)/tests/%.skel.h)
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
+
+KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
+
+.PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
+	check-kmod check-style check-all demo bench fuzz install clean checkpatch
+
+all: kmod bpf lib ctl
+
+deps:
+	$(Q)mk/deps.sh
+
+# --- module ----------------------------------------------------------------
+# Built in a copy of its sources under build/kmod so that no object file
+# lands in the source tree.
+kmod: $(B)/kbloom.ko
+
+$(B)/kbloom.ko: $(KMOD_SRCS)
+	$(say) KMOD "$@ ($(KVER))"
+	$(Q)mkdir -p $(B)/kmod
+	$(Q)rsync -a --delete --include='*/' --include='Kbuild' --include='*.c' \
+		--include='*.h' --exclude='*' --prune-empty-dirs \
+		--exclude='/build' --exclude='/tests' --exclude='/userspace' \
+		--exclude='/bpf' ./ $(B)/kmod/
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) modules
+	$(Q)cp $(B)/kmod/kbloom.ko $@
+
+# --- BPF objects and skeletons -----------------------------------------------
+bpf: $(BPF_OBJS) $(BPF_SKELS)
+
+$(B)/bpf/%.bpf.o: bpf/%.bpf.c
+	$(say) BPF $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/tests/%.bpf.o: tests/%.bpf.c
+	$(say) BPF $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.skel.h: $(B)/%.bpf.o
+	$(say) SKEL $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$(notdir $*)) > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(B)/vmlinux.h:
+	$(say) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	$(Q)mv $@.tmp $@
+
+# --- library and kbloomctl ---------------------------------------------------
+lib: $(B)/libkbloom.a $(B)/libkbloom.so
+
+$(B)/obj/%.o: %.c | $(BPF_SKELS)
+	$(say) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/pic/%.o: %.c | $(BPF_SKELS)
+	$(say) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/asan/%.o: %.c | $(BPF_SKELS)
+	$(say) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ASAN) -c $< -o $@
+
+$(B)/libkbloom.a: $(LIB_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/libkbloom-asan.a: $(LIB_ASAN_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/libkbloom.so: $(LIB_PIC_OBJS)
+	$(say) LD $@
+	$(Q)$(CC) -shared -o $@ $^ $(LIBS)
+
+ctl: $(B)/kbloomctl
+
+$(B)/kbloomctl: $(CTL_OBJS) $(B)/libkbloom.a
+	$(say) LD $@
+	$(Q)$(CC) -o $@ $(CTL_OBJS) $(B)/libkbloom.a $(LIBS)
+
+# --- tests -------------------------------------------------------------------
+# Each tests/<suite>/<name>.c is one kselftest-harness program; the core
+# suite runs under ASan and UBSan.
+TEST_CFLAGS = $(ALL_CFLAGS) -Wno-sign-compare -I$(KSFT) -Itests
+tests: $(CORE_TESTS) $(BPF_TESTS) $(KMOD_TESTS) $(TEST_BPF_OBJS) $(TEST_BPF_SKELS)
+
+$(KSFT)/kselftest_harness.h:
+	$(say) EXTRACT "kselftest harness, checkpatch (linux-source-6.1)"
+	$(Q)mk/linux-source.sh $(LSRC)
+
+$(B)/tests/core/%: tests/core/%.c $(TCOMMON_SRCS) $(B)/libkbloom-asan.a $(KSFT)/kselftest_harness.h
+	$(say) TEST $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TEST_CFLAGS) $(ASAN) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom-asan.a $(LIBS)
+
+$(B)/tests/bpf/%: tests/bpf/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS) $(BPF_OBJS)
+	$(say) TEST $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
+
+$(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS)
+	$(say) TEST $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
+
+check: deps
+	$(Q)$(MAKE) check-all SUITES_RUN="$(SUITES) style"
+
+check-core check-bpf check-kmod check-style: deps
+	$(Q)$(MAKE) check-all SUITES_RUN="$(@:check-%=%)"
+
+check-all: all tests $(KSFT)/kselftest_harness.h
+	$(Q)tests/check.sh $(SUITES_RUN)
+
+# --- style -------------------------------------------------------------------
+checkpatch: $(KSFT)/kselftest_harness.h
+	$(Q)tests/check.sh style
+
+# --- demo, benchmarks, fuzzing -------------------------------------------------
+demo: deps
+	$(Q)$(MAKE) all tests
+	$(Q)tests/demo.sh
+
+bench: deps
+	$(Q)$(MAKE) all tests $(BENCH_BINS)
+	$(Q)tests/bench/run.sh $(BENCH)
+
+$(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
+	$(say) BENCH $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -O3 -march=native -Itests -o $@ $< $(B)/libkbloom.a -lbloom $(LIBS)
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(Q)$(MAKE) $(B)/fuzz/image_fuzz
+	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
+
+$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(LIB_SRCS)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(LIB_SRCS) $(LIBS)
+
+install: all
+	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
+	install -D -m 0644 $(B)/libkbloom.a $(DESTDIR)$(PREFIX)/lib/libkbloom.a
+	install -D -m 0644 userspace/include/libkbloom.h $(DESTDIR)$(PREFIX)/include/libkbloom.h
+	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
+
+clean:
+	$(say) CLEAN build
+	$(Q)find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * kbloom: the ioctl ABI of /dev/kbloom.
+ *
+ * The device keeps named Bloom filters (counting, blocked, standard) in
+ * kernel memory, in the spirit of ipset sets.  Filters are named by 1..31
+ * characters of [A-Za-z0-9_.-], NUL-padded in a KBLOOM_NAME_LEN field.
+ *
+ * The structures follow iommufd's rules:
+ *  - every structure starts with __u32 size, the caller's sizeof; the
+ *    kernel reads it with copy_struct_from_user(): a size below the
+ *    structure's first version gives EINVAL, a larger size whose unknown
+ *    trailing bytes are not all zero gives E2BIG, a larger size with a zero
+ *    tail behaves like the exact size;
+ *  - fixed-width fields, no implicit padding, user pointers in
+ *    __aligned_u64 fields;
+ *  - reserved fields and unknown flags must be zero: EINVAL for a non-zero
+ *    reserved field, EOPNOTSUPP for an unknown flag bit;
+ *  - unknown command numbers give ENOTTY; an unreadable or unwritable user
+ *    pointer gives EFAULT.
+ *
+ * Errors common to every command taking a name: EINVAL for an invalid name,
+ * ENOENT when no filter has that name.  Every mutation (CREATE, DESTROY,
+ * ADD, DEL, FLUSH, RESTORE) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
+ * TEST, STAT, LIST and SAVE are open to anyone who could open the device.
+ * A failing command changes nothing, except where "done" says otherwise.
+ */
+#ifndef _UAPI_KBLOOM_H
+#define _UAPI_KBLOOM_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include <linux/const.h>
+#include "kbloom_base.h"
+#include "kbloom_image.h"
+
+#define KBLOOM_DEVICE		"/dev/kbloom"
+#define KBLOOM_ABI_MAJOR	1U
+#define KBLOOM_ABI_MINOR	0U
+
+#define KBLOOM_IOCTL_TYPE	0xB1
+#define KBLOOM_CMD_BASE		0x80
+
+enum {
+	KBLOOM_CMD_VERSION = KBLOOM_CMD_BASE,
+	KBLOOM_CMD_CREATE,
+	KBLOOM_CMD_DESTROY,
+	KBLOOM_CMD_ADD,
+	KBLOOM_CMD_DEL,
+	KBLOOM_CMD_TEST,
+	KBLOOM_CMD_STAT,
+	KBLOOM_CMD_LIST,
+	KBLOOM_CMD_FLUSH,
+	KBLOOM_CMD_SAVE,
+	KBLOOM_CMD_RESTORE,
+};
+
+/* Largest key batch (the keys buffer of ADD, DEL, TEST) in bytes. */
+#define KBLOOM_BATCH_BYTES_MAX	(16U << 20)
+/* Largest number of keys in one batch. */
+#define KBLOOM_BATCH_KEYS_MAX	_BITUL(20)
+
+/**
+ * struct kbloom_version - KBLOOM_IOCTL_VERSION
+ * @size: sizeof(struct kbloom_version)
+ * @flags: must be 0
+ * @major: out, KBLOOM_ABI_MAJOR
+ * @minor: out, KBLOOM_ABI_MINOR
+ * @image_version: out, KBLOOM_IMAGE_VERSION
+ * @key_max: out, KBLOOM_KEY_MAX
+ */
+struct kbloom_version {
+	__u32 size;
+	__u32 flags;
+	__u32 major;
+	__u32 minor;
+	__u32 image_version;
+	__u32 key_max;
+};
+
+#define KBLOOM_IOCTL_VERSION	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_VERSION)
+
+/* CREATE flags */
+#define KBLOOM_CREATE_SEED	_BITUL(0)	/* use @seed, else random */
+#define KBLOOM_CREATE_EXIST	_BITUL(1)	/* an identical filter is ok */
+
+/**
+ * struct kbloom_create - KBLOOM_IOCTL_CREATE
+ * @size: sizeof(struct kbloom_create)
+ * @flags: KBLOOM_CREATE_*
+ * @name: the new filter's name
+ * @type: enum kbloom_type
+ * @hash_id: enum kbloom_hash_id; 0 means KBLOOM_HASH_FAST
+ * @capacity: expected n; with @fpr_pico, sizes the filter through the
+ *            planner (uapi/kbloom_plan.h); 0 when @m and @k are given
+ * @fpr_pico: target false-positive rate in 1e-12 units
+ * @m: explicit bits (counters for counting), 0 when planned; out: m used
+ * @k: explicit probes per key, 0 when planned; out: k used
+ * @counter_bits: counting only: 4 (also when 0) or 8; 0 for bit filters
+ * @seed: in with KBLOOM_CREATE_SEED; out: the seed used
+ * @bytes: out, memory of the filter array
+ * @id: out, the filter's id (unique while the module is loaded)
+ * @reserved: must be 0
+ *
+ * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
+ * Errors: EINVAL for a bad name, type, hash id, counter width, for (n, p)
+ * or (m, k) out of range or both/neither given; EEXIST for a name in use
+ * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
+ * hash, m, k and counter width: then 0 and the outputs describe it);
+ * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
+ * when max_filters or max_total_bytes would be exceeded; ENOMEM.
+ */
+struct kbloom_create {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+	__u32 type;
+	__u32 hash_id;
+	__u64 capacity;
+	__u64 fpr_pico;
+	__u64 m;
+	__u32 k;
+	__u32 counter_bits;
+	__u64 seed;
+	__u64 bytes;
+	__u32 id;
+	__u32 reserved;
+};
+
+#define KBLOOM_IOCTL_CREATE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_CREATE)
+
+/* Flag of DESTROY and FLUSH: every filter; @name must be empty. */
+#define KBLOOM_ALL		_BITUL(0)
+
+/**
+ * struct kbloom_name_op - KBLOOM_IOCTL_DESTROY, KBLOOM_IOCTL_FLUSH
+ * @size: sizeof(struct kbloom_name_op)
+ * @flags: KBLOOM_ALL or 0
+ * @name: the filter (empty with KBLOOM_ALL)
+ *
+ * DESTROY unpublishes the filter at once and frees it after an RCU grace
+ * period, so a concurrent TEST finishes safely.  FLUSH clears every bit or
+ * counter and the inserted and saturation counts.
+ */
+struct kbloom_name_op {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+};
+
+#define KBLOOM_IOCTL_DESTROY	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_DESTROY)
+#define KBLOOM_IOCTL_FLUSH	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_FLUSH)
+
+/**
+ * struct kbloom_keys - KBLOOM_IOCTL_ADD, KBLOOM_IOCTL_DEL, KBLOOM_IOCTL_TEST
+ * @size: sizeof(struct kbloom_keys)
+ * @flags: must be 0
+ * @name: the filter
+ * @key_len: 1..KBLOOM_KEY_MAX for fixed-size keys packed back to back;
+ *           0 for variable keys, each one length byte (1..KBLOOM_KEY_MAX)
+ *           followed by that many bytes
+ * @count: number of keys, 1..KBLOOM_BATCH_KEYS_MAX
+ * @keys: user pointer to the keys
+ * @keys_len: bytes at @keys, at most KBLOOM_BATCH_BYTES_MAX; must be
+ *            exactly what @count keys take
+ * @results: TEST only: user pointer to a bitmap of ceil(@count / 8) bytes;
+ *           bit i (byte i / 8, bit i % 8) is set iff key i is possibly
+ *           present.  Must be 0 for ADD and DEL.
+ * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
+ * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
+ *        are definitely absent (deleting them would corrupt the counters)
+ *
+ * The whole batch is copied and validated before any key is applied: a
+ * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
+ * (EFAULT) applies nothing and reports done = 0.  DEL on a filter that is
+ * not counting gives EOPNOTSUPP.
+ */
+struct kbloom_keys {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+	__u32 key_len;
+	__u32 count;
+	__aligned_u64 keys;
+	__u64 keys_len;
+	__aligned_u64 results;
+	__u32 done;
+	__u32 hits;
+};
+
+#define KBLOOM_IOCTL_ADD	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_ADD)
+#define KBLOOM_IOCTL_DEL	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_DEL)
+#define KBLOOM_IOCTL_TEST	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_TEST)
+
+/* STAT flag: statistics of the device instead of one filter. */
+#define KBLOOM_STAT_DEVICE	_BITUL(0)
+
+/**
+ * struct kbloom_stat - KBLOOM_IOCTL_STAT
+ * @size: sizeof(struct kbloom_stat)
+ * @flags: KBLOOM_STAT_DEVICE or 0
+ * @name: the filter (empty with KBLOOM_STAT_DEVICE)
+ * All other fields are out.  For one filter:
+ * @type, @hash_id, @k, @counter_bits, @m, @seed, @capacity, @fpr_pico: its
+ *   parameters;
+ * @bytes: memory of its array;
+ * @inserted: add operations applied;
+ * @ones: one bits (non-zero counters for counting);
+ * @occupancy_ppm: @ones / @m in parts per million;
+ * @n_est: cardinality estimate -(m/k) ln(1 - ones/m);
+ * @saturations: counter increments lost to saturation;
+ * @fpr_now_pico: the planner's predicted false-positive rate at
+ *   n = @inserted (1e-12 units);
+ * @id: the filter's id.
+ * With KBLOOM_STAT_DEVICE: @filters is the number of filters and @bytes
+ * the memory of all of them (0 after all are destroyed); the rest is 0.
+ */
+struct kbloom_stat {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+	__u32 type;
+	__u32 hash_id;
+	__u32 k;
+	__u32 counter_bits;
+	__u64 m;
+	__u64 seed;
+	__u64 capacity;
+	__u64 fpr_pico;
+	__u64 bytes;
+	__u64 inserted;
+	__u64 ones;
+	__u64 occupancy_ppm;
+	__u64 n_est;
+	__u64 saturations;
+	__u64 fpr_now_pico;
+	__u32 id;
+	__u32 filters;
+};
+
+#define KBLOOM_IOCTL_STAT	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_STAT)
+
+/**
+ * struct kbloom_list_entry - one filter of KBLOOM_IOCTL_LIST
+ * @name: its name
+ * @id: its id
+ * @type: enum kbloom_type
+ */
+struct kbloom_list_entry {
+	char name[KBLOOM_NAME_LEN];
+	__u32 id;
+	__u32 type;
+};
+
+/**
+ * struct kbloom_list - KBLOOM_IOCTL_LIST
+ * @size: sizeof(struct kbloom_list)
+ * @flags: must be 0
+ * @count: in: entries that fit at @entries (0 to ask); out: the number of
+ *         filters
+ * @reserved: must be 0
+ * @entries: user pointer to @count struct kbloom_list_entry, sorted by name
+ *
+ * EMSGSIZE when more filters exist than @count entries (then @count says
+ * how many; nothing else is written).
+ */
+struct kbloom_list {
+	__u32 size;
+	__u32 flags;
+	__u32 count;
+	__u32 reserved;
+	__aligned_u64 entries;
+};
+
+#define KBLOOM_IOCTL_LIST	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_LIST)
+
+/**
+ * struct kbloom_image_op - KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE
+ * @size: sizeof(struct kbloom_image_op)
+ * @flags: SAVE: 0; RESTORE: KBLOOM_RESTORE_REPLACE or 0
+ * @name: SAVE: the filter; RESTORE: the filter to create (or replace);
+ *        empty means the name recorded in the image
+ * @buf: user pointer to the image (uapi/kbloom_image.h)
+ * @buf_len: SAVE: bytes available at @buf (0 to ask); RESTORE: image bytes
+ * @image_len: out: SAVE: the image's size
+ *
+ * SAVE writes the filter's image, named, with its counts.  EMSGSIZE when
+ * @buf_len is too small (then @image_len says how much is needed).
+ *
+ * RESTORE validates the whole image (kb_image_verify()) before anything
+ * changes: EBADMSG for a bad checksum or an inconsistent header, EMSGSIZE
+ * for a length that does not match it, EPROTONOSUPPORT for an unknown
+ * image version, EOPNOTSUPP for an unknown type or hash; EINVAL when
+ * neither @name nor the image names the filter.  Without
+ * KBLOOM_RESTORE_REPLACE an existing name gives EEXIST; with it the filter
+ * is swapped atomically: readers see the old or the new one, never a mix.
+ * Size limits as for CREATE (E2BIG, ENOSPC).
+ */
+struct kbloom_image_op {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+	__aligned_u64 buf;
+	__u64 buf_len;
+	__u64 image_len;
+};
+
+#define KBLOOM_RESTORE_REPLACE	_BITUL(0)
+#define KBLOOM_IOCTL_SAVE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_SAVE)
+#define KBLOOM_IOCTL_RESTORE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RESTORE)
+
+#endif /* _UAPI_KBLOOM_H */

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * kbloom: the one definition of the key hash.
+ *
+ * Every executor (kbloom.ko, the XDP programs, libkbloom) hashes a key with
+ * kb_hash() and nothing else, so a key inserted by one is found by the
+ * others.  Golden vectors in tests/core pin the output: any change here is
+ * an image format change and needs a new hash id.
+ *
+ * Keys are 1..KBLOOM_KEY_MAX bytes.  Words are read little-endian whatever
+ * the host byte order.  All arithmetic is on unsigned 64-bit integers and
+ * wraps on purpose.
+ *
+ * KBLOOM_HASH_FAST: a seeded multiply-rotate hash in the style of xxHash64
+ * (8-byte lanes, each multiplied, rotated and multiplied into the state),
+ * finished with the MurmurHash3 fmix64 avalanche.  Fast and well mixed, but
+ * not a PRF: an attacker who knows the seed can find colliding keys.
+ *
+ * KBLOOM_HASH_SIPHASH13: SipHash-1-3 (one compression round, three
+ * finalization rounds; Aumasson and Bernstein), a keyed pseudo-random
+ * function for filters that see adversarial keys.  The 128-bit SipHash key
+ * is expanded from the 64-bit seed: k0 = seed, k1 = fmix64(seed ^ KB_P2).
+ */
+#ifndef _UAPI_KBLOOM_HASH_H
+#define _UAPI_KBLOOM_HASH_H
+
+#include <linux/types.h>
+#include "kbloom_base.h"
+
+#define KB_P1	0x9E3779B185EBCA87ULL
+#define KB_P2	0xC2B2AE3D27D4EB4FULL
+#define KB_P3	0x165667B19E3779F9ULL
+#define KB_P4	0x85EBCA77C2B2AE63ULL
+
+static inline __u64 kb_rotl64(__u64 x, unsigned int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+/* MurmurHash3's 64-bit finalizer: every input bit affects every output bit. */
+static inline __u64 kb_fmix64(__u64 h)
+{
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDULL;
+	h ^= h >> 33;
+	h *= 0xC4CEB9FE1A85EC53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Read n (0..8) bytes at p as a little-endian integer. */
+static inline __u64 kb_load_le(const __u8 *p, __u32 n)
+{
+	__u64 v = 0;
+	__u32 i;
+
+	for (i = 0; i < 8; i++) {
+		if (i >= n)
+			break;
+		v |= (__u64)p[i] << (8 * i);
+	}
+	return v;
+}
+
+/* Read 8 bytes at p as a little-endian integer. */
+static inline __u64 kb_load_le64(const __u8 *p)
+{
+#if defined(__bpf__)
+	return kb_load_le(p, 8);
+#else
+	__u64 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+#endif
+}
+
+static inline __u64 kb_fast_lane(__u64 h, __u64 w)
+{
+	w *= KB_P2;
+	w = kb_rotl64(w, 31);
+	w *= KB_P1;
+	h ^= w;
+	return kb_rotl64(h, 27) * KB_P1 + KB_P4;
+}
+
+/* KBLOOM_HASH_FAST over len (1..KBLOOM_KEY_MAX) bytes. */
+static inline __u64 kb_hash_fast(__u64 seed, const void *key, __u32 len)
+{
+	const __u8 *p = (const __u8 *)key;
+	__u64 h = seed + KB_P3 + (__u64)len * KB_P1;
+	__u32 i, off = 0;
+
+	for (i = 0; i < KBLOOM_KEY_MAX / 8; i++) {
+		if (off + 8 > len)
+			break;
+		h = kb_fast_lane(h, kb_load_le64(p + off));
+		off += 8;
+	}
+	if (off < len)
+		h = kb_fast_lane(h, kb_load_le(p + off, len - off) ^ KB_P3);
+	return kb_fmix64(h);
+}
+
+/* One SipRound on the state v[0..3]. */
+static inline void kb_sipround(__u64 v[4])
+{
+	v[0] += v[1];
+	v[1] = kb_rotl64(v[1], 13) ^ v[0];
+	v[0] = kb_rotl64(v[0], 32);
+	v[2] += v[3];
+	v[3] = kb_rotl64(v[3], 16) ^ v[2];
+	v[0] += v[3];
+	v[3] = kb_rotl64(v[3], 21) ^ v[0];
+	v[2] += v[1];
+	v[1] = kb_rotl64(v[1], 17) ^ v[2];
+	v[2] = kb_rotl64(v[2], 32);
+}
+
+/*
+ * SipHash-c-d with a 128-bit key (k0, k1) and a 64-bit result.  c and d are
+ * compile-time constants at every call site; the function is generic only
+ * so that the tests can check it against the published SipHash-2-4 vector.
+ */
+static inline __u64 kb_siphash(__u64 k0, __u64 k1, const void *key, __u32 len,
+			       unsigned int c, unsigned int d)
+{
+	const __u8 *p = (const __u8 *)key;
+	__u64 v[4] = {
+		k0 ^ 0x736F6D6570736575ULL, k1 ^ 0x646F72616E646F6DULL,
+		k0 ^ 0x6C7967656E657261ULL, k1 ^ 0x7465646279746573ULL,
+	};
+	__u32 i, off = 0;
+	unsigned int r;
+	__u64 m;
+
+	for (i = 0; i < KBLOOM_KEY_MAX / 8; i++) {
+		if (off + 8 > len)
+			break;
+		m = kb_load_le64(p + off);
+		v[3] ^= m;
+		for (r = 0; r < c; r++)
+			kb_sipround(v);
+		v[0] ^= m;
+		off += 8;
+	}
+	m = ((__u64)len << 56) | kb_load_le(p + off, len - off);
+	v[3] ^= m;
+	for (r = 0; r < c; r++)
+		kb_sipround(v);
+	v[0] ^= m;
+	v[2] ^= 0xFF;
+	for (r = 0; r < d; r++)
+		kb_sipround(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* The 128-bit SipHash key derived from a filter's 64-bit seed. */
+static inline __u64 kb_sip_k1(__u64 seed)
+{
+	return kb_fmix64(seed ^ KB_P2);
+}
+
+static inline __u64 kb_hash_sip13(__u64 seed, const void *key, __u32 len)
+{
+	return kb_siphash(seed, kb_sip_k1(seed), key, len, 1, 3);
+}
+
+/*
+ * The key hash of a filter.  Callers validate hash_id and len when the
+ * filter or the key enters the system; an unknown id hashes as
+ * KBLOOM_HASH_FAST so that this function never fails.
+ */
+static inline __u64 kb_hash(__u32 hash_id, __u64 seed, const void *key,
+			    __u32 len)
+{
+	if (hash_id == KBLOOM_HASH_SIPHASH13)
+		return kb_hash_sip13(seed, key, len);
+	return kb_hash_fast(seed, key, len);
+}
+
+#endif /* _UAPI_KBLOOM_HASH_H */
