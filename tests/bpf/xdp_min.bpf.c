@@ -12,6 +12,7 @@
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
 #include "uapi/kbloom_image.h"
+#include "uapi/kbloom_plan.h"
 
 
 __u64 last_hash;
