@@ -90,10 +90,10 @@ kmod: $(B)/kbloom.ko
 $(B)/kbloom.ko: $(KMOD_SRCS)
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
-	$(Q)rsync -a --delete --include='*/' --include='Kbuild' --include='*.c' \
-		--include='*.h' --exclude='*' --prune-empty-dirs \
-		--exclude='/build' --exclude='/tests' --exclude='/userspace' \
-		--exclude='/bpf' ./ $(B)/kmod/
+	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
+		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
+		--include='*/' --include='Kbuild' --include='*.c' \
+		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) modules
 	$(Q)cp $(B)/kmod/kbloom.ko $@
 

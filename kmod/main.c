@@ -3,42 +3,75 @@
  * kbloom.ko: named Bloom filters behind /dev/kbloom.
  *
  * The ioctl ABI is uapi/kbloom.h.  Each command is a handler in a table
- * indexed by its number; the dispatcher copies the command's structure in
- * with copy_struct_from_user() (iommufd's rules) and out again when the
- * handler asks for it.
+ * indexed by its number; the dispatcher checks the privilege of mutations,
+ * copies the command's structure in with copy_struct_from_user()
+ * (iommufd's rules) and the handler copies it out with kb_respond().
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/miscdevice.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/nospec.h>
 #include <linux/uaccess.h>
 #include <linux/slab.h>
 
-#include "uapi/kbloom.h"
+#include "kbloom_int.h"
 
-union kbloom_ucmd_buf {
+unsigned int kb_max_filters = 1024;
+module_param_named(max_filters, kb_max_filters, uint, 0444);
+MODULE_PARM_DESC(max_filters, "Maximum number of filters (default 1024)");
+
+unsigned long long kb_max_total_bytes = 1ULL << 30;
+module_param_named(max_total_bytes, kb_max_total_bytes, ullong, 0444);
+MODULE_PARM_DESC(max_total_bytes,
+		 "Maximum bytes of all filter arrays together (default 1 GiB)");
+
+unsigned long long kb_max_filter_bytes = 256ULL << 20;
+module_param_named(max_filter_bytes, kb_max_filter_bytes, ullong, 0444);
+MODULE_PARM_DESC(max_filter_bytes,
+		 "Maximum bytes of one filter array (default 256 MiB)");
+
+union kb_ucmd_buf {
 	struct kbloom_version version;
+	struct kbloom_create create;
+	struct kbloom_name_op name_op;
+	struct kbloom_keys keys;
+	struct kbloom_stat stat;
+	struct kbloom_list list;
+	struct kbloom_image_op image_op;
 };
 
-struct kbloom_ucmd {
-	void __user *ubuf;
-	u32 user_size;
-	void *cmd;
-};
-
-struct kbloom_ioctl_op {
+struct kb_ioctl_op {
 	unsigned int size;	/* current struct size */
 	unsigned int min_size;	/* first version's struct size */
-	int (*execute)(struct kbloom_ucmd *ucmd);
+	bool admin;		/* a mutation: needs CAP_NET_ADMIN */
+	int (*execute)(struct kb_ucmd *ucmd);
 };
 
-static int kbloom_respond(struct kbloom_ucmd *ucmd, size_t len)
+int kb_respond(struct kb_ucmd *ucmd, size_t len)
 {
-	if (copy_to_user(ucmd->ubuf, ucmd->cmd, min_t(size_t, ucmd->user_size, len)))
+	if (copy_to_user(ucmd->ubuf, ucmd->cmd,
+			 min_t(size_t, ucmd->user_size, len)))
 		return -EFAULT;
 	return 0;
 }
 
-static int kbloom_version(struct kbloom_ucmd *ucmd)
+/* An all-NUL name field (DESTROY/FLUSH/STAT of everything). */
+bool kb_name_empty(const char *name)
+{
+	return !memchr_inv(name, 0, KBLOOM_NAME_LEN);
+}
+
+/* A valid name, NUL-padded to the end of its field. */
+bool kb_name_ok(const char *name)
+{
+	return name[0] && kb_image_name_valid(name);
+}
+
+static int kb_cmd_version(struct kb_ucmd *ucmd)
 {
 	struct kbloom_version *cmd = ucmd->cmd;
 
@@ -48,34 +81,57 @@ static int kbloom_version(struct kbloom_ucmd *ucmd)
 	cmd->minor = KBLOOM_ABI_MINOR;
 	cmd->image_version = KBLOOM_IMAGE_VERSION;
 	cmd->key_max = KBLOOM_KEY_MAX;
-	return kbloom_respond(ucmd, sizeof(*cmd));
+	return kb_respond(ucmd, sizeof(*cmd));
 }
 
-static const struct kbloom_ioctl_op kbloom_ops[] = {
-	[KBLOOM_CMD_VERSION - KBLOOM_CMD_BASE] = {
-		.size = sizeof(struct kbloom_version),
-		.min_size = offsetofend(struct kbloom_version, key_max),
-		.execute = kbloom_version,
-	},
+#define KB_OP(_nr, _type, _last, _admin, _fn)				\
+	[KBLOOM_CMD_##_nr - KBLOOM_CMD_BASE] = {			\
+		.size = sizeof(_type),					\
+		.min_size = offsetofend(_type, _last),			\
+		.admin = _admin,					\
+		.execute = _fn,						\
+	}
+
+static const struct kb_ioctl_op kb_ops[] = {
+	KB_OP(VERSION, struct kbloom_version, key_max, false, kb_cmd_version),
+	KB_OP(CREATE, struct kbloom_create, reserved, true, kb_cmd_create),
+	KB_OP(DESTROY, struct kbloom_name_op, name, true, kb_cmd_destroy),
+	KB_OP(ADD, struct kbloom_keys, hits, true, kb_cmd_add),
+	KB_OP(DEL, struct kbloom_keys, hits, true, kb_cmd_del),
+	KB_OP(TEST, struct kbloom_keys, hits, false, kb_cmd_test),
+	KB_OP(STAT, struct kbloom_stat, filters, false, kb_cmd_stat),
+	KB_OP(LIST, struct kbloom_list, entries, false, kb_cmd_list),
+	KB_OP(FLUSH, struct kbloom_name_op, name, true, kb_cmd_flush),
+	KB_OP(SAVE, struct kbloom_image_op, image_len, false, kb_cmd_save),
+	KB_OP(RESTORE, struct kbloom_image_op, image_len, true, kb_cmd_restore),
 };
 
-static long kbloom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+static const struct kb_ioctl_op *kb_ioctl_lookup(unsigned int cmd)
 {
-	const struct kbloom_ioctl_op *op;
-	union kbloom_ucmd_buf buf;
-	struct kbloom_ucmd ucmd = {};
 	unsigned int nr;
-	int ret;
 
 	if (_IOC_TYPE(cmd) != KBLOOM_IOCTL_TYPE || _IOC_DIR(cmd) != _IOC_NONE ||
 	    _IOC_SIZE(cmd))
-		return -ENOTTY;
+		return NULL;
 	nr = _IOC_NR(cmd);
-	if (nr < KBLOOM_CMD_BASE || nr - KBLOOM_CMD_BASE >= ARRAY_SIZE(kbloom_ops))
+	if (nr < KBLOOM_CMD_BASE || nr - KBLOOM_CMD_BASE >= ARRAY_SIZE(kb_ops))
+		return NULL;
+	nr = array_index_nospec(nr - KBLOOM_CMD_BASE, ARRAY_SIZE(kb_ops));
+	return kb_ops[nr].execute ? &kb_ops[nr] : NULL;
+}
+
+static long kb_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	const struct kb_ioctl_op *op;
+	struct kb_ucmd ucmd = {};
+	union kb_ucmd_buf buf;
+	int ret;
+
+	op = kb_ioctl_lookup(cmd);
+	if (!op)
 		return -ENOTTY;
-	op = &kbloom_ops[nr - KBLOOM_CMD_BASE];
-	if (!op->execute)
-		return -ENOTTY;
+	if (op->admin && !capable(CAP_NET_ADMIN))
+		return -EPERM;
 
 	ucmd.ubuf = (void __user *)arg;
 	if (get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf))
@@ -89,21 +145,46 @@ static long kbloom_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	return op->execute(&ucmd);
 }
 
-static const struct file_operations kbloom_fops = {
+static const struct file_operations kb_fops = {
 	.owner = THIS_MODULE,
-	.unlocked_ioctl = kbloom_ioctl,
+	.unlocked_ioctl = kb_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
 
-static struct miscdevice kbloom_misc = {
+static struct miscdevice kb_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "kbloom",
-	.fops = &kbloom_fops,
+	.fops = &kb_fops,
 	.mode = 0600,
 };
 
-module_misc_device(kbloom_misc);
+static int __init kb_init(void)
+{
+	int ret;
+
+	ret = kb_filter_cache_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&kb_misc);
+	if (ret)
+		goto err_cache;
+	return 0;
+
+err_cache:
+	kb_filter_cache_exit();
+	return ret;
+}
+
+static void __exit kb_exit(void)
+{
+	misc_deregister(&kb_misc);
+	kb_reg_unpublish_all();
+	kb_filter_cache_exit();
+}
+
+module_init(kb_init);
+module_exit(kb_exit);
 
 MODULE_DESCRIPTION("Named counting and blocked Bloom filters behind /dev/kbloom");
 MODULE_LICENSE("GPL");

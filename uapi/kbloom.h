@@ -165,7 +165,8 @@ struct kbloom_name_op {
  *            exactly what @count keys take
  * @results: TEST only: user pointer to a bitmap of ceil(@count / 8) bytes;
  *           bit i (byte i / 8, bit i % 8) is set iff key i is possibly
- *           present.  Must be 0 for ADD and DEL.
+ *           present; the bits past @count are cleared.  0 for no bitmap
+ *           (then only @hits).  Must be 0 for ADD and DEL.
  * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
  * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
  *        are definitely absent (deleting them would corrupt the counters)
@@ -173,7 +174,8 @@ struct kbloom_name_op {
  * The whole batch is copied and validated before any key is applied: a
  * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
  * (EFAULT) applies nothing and reports done = 0.  DEL on a filter that is
- * not counting gives EOPNOTSUPP.
+ * not counting gives EOPNOTSUPP.  A valid batch is applied whole: ADD and
+ * TEST report done = @count, DEL done + hits = @count.
  */
 struct kbloom_keys {
 	__u32 size;
@@ -204,7 +206,7 @@ struct kbloom_keys {
  * @type, @hash_id, @k, @counter_bits, @m, @seed, @capacity, @fpr_pico: its
  *   parameters;
  * @bytes: memory of its array;
- * @inserted: add operations applied;
+ * @inserted: keys added, minus keys deleted by DEL (what images record);
  * @ones: one bits (non-zero counters for counting);
  * @occupancy_ppm: @ones / @m in parts per million;
  * @n_est: cardinality estimate -(m/k) ln(1 - ones/m);

@@ -148,7 +148,11 @@ static inline __u64 kb_ctr_dec(__u64 word, __u32 shift, __u32 counter_bits)
 /* Number of one bits of a word (occupancy statistics). */
 static inline __u32 kb_popcount64(__u64 w)
 {
-	return (__u32)__builtin_popcountll(w);
+	/* SWAR: no compiler builtin, which would need libgcc in a module */
+	w -= (w >> 1) & 0x5555555555555555ULL;
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+	return (__u32)((w * 0x0101010101010101ULL) >> 56);
 }
 
 /* Number of non-zero counters in a word (counting occupancy). */

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbloom.ko internals shared by the files of the module.
+ *
+ *   main.c      misc device, ioctl dispatch, module parameters
+ *   filter.c    filter objects: allocation, per-key operations, statistics
+ *   registry.c  names -> filters (RCU-published), limits, byte accounting
+ *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
+ *   keys.c      ADD, DEL, TEST key batches
+ *   image.c     SAVE, RESTORE
+ *
+ * Lifetime of a filter: the registry holds one reference while the filter
+ * is published under its name; a command that works on a filter looks it
+ * up under rcu_read_lock() and takes a reference with
+ * refcount_inc_not_zero().  DESTROY (and RESTORE with replace) unpublish
+ * under kb_reg_lock and drop the registry's reference; the last reference
+ * frees the filter after an RCU grace period, so a lookup racing with the
+ * unpublish never touches freed memory.  No lock is taken on the key
+ * paths: bits are set with atomic OR, counters move by compare-and-exchange
+ * and words are read with atomic64_read() (READ_ONCE).
+ */
+#ifndef _KBLOOM_INT_H
+#define _KBLOOM_INT_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
+#include <linux/list.h>
+
+#include "uapi/kbloom.h"
+
+#define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+/* Words visited between two cond_resched() in whole-array loops. */
+#define KB_RESCHED_WORDS	65536
+
+/* The parameters that define a filter's bits (what an image records). */
+struct kb_geom {
+	u32 type;
+	u32 hash_id;
+	u32 k;
+	u32 counter_bits;
+	u64 m;
+	u64 seed;
+	u64 capacity;
+	u64 fpr_pico;
+};
+
+struct kb_filter {
+	struct hlist_node node;		/* registry bucket, under kb_reg_lock */
+	struct rcu_head rcu;
+	refcount_t ref;
+	u32 id;
+	struct kb_geom g;
+	u64 nwords;
+	u64 bytes;			/* nwords * 8 */
+	atomic64_t inserted;		/* keys added minus keys deleted */
+	atomic64_t saturations;
+	atomic64_t *words;
+	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
+};
+
+/* One ioctl call: the user's structure and its kernel copy. */
+struct kb_ucmd {
+	void __user *ubuf;
+	u32 user_size;
+	void *cmd;
+};
+
+/* main.c */
+extern unsigned int kb_max_filters;
+extern unsigned long long kb_max_total_bytes;
+extern unsigned long long kb_max_filter_bytes;
+int kb_respond(struct kb_ucmd *ucmd, size_t len);
+bool kb_name_empty(const char *name);
+bool kb_name_ok(const char *name);
+
+/* filter.c */
+int kb_geom_bytes(const struct kb_geom *g, u64 *bytes);
+struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name);
+void kb_filter_free(struct kb_filter *f);
+bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
+u32 kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
+bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
+void kb_filter_flush(struct kb_filter *f);
+void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st);
+u64 kb_filter_inserted(const struct kb_filter *f);
+int kb_filter_cache_init(void);
+void kb_filter_cache_exit(void);
+
+/* registry.c */
+struct kb_filter *kb_filter_get(const char *name);
+void kb_filter_put(struct kb_filter *f);
+int kb_reg_publish(struct kb_filter *f, struct kb_filter **dup);
+int kb_reg_replace(struct kb_filter *f);
+int kb_reg_unpublish(const char *name);
+void kb_reg_unpublish_all(void);
+void kb_reg_flush_all(void);
+u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap);
+void kb_reg_device_stat(u32 *filters, u64 *bytes);
+
+/* ctl.c */
+int kb_cmd_create(struct kb_ucmd *ucmd);
+int kb_cmd_destroy(struct kb_ucmd *ucmd);
+int kb_cmd_flush(struct kb_ucmd *ucmd);
+int kb_cmd_stat(struct kb_ucmd *ucmd);
+int kb_cmd_list(struct kb_ucmd *ucmd);
+
+/* keys.c */
+int kb_cmd_add(struct kb_ucmd *ucmd);
+int kb_cmd_del(struct kb_ucmd *ucmd);
+int kb_cmd_test(struct kb_ucmd *ucmd);
+
+/* image.c */
+int kb_cmd_save(struct kb_ucmd *ucmd);
+int kb_cmd_restore(struct kb_ucmd *ucmd);
+
+#endif /* _KBLOOM_INT_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloom.ko key batches: ADD, DEL, TEST.
+ *
+ * A batch is copied in whole, validated whole, and only then applied, so a
+ * malformed batch changes nothing.  The filter is found under
+ * rcu_read_lock() and pinned by a reference while the batch runs (it may
+ * be unpublished meanwhile; it is freed after the last reference and a
+ * grace period), so a long batch can cond_resched() between chunks; the
+ * key operations themselves take no lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "kbloom_int.h"
+
+/* Keys applied between two cond_resched(). */
+#define KB_CHUNK_KEYS	1024
+
+enum kb_keys_op { KB_ADD, KB_DEL, KB_TEST };
+
+struct kb_batch {
+	const u8 *buf;		/* the keys, kernel copy */
+	u64 len;
+	u64 off;		/* cursor */
+	u32 key_len;		/* 0: variable keys */
+	u32 count;
+	u8 *results;		/* TEST: result bitmap, or NULL */
+	u32 pos;		/* keys visited */
+	u32 hits;		/* TEST: present; DEL: skipped as absent */
+	u64 lost;		/* ADD: increments lost to saturation */
+};
+
+/* The next key of a validated batch. */
+static const u8 *kb_batch_next(struct kb_batch *b, u32 *len)
+{
+	const u8 *key;
+
+	if (b->key_len) {
+		*len = b->key_len;
+	} else {
+		*len = b->buf[b->off];
+		b->off++;
+	}
+	key = b->buf + b->off;
+	b->off += *len;
+	return key;
+}
+
+/* Variable keys: every length 1..KBLOOM_KEY_MAX, lengths fill @len exactly. */
+static int kb_batch_check_var(const struct kb_batch *b)
+{
+	u64 off = 0;
+	u32 i, n;
+
+	for (i = 0; i < b->count; i++) {
+		if (off >= b->len)
+			return -EINVAL;
+		n = b->buf[off];
+		if (!n || n > KBLOOM_KEY_MAX)
+			return -EINVAL;
+		off += 1 + n;
+	}
+	return off == b->len ? 0 : -EINVAL;
+}
+
+/* The fields of a keys command, before anything is copied. */
+static int kb_keys_check(const struct kbloom_keys *cmd, enum kb_keys_op op)
+{
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (!kb_name_ok(cmd->name) || cmd->key_len > KBLOOM_KEY_MAX ||
+	    !cmd->count || (op != KB_TEST && cmd->results))
+		return -EINVAL;
+	if (cmd->count > KBLOOM_BATCH_KEYS_MAX ||
+	    cmd->keys_len > KBLOOM_BATCH_BYTES_MAX)
+		return -E2BIG;
+	if (cmd->key_len) {
+		if (cmd->keys_len != (u64)cmd->count * cmd->key_len)
+			return -EINVAL;
+	} else if (cmd->keys_len < 2ULL * cmd->count ||
+		   cmd->keys_len > (KBLOOM_KEY_MAX + 1ULL) * cmd->count) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int kb_batch_load(const struct kbloom_keys *cmd, struct kb_batch *b)
+{
+	u8 *buf;
+	int ret;
+
+	buf = kvmalloc(cmd->keys_len, KB_GFP);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, u64_to_user_ptr(cmd->keys), cmd->keys_len)) {
+		ret = -EFAULT;
+		goto err_free;
+	}
+	b->buf = buf;
+	b->len = cmd->keys_len;
+	b->key_len = cmd->key_len;
+	b->count = cmd->count;
+	ret = b->key_len ? 0 : kb_batch_check_var(b);
+	if (ret)
+		goto err_free;
+	return 0;
+
+err_free:
+	kvfree(buf);
+	b->buf = NULL;
+	return ret;
+}
+
+static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
+			   enum kb_keys_op op)
+{
+	u32 end = min(b->count, b->pos + KB_CHUNK_KEYS), len;
+	const u8 *key;
+
+	for (; b->pos < end; b->pos++) {
+		key = kb_batch_next(b, &len);
+		switch (op) {
+		case KB_ADD:
+			b->lost += kb_filter_add(f, key, len);
+			break;
+		case KB_DEL:
+			if (!kb_filter_del(f, key, len))
+				b->hits++;
+			break;
+		case KB_TEST:
+			if (!kb_filter_test(f, key, len))
+				break;
+			b->hits++;
+			if (b->results)
+				b->results[b->pos / 8] |= BIT(b->pos % 8);
+			break;
+		}
+	}
+}
+
+static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
+			   enum kb_keys_op op)
+{
+	if (op == KB_ADD) {
+		atomic64_add(b->count, &f->inserted);
+		if (b->lost)
+			atomic64_add(b->lost, &f->saturations);
+	} else if (op == KB_DEL) {
+		atomic64_sub(b->count - b->hits, &f->inserted);
+	}
+}
+
+static int kb_batch_apply(const char *name, struct kb_batch *b,
+			  enum kb_keys_op op)
+{
+	struct kb_filter *f;
+	int ret = 0;
+
+	f = kb_filter_get(name);
+	if (!f)
+		return -ENOENT;
+	if (op == KB_DEL && f->g.type != KBLOOM_TYPE_COUNTING) {
+		ret = -EOPNOTSUPP;
+		goto out_put;
+	}
+	while (b->pos < b->count) {
+		kb_batch_chunk(f, b, op);
+		cond_resched();
+	}
+	kb_batch_count(f, b, op);
+out_put:
+	kb_filter_put(f);
+	return ret;
+}
+
+static int kb_batch_results(const struct kbloom_keys *cmd, struct kb_batch *b)
+{
+	if (!cmd->results)
+		return 0;
+	b->results = kvzalloc(DIV_ROUND_UP(cmd->count, 8), KB_GFP);
+	return b->results ? 0 : -ENOMEM;
+}
+
+static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
+{
+	struct kb_batch b = {};
+	int ret;
+
+	ret = kb_keys_check(cmd, op);
+	if (ret)
+		return ret;
+	ret = kb_batch_load(cmd, &b);
+	if (ret)
+		return ret;
+	ret = kb_batch_results(cmd, &b);
+	if (ret)
+		goto out_keys;
+	ret = kb_batch_apply(cmd->name, &b, op);
+	if (ret)
+		goto out_results;
+	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,
+				      DIV_ROUND_UP(cmd->count, 8))) {
+		ret = -EFAULT;
+		goto out_results;
+	}
+	cmd->done = op == KB_DEL ? b.count - b.hits : b.count;
+	cmd->hits = b.hits;
+out_results:
+	kvfree(b.results);
+out_keys:
+	kvfree(b.buf);
+	return ret;
+}
+
+/*
+ * A failed batch reports done = hits = 0 when the structure is writable
+ * (nothing was applied).
+ */
+static int kb_cmd_keys(struct kb_ucmd *ucmd, enum kb_keys_op op)
+{
+	struct kbloom_keys *cmd = ucmd->cmd;
+	int ret, out;
+
+	ret = kb_keys_run(cmd, op);
+	if (ret) {
+		cmd->done = 0;
+		cmd->hits = 0;
+	}
+	out = kb_respond(ucmd, sizeof(*cmd));
+	return ret ?: out;
+}
+
+int kb_cmd_add(struct kb_ucmd *ucmd)
+{
+	return kb_cmd_keys(ucmd, KB_ADD);
+}
+
+int kb_cmd_del(struct kb_ucmd *ucmd)
+{
+	return kb_cmd_keys(ucmd, KB_DEL);
+}
+
+int kb_cmd_test(struct kb_ucmd *ucmd)
+{
+	return kb_cmd_keys(ucmd, KB_TEST);
+}
