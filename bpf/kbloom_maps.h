@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * kbloom: the BPF map layout of the XDP paths.
+ *
+ * Shared by the BPF programs (bpf/kbloom_*.bpf.c) and the libkbloom loader
+ * (userspace/lib/xdp*.c): plain fixed-width types only, no BPF helpers.
+ *
+ * A blocked filter in BPF is two things:
+ *
+ *   - a blocks map: BPF_MAP_TYPE_ARRAY of struct kbloom_block (one 64-byte
+ *     cache line each, named and BTF-typed so that bpftool prints it),
+ *     max_entries = m / 512, created BPF_F_MMAPABLE so that the loader
+ *     fills it from a uapi image with one copy and sets bits with atomic
+ *     OR while programs read it;
+ *   - a struct kbloom_params: type, k, hash id, seed, number of blocks,
+ *     layout version, and where the blocks map is.
+ *
+ * The words of block b are words 8b..8b+7 of the uapi layout
+ * (uapi/kbloom_layout.h), in host byte order: a uapi image payload is
+ * the blocks map contents on a little-endian host.
+ *
+ * A path keeps its filters in a filter table of two maps:
+ *
+ *   <path>_params   BPF_MAP_TYPE_HASH, __u32 filter id -> kbloom_params,
+ *                   BPF_F_NO_PREALLOC: an update replaces the element
+ *                   under RCU, so a program sees the old or the new
+ *                   parameters, never a mix;
+ *   <path>_filters  BPF_MAP_TYPE_ARRAY_OF_MAPS, __u32 slot -> blocks map.
+ *
+ * The filter id is the port's ifindex for per-port filters (mcast) and 0
+ * for a path with one filter (gate).  Each filter owns two slots,
+ * 2 * index and 2 * index + 1.  Changing a filter's geometry fills a new
+ * blocks map in the idle slot and then publishes params naming that slot
+ * in one update: a packet is tested against the old filter or the new
+ * one, never against a mix of the two, and no packet bypasses the filter.
+ *
+ * Why one blocks map per filter (map-in-map) rather than one array with
+ * per-port offsets: each port's filter has its own size and can be
+ * resized or replaced atomically without moving the others, each one is
+ * pinned on its own (/sys/fs/bpf/kbloom/<name>/filter_<id>) so that
+ * "bpftool map dump pinned" shows exactly one filter, and an image maps
+ * onto one blocks map one to one.  The price is one more map lookup per
+ * test (the slot), an inlined array access.
+ *
+ * Keys of addresses.  The key of an IPv4 address is its 4 bytes in
+ * network byte order, of an IPv6 address its 16 bytes in network byte
+ * order; the key length is part of the hash, so an IPv4 address and an
+ * IPv6 address never share a key.  A multicast group's key is the key of
+ * its group address (the VLAN is not part of it); a gate's key is the key
+ * of the source (or, with KBLOOM_GATE_F_DST, the destination) address.
+ */
+#ifndef _KBLOOM_MAPS_H
+#define _KBLOOM_MAPS_H
+
+#include <linux/types.h>
+#include <linux/const.h>
+#include "uapi/kbloom_base.h"
+
+/* struct kbloom_params.version: this layout */
+#define KBLOOM_XDP_LAYOUT_VERSION	1U
+
+#define KBLOOM_ADDR4_LEN	4U
+#define KBLOOM_ADDR6_LEN	16U
+
+/* Slots of the filter with counters index i in a <path>_filters map */
+#define KBLOOM_SLOTS_PER_FILTER	2U
+
+/* One 512-bit block: word w holds bits 64w..64w+63 of the block. */
+struct kbloom_block {
+	__u64 w[KBLOOM_BLOCK_WORDS];
+};
+
+/**
+ * struct kbloom_params - a filter, as the programs see it
+ * @type: KBLOOM_TYPE_BLOCKED
+ * @version: KBLOOM_XDP_LAYOUT_VERSION
+ * @k: probes per key, KBLOOM_K_MIN..KBLOOM_K_MAX
+ * @hash_id: enum kbloom_hash_id
+ * @seed: hash seed
+ * @nblocks: blocks of the filter (m / 512), at most the blocks map's size
+ * @slot: index in <path>_filters of the blocks map holding the filter
+ * @id: the filter id (key in <path>_params): ifindex of a port, or 0
+ * @index: counters index (port number), 0..max_filters - 1
+ * @gen: generation, bumped each time the blocks map or geometry changes
+ * @inserted: keys added through the loader since the filter was built
+ * @capacity: planned n, 0 if the filter was built from (m, k)
+ * @fpr_pico: planned p in 1e-12 units, 0 if built from (m, k)
+ */
+struct kbloom_params {
+	__u32 type;
+	__u32 version;
+	__u32 k;
+	__u32 hash_id;
+	__u64 seed;
+	__u32 nblocks;
+	__u32 slot;
+	__u32 id;
+	__u32 index;
+	__u64 gen;
+	__u64 inserted;
+	__u64 capacity;
+	__u64 fpr_pico;
+};
+
+/* Key of an exact map of addresses (gate_exact). */
+struct kbloom_addr_key {
+	__u32 len;		/* KBLOOM_ADDR4_LEN or KBLOOM_ADDR6_LEN */
+	__u8 addr[16];		/* network order, zero after len bytes */
+};
+
+/* Key of the exact membership map of the mcast path (mc_members). */
+struct kbloom_member_key {
+	__u32 ifindex;		/* the port */
+	__u32 len;		/* KBLOOM_ADDR4_LEN or KBLOOM_ADDR6_LEN */
+	__u8 addr[16];		/* group address, network order, zero padded */
+};
+
+/* ---- mcast ------------------------------------------------------------ */
+
+/* struct kbloom_mcast_cfg.flags */
+#define KBLOOM_MCAST_F_AUDIT	_BITUL(0)	/* count leaks (tx_leaked) */
+#define KBLOOM_MCAST_F_ALL	KBLOOM_MCAST_F_AUDIT
+
+/*
+ * The instance's settings: @flags for the programs, the default filter of
+ * a new port (struct kbloom_xdp_geom of libkbloom_xdp.h) for the loader.
+ */
+struct kbloom_mcast_cfg {
+	__u32 flags;
+	__u32 def_k;
+	__u32 def_hash_id;
+	__u32 reserved;
+	__u64 def_m;
+	__u64 def_seed;
+	__u64 def_capacity;
+	__u64 def_fpr_pico;
+};
+
+/**
+ * struct kbloom_mcast_stats - per port, per CPU counters of the mcast path
+ * @rx_packets: frames seen by the ingress program on this port
+ * @rx_mcast: IPv4/IPv6 multicast data frames broadcast to the other ports
+ * @rx_control: IGMP and MLD frames, passed to the stack
+ * @rx_other: frames that are not IP multicast, passed to the stack
+ * @rx_malformed: IP frames with a truncated or inconsistent header,
+ *                passed to the stack, never forwarded
+ * @tx_seen: copies offered to this port (tx_forwarded + tx_filtered +
+ *           tx_errors)
+ * @tx_forwarded: copies whose group the port's filter may hold: sent
+ * @tx_filtered: copies whose group the port's filter does not hold:
+ *               dropped
+ * @tx_leaked: forwarded copies of a group the port has not joined (false
+ *             positives); counted when KBLOOM_MCAST_F_AUDIT is set
+ * @tx_errors: copies dropped because the port has no filter or the copy
+ *             is not multicast
+ */
+struct kbloom_mcast_stats {
+	__u64 rx_packets;
+	__u64 rx_mcast;
+	__u64 rx_control;
+	__u64 rx_other;
+	__u64 rx_malformed;
+	__u64 tx_seen;
+	__u64 tx_forwarded;
+	__u64 tx_filtered;
+	__u64 tx_leaked;
+	__u64 tx_errors;
+};
+
+/* ---- gate ------------------------------------------------------------- */
+
+/* struct kbloom_gate_cfg.mode */
+enum kbloom_gate_mode {
+	KBLOOM_GATE_MONITOR = 0,	/* count, never drop */
+	KBLOOM_GATE_DENY = 1,		/* drop addresses in the set */
+	KBLOOM_GATE_ALLOW = 2,		/* drop addresses not in the set */
+	KBLOOM_GATE_MODE_MAX = KBLOOM_GATE_ALLOW,
+};
+
+/* struct kbloom_gate_cfg.flags */
+#define KBLOOM_GATE_F_DST	_BITUL(0)	/* match the destination */
+#define KBLOOM_GATE_F_ALL	KBLOOM_GATE_F_DST
+
+struct kbloom_gate_cfg {
+	__u32 mode;
+	__u32 flags;
+};
+
+/**
+ * struct kbloom_gate_stats - per CPU counters of the gate path
+ * @packets: frames seen
+ * @not_ip: frames that are not IPv4/IPv6 (ARP, ...): passed
+ * @malformed: IP frames with a truncated or inconsistent header: dropped
+ * @filter_negatives: addresses the filter says are definitely absent (the
+ *                    exact map is not consulted)
+ * @exact_lookups: exact map lookups (filter said "possibly present")
+ * @exact_hits: addresses found in the exact map
+ * @false_positives: exact lookups that missed: caught false positives
+ * @errors: filter lookups that failed (no filter): decided by the exact map
+ * @drops: frames dropped (including malformed)
+ * @passed: IP frames passed
+ */
+struct kbloom_gate_stats {
+	__u64 packets;
+	__u64 not_ip;
+	__u64 malformed;
+	__u64 filter_negatives;
+	__u64 exact_lookups;
+	__u64 exact_hits;
+	__u64 false_positives;
+	__u64 errors;
+	__u64 drops;
+	__u64 passed;
+};
+
+#endif /* _KBLOOM_MAPS_H */

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbloom: the one packet parser of the XDP paths.
+ *
+ * kbloom_parse() reads Ethernet, at most one 802.1Q or 802.1ad tag, and
+ * an IPv4 or IPv6 header; for IPv6 it walks the extension headers
+ * (hop-by-hop, routing, destination options, fragment, AH; at most
+ * KBLOOM_IPV6_EXT_MAX of them) to the upper-layer header.  It answers:
+ *
+ *   KBLOOM_PKT_IP         a well-formed IPv4 or IPv6 header: struct
+ *                         kbloom_pkt holds its addresses and upper-layer
+ *                         protocol;
+ *   KBLOOM_PKT_NOT_IP     a complete Ethernet header of another protocol
+ *                         (ARP, two VLAN tags, ...);
+ *   KBLOOM_PKT_MALFORMED  a frame shorter than its Ethernet (and tag)
+ *                         header, or an IP header that is truncated or
+ *                         inconsistent: wrong version, IHL below 5, total
+ *                         or payload length beyond the frame or below the
+ *                         header, an extension header beyond the payload,
+ *                         too many extension headers, a truncated ICMPv6
+ *                         type.
+ *
+ * Every truncation of a well-formed IP frame before its last header byte
+ * is KBLOOM_PKT_MALFORMED: the length fields then point past the end.
+ */
+#ifndef _KBLOOM_PKT_H
+#define _KBLOOM_PKT_H
+
+#include <linux/types.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_endian.h>
+#include "bpf/kbloom_maps.h"
+
+#define KBLOOM_IPV6_EXT_MAX	8
+
+enum kbloom_pkt_class {
+	KBLOOM_PKT_IP = 0,
+	KBLOOM_PKT_NOT_IP = 1,
+	KBLOOM_PKT_MALFORMED = 2,
+};
+
+/* IPv6 upper-layer protocol numbers not in every libc's headers */
+#define KBLOOM_NEXTHDR_HOP	0
+#define KBLOOM_NEXTHDR_ROUTING	43
+#define KBLOOM_NEXTHDR_FRAGMENT	44
+#define KBLOOM_NEXTHDR_AH	51
+#define KBLOOM_NEXTHDR_ICMPV6	58
+#define KBLOOM_NEXTHDR_DEST	60
+
+/* ICMPv6 types of MLD (RFC 2710, RFC 3810) */
+#define KBLOOM_MLD_QUERY	130
+#define KBLOOM_MLD_REPORT	131
+#define KBLOOM_MLD_DONE		132
+#define KBLOOM_MLD2_REPORT	143
+
+/**
+ * struct kbloom_pkt - what kbloom_parse() found
+ * @l3proto: ETH_P_IP or ETH_P_IPV6 (host order)
+ * @addr_len: KBLOOM_ADDR4_LEN or KBLOOM_ADDR6_LEN
+ * @l4proto: IPv4 protocol, or the IPv6 upper-layer next header
+ * @l4_first: 1 when the upper-layer header starts in this frame (not a
+ *            non-first fragment)
+ * @icmp6_type: ICMPv6 type when l4proto is ICMPv6 and l4_first
+ * @vlan: 1 when a VLAN tag was skipped
+ * @src: source address, network order; IPv4 in the first 4 bytes, zeros
+ *       after addr_len
+ * @dst: destination address, as @src
+ */
+struct kbloom_pkt {
+	__u16 l3proto;
+	__u8 addr_len;
+	__u8 l4proto;
+	__u8 l4_first;
+	__u8 icmp6_type;
+	__u8 vlan;
+	__u8 pad;
+	__u8 src[16];
+	__u8 dst[16];
+};
+
+struct kbloom_vlan_tag {
+	__be16 tci;
+	__be16 proto;
+};
+
+/*
+ * A 16-bit length field in host order, bounded for the verifier: up to
+ * 6.1 it forgets the bounds of a register after a byte swap, and adding
+ * the result to a packet pointer is then refused ("math between pkt
+ * pointer and register with unbounded min value").  The empty asm keeps
+ * clang from dropping the mask; the cost is one instruction.
+ */
+static __always_inline __u32 kbloom_pkt_len16(__be16 v)
+{
+	__u32 x = bpf_ntohs(v);
+
+	asm volatile("" : "+r"(x));
+	return x & 0xffff;
+}
+
+static __always_inline int kbloom_parse_ip4(const __u8 *l3,
+					    const void *data_end,
+					    struct kbloom_pkt *pkt)
+{
+	const struct iphdr *iph = (const struct iphdr *)l3;
+	__u32 hlen, tot;
+
+	if ((const void *)(iph + 1) > data_end)
+		return KBLOOM_PKT_MALFORMED;
+	if (iph->version != 4 || iph->ihl < 5)
+		return KBLOOM_PKT_MALFORMED;
+	hlen = iph->ihl * 4;
+	tot = kbloom_pkt_len16(iph->tot_len);
+	if (tot < hlen || (const void *)(l3 + tot) > data_end)
+		return KBLOOM_PKT_MALFORMED;
+	pkt->l3proto = ETH_P_IP;
+	pkt->addr_len = KBLOOM_ADDR4_LEN;
+	pkt->l4proto = iph->protocol;
+	pkt->l4_first = !(iph->frag_off & bpf_htons(0x1fff));
+	__builtin_memcpy(pkt->src, &iph->saddr, 4);
+	__builtin_memcpy(pkt->dst, &iph->daddr, 4);
+	return KBLOOM_PKT_IP;
+}
+
+#define KBLOOM_IP6_EXT_MASK	(_BITULL(KBLOOM_NEXTHDR_HOP) |		\
+				 _BITULL(KBLOOM_NEXTHDR_ROUTING) |	\
+				 _BITULL(KBLOOM_NEXTHDR_DEST) |		\
+				 _BITULL(KBLOOM_NEXTHDR_FRAGMENT) |	\
+				 _BITULL(KBLOOM_NEXTHDR_AH))
+
+/* An extension header kbloom_parse() walks over (one test, few paths). */
+static __always_inline int kbloom_ip6_ext(__u8 nh)
+{
+	return nh < 64 && (KBLOOM_IP6_EXT_MASK >> nh) & 1;
+}
+
+static __always_inline int kbloom_parse_ip6(const __u8 *l3,
+					    const void *data_end,
+					    struct kbloom_pkt *pkt)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)l3;
+	const __u8 *p, *pend;
+	__u32 i, len;
+	__u8 nh;
+
+	if ((const void *)(ip6 + 1) > data_end)
+		return KBLOOM_PKT_MALFORMED;
+	if (ip6->version != 6)
+		return KBLOOM_PKT_MALFORMED;
+	p = (const __u8 *)(ip6 + 1);
+	pend = p + kbloom_pkt_len16(ip6->payload_len);
+	if ((const void *)pend > data_end)
+		return KBLOOM_PKT_MALFORMED;
+	pkt->l3proto = ETH_P_IPV6;
+	pkt->addr_len = KBLOOM_ADDR6_LEN;
+	pkt->l4_first = 1;
+	__builtin_memcpy(pkt->src, &ip6->saddr, 16);
+	__builtin_memcpy(pkt->dst, &ip6->daddr, 16);
+	nh = ip6->nexthdr;
+	for (i = 0; i < KBLOOM_IPV6_EXT_MAX; i++) {
+		if (!kbloom_ip6_ext(nh))
+			break;
+		/* every extension header is at least 8 bytes */
+		if (p + 8 > pend || (const void *)(p + 8) > data_end)
+			return KBLOOM_PKT_MALFORMED;
+		if (nh == KBLOOM_NEXTHDR_FRAGMENT) {
+			len = 8;
+			/* fragment offset: 13 bits of bytes 2-3 */
+			if (((p[2] << 8) | p[3]) & 0xfff8)
+				pkt->l4_first = 0;
+		} else if (nh == KBLOOM_NEXTHDR_AH) {
+			len = ((__u32)p[1] + 2) * 4;
+		} else {
+			len = ((__u32)p[1] + 1) * 8;
+		}
+		nh = p[0];
+		p += len;
+		if (p > pend)
+			return KBLOOM_PKT_MALFORMED;
+		if (!pkt->l4_first)
+			break;
+	}
+	if (pkt->l4_first && kbloom_ip6_ext(nh))
+		return KBLOOM_PKT_MALFORMED;	/* chain too long */
+	pkt->l4proto = nh;
+	if (nh == KBLOOM_NEXTHDR_ICMPV6 && pkt->l4_first) {
+		if (p + 1 > pend || (const void *)(p + 1) > data_end)
+			return KBLOOM_PKT_MALFORMED;
+		pkt->icmp6_type = p[0];
+	}
+	return KBLOOM_PKT_IP;
+}
+
+static __always_inline int kbloom_parse(const void *data, const void *data_end,
+					struct kbloom_pkt *pkt)
+{
+	const struct ethhdr *eth = data;
+	const struct kbloom_vlan_tag *tag;
+	const __u8 *l3;
+	__be16 proto;
+
+	__builtin_memset(pkt, 0, sizeof(*pkt));
+	if ((const void *)(eth + 1) > data_end)
+		return KBLOOM_PKT_MALFORMED;
+	proto = eth->h_proto;
+	l3 = (const __u8 *)(eth + 1);
+	if (proto == bpf_htons(ETH_P_8021Q) ||
+	    proto == bpf_htons(ETH_P_8021AD)) {
+		tag = (const struct kbloom_vlan_tag *)l3;
+		if ((const void *)(tag + 1) > data_end)
+			return KBLOOM_PKT_MALFORMED;
+		proto = tag->proto;
+		l3 = (const __u8 *)(tag + 1);
+		pkt->vlan = 1;
+	}
+	if (proto == bpf_htons(ETH_P_IP))
+		return kbloom_parse_ip4(l3, data_end, pkt);
+	if (proto == bpf_htons(ETH_P_IPV6))
+		return kbloom_parse_ip6(l3, data_end, pkt);
+	return KBLOOM_PKT_NOT_IP;
+}
+
+/* A multicast group address: IPv4 224.0.0.0/4, IPv6 ff00::/8. */
+static __always_inline int kbloom_pkt_dst_mcast(const struct kbloom_pkt *pkt)
+{
+	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
+		return (pkt->dst[0] & 0xf0) == 0xe0;
+	return pkt->dst[0] == 0xff;
+}
+
+/* Group membership signalling (IGMP, MLD): for the control plane. */
+static __always_inline int kbloom_pkt_mcast_control(const struct kbloom_pkt *pkt)
+{
+	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
+		return pkt->l4proto == IPPROTO_IGMP;
+	if (pkt->l4proto != KBLOOM_NEXTHDR_ICMPV6 || !pkt->l4_first)
+		return 0;
+	return pkt->icmp6_type == KBLOOM_MLD_QUERY ||
+	       pkt->icmp6_type == KBLOOM_MLD_REPORT ||
+	       pkt->icmp6_type == KBLOOM_MLD_DONE ||
+	       pkt->icmp6_type == KBLOOM_MLD2_REPORT;
+}
+
+#endif /* _KBLOOM_PKT_H */

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * libkbloom XDP loader: the mcast and gate paths (bpf/kbloom_*.bpf.c) as
+ * pinned, inspectable instances.
+ *
+ * An instance is one path loaded once and pinned under
+ * <pin_root>/<name>/ (default /sys/fs/bpf/kbloom/<name>/):
+ *
+ *   mcast: mc_ports mc_params mc_filters mc_stats mc_members mc_config
+ *          prog_ingress prog_egress prog_check
+ *   gate:  gate_params gate_filters gate_exact gate_stats gate_config
+ *          prog_gate
+ *   both:  filter_<id>   the blocks map of filter <id> (a port's ifindex,
+ *                        or 0 for the gate's one filter)
+ *          link_<ifindex> the XDP link of each attached interface
+ *
+ * (bpf/kbloom_maps.h describes the maps.)  Anything that can open the
+ * pins can use the instance: kbloomctl, a test, bpftool.  Mutating calls
+ * take an flock on the instance directory, so processes sharing an
+ * instance are serialized; a handle itself is not thread-safe.
+ *
+ * Interfaces are named by ifindex in the instance's network namespace:
+ * the namespace of the calling thread, or opts->netns, which the calls
+ * that resolve an ifindex (attach, detach, status, port add/del,
+ * replace) enter and leave again.  The pins live in the caller's bpffs
+ * either way (beware "ip netns exec", which mounts a fresh /sys: pass
+ * the namespace as opts->netns instead).  If pin_root is under
+ * /sys/fs/bpf and no bpffs is mounted there, the loader mounts one.
+ *
+ * Errors are negative errno values.  Common ones: -EINVAL for a bad
+ * argument (the log says which), -ENOENT for a missing instance, port,
+ * key or group, -EEXIST for one that already exists, -ENOSPC when a map
+ * is full, -EPERM without CAP_BPF/CAP_NET_ADMIN/CAP_SYS_ADMIN.
+ */
+#ifndef _LIBKBLOOM_XDP_H
+#define _LIBKBLOOM_XDP_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "uapi/kbloom_base.h"
+#include "bpf/kbloom_maps.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KBLOOM_XDP_PIN_ROOT	"/sys/fs/bpf/kbloom"
+#define KBLOOM_XDP_NAME_MAX	64	/* instance names: 1..63 of [A-Za-z0-9_-] */
+
+enum kbloom_xdp_kind {
+	KBLOOM_XDP_MCAST = 1,
+	KBLOOM_XDP_GATE = 2,
+};
+
+enum kbloom_xdp_mode {
+	KBLOOM_XDP_MODE_AUTO = 0,	/* native, else generic (logged) */
+	KBLOOM_XDP_MODE_NATIVE = 1,	/* driver mode only */
+	KBLOOM_XDP_MODE_GENERIC = 2,	/* skb mode only */
+};
+
+/**
+ * struct kbloom_xdp_geom - geometry of a blocked filter
+ * @m: bits, a multiple of 512; 0: planned from @capacity and @fpr_pico
+ * @k: probes per key (with @m), 1..KBLOOM_K_MAX
+ * @hash_id: enum kbloom_hash_id, 0 for KBLOOM_HASH_FAST
+ * @reserved: must be 0
+ * @seed: hash seed
+ * @capacity: expected keys (planning, recorded)
+ * @fpr_pico: target false-positive rate in 1e-12 units (planning,
+ *            recorded)
+ * All zero: the default, 1024 keys at 0.01%.
+ */
+struct kbloom_xdp_geom {
+	__u64 m;
+	__u32 k;
+	__u32 hash_id;
+	__u32 reserved;
+	__u32 pad;
+	__u64 seed;
+	__u64 capacity;
+	__u64 fpr_pico;
+};
+
+#define KBLOOM_XDP_DEF_CAPACITY	1024ULL
+#define KBLOOM_XDP_DEF_FPR_PICO	100000000ULL	/* 1e-4 */
+
+typedef void (*kbloom_xdp_log_fn)(void *ctx, const char *msg);
+
+/**
+ * struct kbloom_xdp_opts - instance options (NULL: all defaults)
+ * @pin_root: directory of the instances; NULL: KBLOOM_XDP_PIN_ROOT
+ * @netns: network namespace of the interfaces: a path (/run/netns/sw,
+ *         /proc/<pid>/ns/net, ...); NULL: the calling thread's
+ * @log: receives one line per notice (native mode unavailable, bpffs
+ *       mounted, the reason of a refusal); NULL: stderr
+ * @log_ctx: passed to @log
+ * @max_filters: create: mcast ports (default 64); ignored for the gate
+ * @max_keys: create: exact map entries, gate keys or mcast memberships
+ *            (default 65536)
+ * @geom: create: the gate's filter, or the default filter of an mcast
+ *        port
+ * @flags: create, mcast: KBLOOM_MCAST_F_* (default KBLOOM_MCAST_F_AUDIT
+ *         unless KBLOOM_XDP_OPT_FLAGS is set); gate: KBLOOM_GATE_F_*
+ * @mode: create, gate: enum kbloom_gate_mode
+ * @opt_flags: KBLOOM_XDP_OPT_*
+ */
+struct kbloom_xdp_opts {
+	const char *pin_root;
+	const char *netns;
+	kbloom_xdp_log_fn log;
+	void *log_ctx;
+	__u32 max_filters;
+	__u32 max_keys;
+	struct kbloom_xdp_geom geom;
+	__u32 flags;
+	__u32 mode;
+	__u32 opt_flags;
+};
+
+#define KBLOOM_XDP_OPT_FLAGS	(1U << 0)	/* @flags given, even if 0 */
+
+struct kbloom_xdp;
+
+/* ---- instances ---------------------------------------------------------- */
+
+/**
+ * kbloom_xdp_create() - load a path and pin it as a new instance
+ *
+ * Return: 0; -EEXIST if the instance exists; -EINVAL for a bad name or
+ * option; -errno of loading (the log has the verifier's reason).
+ * Nothing is left pinned on failure.
+ */
+int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
+		      const struct kbloom_xdp_opts *opts,
+		      struct kbloom_xdp **xp);
+
+/* Open a pinned instance (only pin_root, netns and log of @opts count). */
+int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
+		    struct kbloom_xdp **xp);
+
+/* Release the handle; the instance stays pinned and attached. */
+void kbloom_xdp_close(struct kbloom_xdp *x);
+
+/* Detach every link, unpin everything, release the handle. */
+int kbloom_xdp_destroy(struct kbloom_xdp *x);
+
+/*
+ * kbloom_xdp_unpin() - remove instance @name without opening it (also a
+ * partly created one): detach its links, delete its pins and directory.
+ * Return: 0, -ENOENT, -errno.
+ */
+int kbloom_xdp_unpin(const char *pin_root, const char *name);
+
+enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x);
+const char *kbloom_xdp_dir(const struct kbloom_xdp *x);
+
+/* ---- interfaces ---------------------------------------------------------- */
+
+/**
+ * kbloom_xdp_attach() - attach the path to interface @ifindex
+ * @mode: enum kbloom_xdp_mode
+ * @got: NULL, or out: KBLOOM_XDP_MODE_NATIVE or _GENERIC
+ *
+ * A pinned BPF link (link_<ifindex>): it stays after the process exits.
+ * In AUTO mode a driver without native XDP gets generic mode and a log
+ * line saying so.  For mcast the interface also becomes a port (with
+ * the default geometry) unless it already is one.
+ *
+ * Return: 0; -EEXIST if already attached; -EBUSY if another XDP program
+ * is attached; -ENODEV; -EOPNOTSUPP (NATIVE requested, no driver
+ * support).
+ */
+int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
+		      enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got);
+
+/* Detach from @ifindex (an mcast port stays a port). -ENOENT if not. */
+int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex);
+
+/**
+ * struct kbloom_xdp_link - kbloom_xdp_status() entry
+ * @ifindex: the interface (0: it was deleted, the link is defunct)
+ * @mode: KBLOOM_XDP_MODE_NATIVE, _GENERIC, or 0 if unknown
+ * @link_id: BPF link id
+ * @prog_id: id of the program the link runs
+ * @ifname: interface name in the instance's namespace, "" if gone
+ */
+struct kbloom_xdp_link {
+	__u32 ifindex;
+	__u32 mode;
+	__u32 link_id;
+	__u32 prog_id;
+	char ifname[16];
+};
+
+/* The attached interfaces: fills up to @max, returns how many exist. */
+int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
+		      __u32 max);
+
+/**
+ * kbloom_xdp_replace() - load the programs anew and swap them in
+ *
+ * The new programs reuse every map of the instance; each link is switched
+ * with bpf_link_update() (BPF_F_REPLACE, expecting the old program) and,
+ * for mcast, each port's devmap entry is switched to the new egress
+ * program: each packet runs either the old or the new program, none runs
+ * neither, so no packet bypasses the filter.  Used to upgrade a running
+ * instance to the programs of this library.
+ *
+ * Return: 0 or -errno (the old programs stay in place on failure).
+ */
+int kbloom_xdp_replace(struct kbloom_xdp *x);
+
+/**
+ * kbloom_xdp_pass_attach() - attach an XDP_PASS program to @ifindex
+ * @pin_path: NULL, or where to pin the link (then *@link_fd is not set)
+ * @link_fd: NULL, or out: the link; closing it detaches
+ *
+ * For the host side of veth links into an mcast switch: a veth end
+ * receives redirected frames only when its peer runs an XDP program.
+ * Uses the calling thread's network namespace.
+ */
+int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
+			   const char *pin_path, int *link_fd);
+
+/* ---- filters -------------------------------------------------------------- */
+
+/**
+ * struct kbloom_xdp_filter_info - a filter of an instance
+ * @params: as the programs see them (bpf/kbloom_maps.h)
+ * @m: bits
+ * @ones: one bits
+ * @occupancy_ppm: ones / m in parts per million
+ * @n_est: cardinality estimate -(m / k) ln(1 - ones / m)
+ * @fpr_now_pico: predicted false-positive rate at n = params.inserted
+ */
+struct kbloom_xdp_filter_info {
+	struct kbloom_params params;
+	__u64 m;
+	__u64 ones;
+	__u64 occupancy_ppm;
+	__u64 n_est;
+	__u64 fpr_now_pico;
+};
+
+/* Filter @id: a port's ifindex (mcast), 0 (gate). */
+int kbloom_xdp_filter_info(struct kbloom_xdp *x, __u32 id,
+			   struct kbloom_xdp_filter_info *info);
+
+/*
+ * Insert a key into / test a key against filter @id directly (through the
+ * mmapped blocks map): no exact map is touched.  test returns 1 possibly
+ * present, 0 definitely absent.
+ */
+int kbloom_xdp_filter_add(struct kbloom_xdp *x, __u32 id, const void *key,
+			  __u32 len);
+int kbloom_xdp_filter_test(struct kbloom_xdp *x, __u32 id, const void *key,
+			   __u32 len);
+
+/**
+ * kbloom_xdp_filter_load_image() - replace filter @id by a uapi image
+ *
+ * The image (uapi/kbloom_image.h) must be a verified blocked filter: a
+ * new blocks map of its geometry is filled with one copy and published
+ * with the parameters in one update, so every packet is tested against
+ * the old filter or the new one.  The exact maps are not changed: a gate
+ * still confirms every "possibly present" in gate_exact, and an mcast
+ * port's filter is rebuilt from its memberships by the next leave or
+ * resize.
+ *
+ * Return: 0; the image's error (kb_image_verify()); -EOPNOTSUPP for a
+ * type other than blocked; -ENOENT for an unknown filter.
+ */
+int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
+				 const void *img, size_t len);
+
+/* Filter @id as a uapi image in a new malloc()ed buffer (free() it). */
+int kbloom_xdp_filter_save_image(struct kbloom_xdp *x, __u32 id, void **img,
+				 size_t *len);
+
+/* ---- mcast ------------------------------------------------------------------ */
+
+/*
+ * Make @ifindex a port (a devmap entry running the egress program and a
+ * filter of @geom, NULL: the instance's default), or remove it (its link,
+ * filter, memberships and counters).
+ */
+int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
+			  const struct kbloom_xdp_geom *geom);
+int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex);
+
+/*
+ * Rebuild port @ifindex's filter from its memberships with geometry @geom
+ * (NULL: keep it), swapped in atomically.
+ */
+int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
+			     const struct kbloom_xdp_geom *geom);
+
+/**
+ * kbloom_mcast_join() - port @ifindex joins group @group
+ * @group: the group address, network order: 4 bytes (224.0.0.0/4) or 16
+ *         (ff00::/8)
+ *
+ * When it returns, every later copy of the group is forwarded on the
+ * port: the bits are set with atomic OR in the live filter.
+ *
+ * Return: 0; -EEXIST if already joined; -EINVAL for a length other than
+ * 4 or 16 or an address that is not multicast; -ENOENT for no such port;
+ * -ENOSPC when mc_members is full.
+ */
+int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
+		      __u32 len);
+
+/*
+ * Port @ifindex leaves @group: the membership is deleted and the filter
+ * rewritten from the remaining ones, word by word, so that the groups
+ * still joined are never missed meanwhile.  -ENOENT if not joined.
+ */
+int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
+		       __u32 len);
+
+/* The groups port @ifindex has joined: up to @max, returns how many. */
+int kbloom_mcast_groups(struct kbloom_xdp *x, int ifindex,
+			struct kbloom_addr_key *out, __u32 max);
+
+/* Port @ifindex's counters, summed over the CPUs. */
+int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
+		       struct kbloom_mcast_stats *st);
+
+/* Set KBLOOM_MCAST_F_* (auditing of leaks). */
+int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags);
+
+/* ---- gate ------------------------------------------------------------------- */
+
+/*
+ * Add / remove an address (4 or 16 bytes, network order) to / from the
+ * set: the exact map first, then the filter, so that when add returns
+ * the address is in force.  A removed address leaves its bits in the
+ * filter (its packets then cost one exact lookup, counted as a false
+ * positive) until kbloom_gate_rebuild().  -EEXIST / -ENOENT when already
+ * in / not in the set.
+ */
+int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len);
+int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len);
+
+/* Rebuild the filter from the exact map (@geom NULL: same geometry). */
+int kbloom_gate_rebuild(struct kbloom_xdp *x,
+			const struct kbloom_xdp_geom *geom);
+
+/* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
+int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);
+
+/* The counters, summed over the CPUs. */
+int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st);
+
+/* ---- helpers -------------------------------------------------------------- */
+
+/*
+ * Parse an IPv4 or IPv6 address into its key: @addr gets 4 or 16 bytes
+ * (zero padded to 16), *@len 4 or 16.  Return: 0 or -EINVAL.
+ */
+int kbloom_xdp_parse_addr(const char *s, __u8 addr[16], __u32 *len);
+
+/* Plan a geometry (fills m and k when m is 0). Return: 0 or -EINVAL/-E2BIG. */
+int kbloom_xdp_geom_plan(struct kbloom_xdp_geom *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBKBLOOM_XDP_H */

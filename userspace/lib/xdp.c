@@ -1,0 +1,1185 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom XDP loader: instances (load, pin, open, destroy), links
+ * (attach, detach, status, replace), the veth peer program, namespaces
+ * and locking.  Filters are in kbx_filter.c, the paths in kbx_mcast.c and
+ * kbx_gate.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_link.h>
+#include <linux/magic.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "uapi/kbloom_plan.h"
+#include "bpf/kbloom_maps.h"
+#include "bpf/kbloom_mcast.skel.h"
+#include "bpf/kbloom_gate.skel.h"
+#include "bpf/kbloom_pass.skel.h"
+#include "xdp_priv.h"
+
+#define BPFFS_ROOT	"/sys/fs/bpf"
+
+struct kbx_prog_pin {
+	const char *prog;	/* program name in the object */
+	const char *pin;	/* pin name in the instance directory */
+};
+
+struct kbx_kind_desc {
+	const char *params;
+	const char *filters;
+	const char *stats;
+	const char *exact;
+	const char *config;
+	const char *ports;
+	struct kbx_prog_pin progs[XDP_NPROGS];
+};
+
+static const struct kbx_kind_desc kbx_kinds[] = {
+	[KBLOOM_XDP_MCAST] = {
+		.params = "mc_params", .filters = "mc_filters",
+		.stats = "mc_stats", .exact = "mc_members",
+		.config = "mc_config", .ports = "mc_ports",
+		.progs = {
+			[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
+			[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
+			[XDP_PROG_CHECK] = { "kbloom_mcast_check", "prog_check" },
+		},
+	},
+	[KBLOOM_XDP_GATE] = {
+		.params = "gate_params", .filters = "gate_filters",
+		.stats = "gate_stats", .exact = "gate_exact",
+		.config = "gate_config", .ports = NULL,
+		.progs = {
+			[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
+		},
+	},
+};
+
+/* ---- logging, locking, namespaces ---------------------------------------- */
+
+static void kbx_log_stderr(void *ctx, const char *msg)
+{
+	fprintf(stderr, "kbloom: %s\n", msg);
+}
+
+void kbx_log(const struct kbloom_xdp *x, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (x && x->log)
+		x->log(x->log_ctx, buf);
+	else
+		kbx_log_stderr(NULL, buf);
+}
+
+int kbx_lock(struct kbloom_xdp *x)
+{
+	if (x->lock_depth++)
+		return 0;
+	if (flock(x->dir_fd, LOCK_EX)) {
+		x->lock_depth--;
+		return -errno;
+	}
+	return 0;
+}
+
+void kbx_unlock(struct kbloom_xdp *x)
+{
+	if (--x->lock_depth == 0)
+		flock(x->dir_fd, LOCK_UN);
+}
+
+int kbx_ns_enter(const struct kbloom_xdp *x, int *saved)
+{
+	int err;
+
+	*saved = -1;
+	if (x->netns_fd < 0)
+		return 0;
+	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*saved < 0)
+		return -errno;
+	if (setns(x->netns_fd, CLONE_NEWNET)) {
+		err = -errno;
+		close(*saved);
+		*saved = -1;
+		return err;
+	}
+	return 0;
+}
+
+void kbx_ns_leave(int saved)
+{
+	if (saved < 0)
+		return;
+	setns(saved, CLONE_NEWNET);
+	close(saved);
+}
+
+int kbx_pin_path(const struct kbloom_xdp *x, char *buf, const char *fmt, ...)
+{
+	char leaf[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(leaf, sizeof(leaf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(leaf))
+		return -ENAMETOOLONG;
+	n = snprintf(buf, PATH_MAX, "%s/%s", x->dir, leaf);
+	if (n < 0 || n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int kbx_err(int ret)
+{
+	if (ret >= 0)
+		return ret;
+	return ret == -1 && errno ? -errno : ret;
+}
+
+/* ---- geometry ---------------------------------------------------------------- */
+
+int kbloom_xdp_geom_plan(struct kbloom_xdp_geom *g)
+{
+	struct kb_plan plan;
+	int ret;
+
+	if (!g || g->reserved || g->pad)
+		return -EINVAL;
+	if (g->m) {
+		if (!g->k)
+			return -EINVAL;
+		return kb_plan_check(KBLOOM_TYPE_BLOCKED, g->m, g->k, 0);
+	}
+	if (!g->capacity)
+		g->capacity = KBLOOM_XDP_DEF_CAPACITY;
+	if (!g->fpr_pico)
+		g->fpr_pico = KBLOOM_XDP_DEF_FPR_PICO;
+	ret = kb_plan(KBLOOM_TYPE_BLOCKED, g->capacity, g->fpr_pico, 0, &plan);
+	if (ret)
+		return ret;
+	g->m = plan.m;
+	g->k = plan.k;
+	return 0;
+}
+
+int kbx_geom_to_params(const struct kbloom_xdp_geom *g,
+		       struct kbloom_params *p)
+{
+	struct kbloom_xdp_geom t = {};
+	int ret;
+
+	if (g)
+		t = *g;
+	ret = kbloom_xdp_geom_plan(&t);
+	if (ret)
+		return ret;
+	if (t.hash_id > KBLOOM_HASH_MAX)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->type = KBLOOM_TYPE_BLOCKED;
+	p->version = KBLOOM_XDP_LAYOUT_VERSION;
+	p->k = t.k;
+	p->hash_id = t.hash_id ? t.hash_id : KBLOOM_HASH_FAST;
+	p->seed = t.seed;
+	p->nblocks = (__u32)(t.m / KBLOOM_BLOCK_BITS);
+	p->capacity = t.capacity;
+	p->fpr_pico = t.fpr_pico;
+	return 0;
+}
+
+int kbloom_xdp_parse_addr(const char *s, __u8 addr[16], __u32 *len)
+{
+	memset(addr, 0, 16);
+	if (!s)
+		return -EINVAL;
+	if (inet_pton(AF_INET, s, addr) == 1) {
+		*len = KBLOOM_ADDR4_LEN;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, addr) == 1) {
+		*len = KBLOOM_ADDR6_LEN;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- bpffs, names ------------------------------------------------------------ */
+
+static int kbx_name_ok(const char *name)
+{
+	size_t i, n = name ? strlen(name) : 0;
+
+	if (!n || n >= KBLOOM_XDP_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		/* bpffs refuses dots in names */
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Mount bpffs on /sys/fs/bpf when the pin root is there and it is not. */
+static int kbx_bpffs_ensure(const struct kbloom_xdp *x, const char *root)
+{
+	size_t n = strlen(BPFFS_ROOT);
+	struct statfs st;
+
+	if (strncmp(root, BPFFS_ROOT, n) || (root[n] && root[n] != '/'))
+		return 0;
+	if (!statfs(BPFFS_ROOT, &st) && st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", BPFFS_ROOT, "bpf", 0, "mode=0700")) {
+		kbx_log(x, "cannot mount bpffs on %s: %s", BPFFS_ROOT,
+			strerror(errno));
+		return -errno;
+	}
+	kbx_log(x, "mounted bpffs on %s", BPFFS_ROOT);
+	return 0;
+}
+
+static int kbx_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (tmp[i] != '/' && tmp[i])
+			continue;
+		tmp[i] = 0;
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return -errno;
+		tmp[i] = path[i];
+	}
+	return 0;
+}
+
+static int kbx_path_exists(const char *dir, const char *leaf)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, leaf);
+	return access(p, F_OK) == 0;
+}
+
+/* ---- handles ---------------------------------------------------------------- */
+
+static struct kbloom_xdp *kbx_alloc(const char *root, const char *name,
+				    const struct kbloom_xdp_opts *o)
+{
+	struct kbloom_xdp *x = calloc(1, sizeof(*x));
+	int i;
+
+	if (!x)
+		return NULL;
+	x->dir_fd = -1;
+	x->netns_fd = -1;
+	x->params_fd = -1;
+	x->filters_fd = -1;
+	x->stats_fd = -1;
+	x->exact_fd = -1;
+	x->config_fd = -1;
+	x->ports_fd = -1;
+	x->btf_fd = -1;
+	for (i = 0; i < XDP_NPROGS; i++)
+		x->prog_fd[i] = -1;
+	if (o) {
+		x->log = o->log;
+		x->log_ctx = o->log_ctx;
+	}
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->dir, sizeof(x->dir), "%s/%s", root, name);
+	return x;
+}
+
+static int kbx_open_netns(struct kbloom_xdp *x, const char *ns)
+{
+	char p[PATH_MAX];
+
+	if (!ns)
+		return 0;
+	if (strchr(ns, '/'))
+		snprintf(p, sizeof(p), "%s", ns);
+	else
+		snprintf(p, sizeof(p), "/run/netns/%s", ns);
+	x->netns_fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (x->netns_fd < 0) {
+		kbx_log(x, "netns %s: %s", p, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void kbx_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void kbloom_xdp_close(struct kbloom_xdp *x)
+{
+	int i;
+
+	if (!x)
+		return;
+	kbx_filter_release(x);
+	kbx_close_fd(&x->params_fd);
+	kbx_close_fd(&x->filters_fd);
+	kbx_close_fd(&x->stats_fd);
+	kbx_close_fd(&x->exact_fd);
+	kbx_close_fd(&x->config_fd);
+	kbx_close_fd(&x->ports_fd);
+	kbx_close_fd(&x->btf_fd);
+	for (i = 0; i < XDP_NPROGS; i++)
+		kbx_close_fd(&x->prog_fd[i]);
+	kbx_close_fd(&x->netns_fd);
+	kbx_close_fd(&x->dir_fd);
+	free(x);
+}
+
+enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x)
+{
+	return x->kind;
+}
+
+const char *kbloom_xdp_dir(const struct kbloom_xdp *x)
+{
+	return x->dir;
+}
+
+static int kbx_get_pin(const struct kbloom_xdp *x, const char *leaf, int *fd)
+{
+	char p[PATH_MAX];
+	int ret;
+
+	if (!leaf)
+		return 0;
+	ret = kbx_pin_path(x, p, "%s", leaf);
+	if (ret)
+		return ret;
+	*fd = bpf_obj_get(p);
+	if (*fd < 0)
+		return kbx_err(*fd);
+	return 0;
+}
+
+static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int ret;
+
+	ret = bpf_obj_get_info_by_fd(fd, &info, &len);
+	if (ret)
+		return kbx_err(ret);
+	*max = info.max_entries;
+	if (btf_id)
+		*btf_id = info.btf_id;
+	return 0;
+}
+
+/* The BTF ids of __u32 and struct kbloom_block in the programs' BTF. */
+static int kbx_open_btf(struct kbloom_xdp *x, __u32 btf_id)
+{
+	struct btf *btf;
+	int id;
+
+	if (!btf_id)
+		return 0;	/* blocks maps without BTF still work */
+	btf = btf__load_from_kernel_by_id(btf_id);
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "kbloom_block", BTF_KIND_STRUCT);
+	if (id > 0) {
+		x->btf_block_id = id;
+		id = btf__find_by_name_kind(btf, "__u32", BTF_KIND_TYPEDEF);
+		if (id > 0)
+			x->btf_key_id = id;
+	}
+	btf__free(btf);
+	if (x->btf_block_id && x->btf_key_id)
+		x->btf_fd = bpf_btf_get_fd_by_id(btf_id);
+	return 0;
+}
+
+static int kbx_open_pins(struct kbloom_xdp *x)
+{
+	const struct kbx_kind_desc *d;
+	__u32 btf_id = 0, max = 0;
+	int i, ret;
+
+	if (kbx_path_exists(x->dir, kbx_kinds[KBLOOM_XDP_MCAST].params))
+		x->kind = KBLOOM_XDP_MCAST;
+	else if (kbx_path_exists(x->dir, kbx_kinds[KBLOOM_XDP_GATE].params))
+		x->kind = KBLOOM_XDP_GATE;
+	else
+		return -ENOENT;
+	d = &kbx_kinds[x->kind];
+	ret = kbx_get_pin(x, d->params, &x->params_fd);
+	ret = ret ?: kbx_get_pin(x, d->filters, &x->filters_fd);
+	ret = ret ?: kbx_get_pin(x, d->stats, &x->stats_fd);
+	ret = ret ?: kbx_get_pin(x, d->exact, &x->exact_fd);
+	ret = ret ?: kbx_get_pin(x, d->config, &x->config_fd);
+	ret = ret ?: kbx_get_pin(x, d->ports, &x->ports_fd);
+	for (i = 0; !ret && i < XDP_NPROGS; i++)
+		ret = kbx_get_pin(x, d->progs[i].pin, &x->prog_fd[i]);
+	if (ret)
+		return ret;
+	ret = kbx_map_max_entries(x->params_fd, &x->max_filters, &btf_id);
+	ret = ret ?: kbx_map_max_entries(x->filters_fd, &max, NULL);
+	if (ret)
+		return ret;
+	x->nslots = max;
+	x->slots = calloc(max, sizeof(*x->slots));
+	if (!x->slots)
+		return -ENOMEM;
+	for (i = 0; i < (int)max; i++)
+		x->slots[i].fd = -1;
+	return kbx_open_btf(x, btf_id);
+}
+
+int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
+		    struct kbloom_xdp **xp)
+{
+	const char *root = opts && opts->pin_root ? opts->pin_root :
+			   KBLOOM_XDP_PIN_ROOT;
+	struct kbloom_xdp *x;
+	int ret;
+
+	if (!xp || !kbx_name_ok(name))
+		return -EINVAL;
+	x = kbx_alloc(root, name, opts);
+	if (!x)
+		return -ENOMEM;
+	ret = kbx_bpffs_ensure(x, root);
+	if (ret)
+		goto err;
+	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x->dir_fd < 0) {
+		ret = -errno;
+		goto err;
+	}
+	ret = kbx_open_netns(x, opts ? opts->netns : NULL);
+	if (ret)
+		goto err;
+	ret = kbx_lock(x);
+	if (ret)
+		goto err;
+	ret = kbx_open_pins(x);
+	kbx_unlock(x);
+	if (ret)
+		goto err;
+	*xp = x;
+	return 0;
+err:
+	kbloom_xdp_close(x);
+	return ret;
+}
+
+/* ---- loading -------------------------------------------------------------- */
+
+struct kbx_skel {
+	enum kbloom_xdp_kind kind;
+	void *skel;
+	struct bpf_object *obj;
+};
+
+static int kbx_skel_open(struct kbx_skel *s, enum kbloom_xdp_kind kind)
+{
+	s->kind = kind;
+	if (kind == KBLOOM_XDP_MCAST) {
+		struct kbloom_mcast *m = kbloom_mcast__open();
+
+		s->skel = m;
+		s->obj = m ? m->obj : NULL;
+	} else {
+		struct kbloom_gate *g = kbloom_gate__open();
+
+		s->skel = g;
+		s->obj = g ? g->obj : NULL;
+	}
+	return s->obj ? 0 : -errno ?: -ENOMEM;
+}
+
+static void kbx_skel_close(struct kbx_skel *s)
+{
+	if (!s->skel)
+		return;
+	if (s->kind == KBLOOM_XDP_MCAST)
+		kbloom_mcast__destroy(s->skel);
+	else
+		kbloom_gate__destroy(s->skel);
+	s->skel = NULL;
+	s->obj = NULL;
+}
+
+static int kbx_set_max(struct bpf_object *obj, const char *map, __u32 n)
+{
+	struct bpf_map *m;
+
+	if (!map)
+		return 0;
+	m = bpf_object__find_map_by_name(obj, map);
+	if (!m)
+		return -ENOENT;
+	return bpf_map__set_max_entries(m, n);
+}
+
+static int kbx_pin_obj(struct kbloom_xdp *x, struct bpf_object *obj)
+{
+	const struct kbx_kind_desc *d = &kbx_kinds[x->kind];
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char p[PATH_MAX];
+	int i, ret;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__is_internal(map))
+			continue;
+		ret = kbx_pin_path(x, p, "%s", bpf_map__name(map));
+		ret = ret ?: bpf_map__pin(map, p);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < XDP_NPROGS; i++) {
+		if (!d->progs[i].prog)
+			continue;
+		prog = bpf_object__find_program_by_name(obj, d->progs[i].prog);
+		if (!prog)
+			return -ENOENT;
+		ret = kbx_pin_path(x, p, "%s", d->progs[i].pin);
+		ret = ret ?: bpf_program__pin(prog, p);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+{
+	const struct kbx_kind_desc *d = &kbx_kinds[x->kind];
+	__u32 nf = x->kind == KBLOOM_XDP_MCAST ? x->max_filters : 1;
+	__u32 keys = o && o->max_keys ? o->max_keys : XDP_DEF_MAX_KEYS;
+	struct kbx_skel s = {};
+	int ret;
+
+	ret = kbx_skel_open(&s, x->kind);
+	if (ret)
+		return ret;
+	ret = kbx_set_max(s.obj, d->params, nf);
+	ret = ret ?: kbx_set_max(s.obj, d->filters,
+				 nf * KBLOOM_SLOTS_PER_FILTER);
+	ret = ret ?: kbx_set_max(s.obj, d->exact, keys);
+	if (x->kind == KBLOOM_XDP_MCAST) {
+		ret = ret ?: kbx_set_max(s.obj, d->stats, nf);
+		ret = ret ?: kbx_set_max(s.obj, d->ports, nf);
+	}
+	if (!ret) {
+		ret = bpf_object__load(s.obj);
+		if (ret)
+			kbx_log(x, "%s: loading the %s programs failed: %s",
+				x->name, x->kind == KBLOOM_XDP_MCAST ?
+				"mcast" : "gate", strerror(-ret));
+	}
+	ret = ret ?: kbx_pin_obj(x, s.obj);
+	kbx_skel_close(&s);
+	return ret;
+}
+
+int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
+		      const struct kbloom_xdp_opts *opts,
+		      struct kbloom_xdp **xp)
+{
+	const char *root = opts && opts->pin_root ? opts->pin_root :
+			   KBLOOM_XDP_PIN_ROOT;
+	struct kbloom_params geom;
+	struct kbloom_xdp *x;
+	int ret;
+
+	if (!xp || !kbx_name_ok(name) ||
+	    (kind != KBLOOM_XDP_MCAST && kind != KBLOOM_XDP_GATE))
+		return -EINVAL;
+	x = kbx_alloc(root, name, opts);
+	if (!x)
+		return -ENOMEM;
+	x->kind = kind;
+	x->max_filters = opts && opts->max_filters ? opts->max_filters :
+			 XDP_DEF_MAX_PORTS;
+	ret = kbx_geom_to_params(opts ? &opts->geom : NULL, &geom);
+	if (ret) {
+		kbx_log(x, "%s: bad filter geometry", name);
+		goto err_free;
+	}
+	ret = kbx_bpffs_ensure(x, root);
+	ret = ret ?: kbx_mkdir_p(root);
+	ret = ret ?: kbx_open_netns(x, opts ? opts->netns : NULL);
+	if (ret)
+		goto err_free;
+	if (mkdir(x->dir, 0700)) {
+		ret = -errno;
+		goto err_free;
+	}
+	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x->dir_fd < 0) {
+		ret = -errno;
+		goto err_unpin;
+	}
+	ret = kbx_lock(x);
+	if (ret)
+		goto err_unpin;
+	ret = kbx_load_new(x, opts);
+	ret = ret ?: kbx_open_pins(x);
+	if (!ret)
+		ret = kind == KBLOOM_XDP_MCAST ? kbx_mcast_init(x, opts) :
+						 kbx_gate_init(x, opts);
+	kbx_unlock(x);
+	if (ret)
+		goto err_unpin;
+	*xp = x;
+	return 0;
+err_unpin:
+	kbloom_xdp_close(x);
+	kbloom_xdp_unpin(root, name);
+	return ret;
+err_free:
+	kbloom_xdp_close(x);
+	return ret;
+}
+
+/* ---- removal ------------------------------------------------------------- */
+
+int kbloom_xdp_unpin(const char *pin_root, const char *name)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	int dfd, fd, err = 0;
+	DIR *d;
+
+	if (!kbx_name_ok(name))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s/%s",
+		 pin_root ? pin_root : KBLOOM_XDP_PIN_ROOT, name);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	dfd = dirfd(d);
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!strncmp(e->d_name, "link_", 5)) {
+			char p[PATH_MAX];
+
+			fd = -1;
+			if (snprintf(p, sizeof(p), "%s/%s", dir,
+				     e->d_name) < (int)sizeof(p))
+				fd = bpf_obj_get(p);
+			if (fd >= 0) {
+				bpf_link_detach(fd);
+				close(fd);
+			}
+		}
+		if (unlinkat(dfd, e->d_name, 0) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}
+
+/* Detach and unpin every link of the instance. */
+static void kbx_detach_all(struct kbloom_xdp *x)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	int fd;
+	DIR *d;
+
+	d = opendir(x->dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "link_", 5) ||
+		    snprintf(path, sizeof(path), "%s/%s", x->dir,
+			     e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd >= 0) {
+			bpf_link_detach(fd);
+			close(fd);
+		}
+		unlink(path);
+	}
+	closedir(d);
+}
+
+int kbloom_xdp_destroy(struct kbloom_xdp *x)
+{
+	char root[PATH_MAX], name[KBLOOM_XDP_NAME_MAX];
+	size_t n;
+
+	if (!x)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%s", x->name);
+	snprintf(root, sizeof(root), "%s", x->dir);
+	n = strlen(root) - strlen(name);
+	root[n ? n - 1 : 0] = 0;
+	kbx_lock(x);
+	kbx_detach_all(x);	/* first: no frame enters a half-removed path */
+	if (x->kind == KBLOOM_XDP_MCAST)
+		kbx_mcast_replace_ports(x, -1);	/* drop the devmap entries */
+	kbloom_xdp_close(x);	/* releases the lock */
+	return kbloom_xdp_unpin(root, name);
+}
+
+/* ---- links ------------------------------------------------------------------ */
+
+static int kbx_fallback_ok(int err)
+{
+	return err == -EOPNOTSUPP || err == -EINVAL || err == -524;
+}
+
+static int kbx_link_create(const struct kbloom_xdp *x, int prog_fd,
+			   int ifindex, enum kbloom_xdp_mode mode,
+			   enum kbloom_xdp_mode *got)
+{
+	char ifname[IF_NAMESIZE] = "?";
+	int fd = -EOPNOTSUPP;
+
+	if_indextoname(ifindex, ifname);
+	if (mode != KBLOOM_XDP_MODE_GENERIC) {
+		LIBBPF_OPTS(bpf_link_create_opts, o,
+			    .flags = XDP_FLAGS_DRV_MODE);
+
+		fd = kbx_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+		if (fd >= 0) {
+			*got = KBLOOM_XDP_MODE_NATIVE;
+			return fd;
+		}
+		if (mode == KBLOOM_XDP_MODE_NATIVE || !kbx_fallback_ok(fd))
+			goto fail;
+		kbx_log(x, "%s: native XDP unavailable (%s), attaching in generic (skb) mode",
+			ifname, strerror(-fd));
+	}
+	{
+		LIBBPF_OPTS(bpf_link_create_opts, o,
+			    .flags = XDP_FLAGS_SKB_MODE);
+
+		fd = kbx_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+	}
+	if (fd >= 0) {
+		*got = KBLOOM_XDP_MODE_GENERIC;
+		return fd;
+	}
+fail:
+	if (fd == -EBUSY || fd == -EEXIST)
+		kbx_log(x, "%s: another XDP program is attached", ifname);
+	else
+		kbx_log(x, "%s: cannot attach XDP: %s", ifname, strerror(-fd));
+	return fd;
+}
+
+int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
+		      enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got)
+{
+	enum kbloom_xdp_mode m = 0;
+	char ifname[IF_NAMESIZE];
+	struct kbloom_params p;
+	int ret, fd, ns, added = 0;
+	char path[PATH_MAX];
+
+	if (!x || ifindex <= 0 || mode > KBLOOM_XDP_MODE_GENERIC)
+		return -EINVAL;
+	ret = kbx_pin_path(x, path, "link_%d", ifindex);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	if (!access(path, F_OK)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	ret = kbx_ns_enter(x, &ns);
+	if (ret)
+		goto out_unlock;
+	if (!if_indextoname(ifindex, ifname)) {
+		ret = -ENODEV;
+		goto out_ns;
+	}
+	if (x->kind == KBLOOM_XDP_MCAST &&
+	    kbx_filter_get(x, ifindex, &p) == -ENOENT) {
+		ret = kbloom_mcast_port_add(x, ifindex, NULL);
+		if (ret)
+			goto out_ns;
+		added = 1;
+	}
+	fd = kbx_link_create(x, x->prog_fd[XDP_PROG_MAIN], ifindex, mode, &m);
+	if (fd < 0) {
+		ret = fd;
+		goto out_port;
+	}
+	ret = kbx_err(bpf_obj_pin(fd, path));
+	if (ret) {
+		bpf_link_detach(fd);
+		close(fd);
+		goto out_port;
+	}
+	close(fd);
+	if (got)
+		*got = m;
+	goto out_ns;
+out_port:
+	if (added)
+		kbloom_mcast_port_del(x, ifindex);
+out_ns:
+	kbx_ns_leave(ns);
+out_unlock:
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex)
+{
+	char path[PATH_MAX];
+	int ret, fd;
+
+	if (!x || ifindex <= 0)
+		return -EINVAL;
+	ret = kbx_pin_path(x, path, "link_%d", ifindex);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	fd = bpf_obj_get(path);
+	if (fd < 0) {
+		ret = kbx_err(fd);
+		goto out;
+	}
+	ret = kbx_err(bpf_link_detach(fd));
+	close(fd);
+	if (ret == -ENOLINK)	/* the interface is gone */
+		ret = 0;
+	if (!ret && unlink(path))
+		ret = -errno;
+out:
+	kbx_unlock(x);
+	return ret;
+}
+
+static __u32 kbx_query_mode(int ifindex, __u32 prog_id)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (!ifindex || bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	switch (q.attach_mode) {
+	case XDP_ATTACHED_DRV:
+		return KBLOOM_XDP_MODE_NATIVE;
+	case XDP_ATTACHED_SKB:
+		return KBLOOM_XDP_MODE_GENERIC;
+	case XDP_ATTACHED_MULTI:
+		if (q.drv_prog_id == prog_id)
+			return KBLOOM_XDP_MODE_NATIVE;
+		if (q.skb_prog_id == prog_id)
+			return KBLOOM_XDP_MODE_GENERIC;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int kbx_link_cmp(const void *a, const void *b)
+{
+	const struct kbloom_xdp_link *la = a, *lb = b;
+
+	return (la->ifindex > lb->ifindex) - (la->ifindex < lb->ifindex);
+}
+
+int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
+		      __u32 max)
+{
+	struct bpf_link_info info;
+	struct kbloom_xdp_link l;
+	char path[PATH_MAX];
+	struct dirent *e;
+	int n = 0, ns, fd, ret;
+	__u32 len;
+	DIR *d;
+
+	if (!x || (max && !out))
+		return -EINVAL;
+	d = opendir(x->dir);
+	if (!d)
+		return -errno;
+	ret = kbx_ns_enter(x, &ns);
+	if (ret) {
+		closedir(d);
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "link_", 5))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", x->dir,
+			     e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		ret = bpf_obj_get_info_by_fd(fd, &info, &len);
+		close(fd);
+		if (ret)
+			continue;
+		memset(&l, 0, sizeof(l));
+		l.ifindex = info.xdp.ifindex;
+		l.link_id = info.id;
+		l.prog_id = info.prog_id;
+		l.mode = kbx_query_mode(l.ifindex, l.prog_id);
+		if (!l.ifindex || !if_indextoname(l.ifindex, l.ifname))
+			l.ifname[0] = 0;
+		if ((__u32)n < max)
+			out[n] = l;
+		n++;
+	}
+	kbx_ns_leave(ns);
+	closedir(d);
+	if (out)
+		qsort(out, (__u32)n < max ? (__u32)n : max, sizeof(*out),
+		      kbx_link_cmp);
+	return n;
+}
+
+/* Pin @fd at @leaf atomically: pin under a temporary name, rename over. */
+int kbx_repin(const struct kbloom_xdp *x, int fd, const char *leaf)
+{
+	char tmp[PATH_MAX], path[PATH_MAX];
+	int ret;
+
+	ret = kbx_pin_path(x, tmp, "%s_new", leaf);
+	ret = ret ?: kbx_pin_path(x, path, "%s", leaf);
+	if (ret)
+		return ret;
+	unlink(tmp);
+	ret = kbx_err(bpf_obj_pin(fd, tmp));
+	if (ret)
+		return ret;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		unlink(tmp);
+	}
+	return ret;
+}
+
+/* Switch every link from @old_fd to @new_fd; on failure switch back. */
+static int kbx_update_links(struct kbloom_xdp *x, int old_fd, int new_fd)
+{
+	char path[PATH_MAX];
+	int fds[1024], n = 0, i, fd, ret = 0;
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(x->dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < (int)(sizeof(fds) / sizeof(fds[0]))) {
+		if (strncmp(e->d_name, "link_", 5))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", x->dir,
+			     e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_link_update_opts, o, .flags = BPF_F_REPLACE,
+			    .old_prog_fd = old_fd);
+
+		ret = kbx_err(bpf_link_update(fds[i], new_fd, &o));
+		if (ret == -ENOLINK)	/* defunct link: interface gone */
+			ret = 0;
+		if (ret)
+			break;
+	}
+	if (ret) {
+		kbx_log(x, "%s: replacing the program of a link failed: %s",
+			x->name, strerror(-ret));
+		while (i-- > 0) {
+			LIBBPF_OPTS(bpf_link_update_opts, o,
+				    .flags = BPF_F_REPLACE,
+				    .old_prog_fd = new_fd);
+
+			bpf_link_update(fds[i], old_fd, &o);
+		}
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return ret;
+}
+
+static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
+{
+	struct bpf_map *map;
+	char p[PATH_MAX];
+	int fd, ret;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__is_internal(map))
+			continue;
+		ret = kbx_pin_path(x, p, "%s", bpf_map__name(map));
+		if (ret)
+			return ret;
+		fd = bpf_obj_get(p);
+		if (fd < 0)
+			return kbx_err(fd);
+		ret = bpf_map__reuse_fd(map, fd);
+		close(fd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int kbloom_xdp_replace(struct kbloom_xdp *x)
+{
+	const struct kbx_kind_desc *d;
+	int nfd[XDP_NPROGS], i, ns, ret;
+	struct bpf_program *prog;
+	struct kbx_skel s = {};
+
+	if (!x)
+		return -EINVAL;
+	d = &kbx_kinds[x->kind];
+	for (i = 0; i < XDP_NPROGS; i++)
+		nfd[i] = -1;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	/* the programs in force now, whoever loaded them */
+	for (i = 0; i < XDP_NPROGS; i++) {
+		kbx_close_fd(&x->prog_fd[i]);
+		ret = kbx_get_pin(x, d->progs[i].pin, &x->prog_fd[i]);
+		if (ret)
+			goto out;
+	}
+	ret = kbx_skel_open(&s, x->kind);
+	ret = ret ?: kbx_reuse_maps(x, s.obj);
+	ret = ret ?: bpf_object__load(s.obj);
+	if (ret) {
+		kbx_log(x, "%s: loading the new programs failed: %s", x->name,
+			strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < XDP_NPROGS; i++) {
+		if (!d->progs[i].prog)
+			continue;
+		prog = bpf_object__find_program_by_name(s.obj,
+							d->progs[i].prog);
+		nfd[i] = prog ? dup(bpf_program__fd(prog)) : -1;
+		if (nfd[i] < 0) {
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	ret = kbx_ns_enter(x, &ns);
+	if (ret)
+		goto out;
+	ret = kbx_update_links(x, x->prog_fd[XDP_PROG_MAIN],
+			       nfd[XDP_PROG_MAIN]);
+	if (!ret && x->kind == KBLOOM_XDP_MCAST) {
+		ret = kbx_mcast_replace_ports(x, nfd[XDP_PROG_EGRESS]);
+		if (ret) {
+			kbx_mcast_replace_ports(x, x->prog_fd[XDP_PROG_EGRESS]);
+			kbx_update_links(x, nfd[XDP_PROG_MAIN],
+					 x->prog_fd[XDP_PROG_MAIN]);
+		}
+	}
+	kbx_ns_leave(ns);
+	if (ret)
+		goto out;
+	for (i = 0; i < XDP_NPROGS; i++) {
+		if (nfd[i] < 0)
+			continue;
+		ret = kbx_repin(x, nfd[i], d->progs[i].pin);
+		if (ret)
+			kbx_log(x, "%s: re-pinning %s failed: %s", x->name,
+				d->progs[i].pin, strerror(-ret));
+		kbx_close_fd(&x->prog_fd[i]);
+		x->prog_fd[i] = nfd[i];
+		nfd[i] = -1;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < XDP_NPROGS; i++)
+		kbx_close_fd(&nfd[i]);
+	kbx_skel_close(&s);
+	kbx_unlock(x);
+	return ret;
+}
+
+/* ---- the veth peer program ---------------------------------------------------- */
+
+int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
+			   const char *pin_path, int *link_fd)
+{
+	struct kbloom_xdp dummy = { .dir_fd = -1 };
+	enum kbloom_xdp_mode got;
+	struct kbloom_pass *s;
+	int fd, ret = 0;
+
+	if (ifindex <= 0 || mode > KBLOOM_XDP_MODE_GENERIC ||
+	    (!pin_path && !link_fd))
+		return -EINVAL;
+	s = kbloom_pass__open_and_load();
+	if (!s)
+		return -errno ?: -ENOMEM;
+	fd = kbx_link_create(&dummy, bpf_program__fd(s->progs.kbloom_pass),
+			     ifindex, mode, &got);
+	kbloom_pass__destroy(s);
+	if (fd < 0)
+		return fd;
+	if (pin_path) {
+		ret = kbx_err(bpf_obj_pin(fd, pin_path));
+		if (ret)
+			bpf_link_detach(fd);
+		close(fd);
+		return ret;
+	}
+	*link_fd = fd;
+	return 0;
+}

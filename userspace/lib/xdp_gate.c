@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom XDP loader: the gate path (bpf/kbloom_gate.bpf.c).
+ *
+ * The set is gate_exact; the filter (id 0) holds at least its keys.
+ * Adding writes the exact map and then the filter, so the key is in force
+ * when the call returns; removing deletes from the exact map only (the
+ * exact map has the last word), and kbloom_gate_rebuild() clears the
+ * stale bits.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "xdp_priv.h"
+
+static int gate_check(const struct kbloom_xdp *x)
+{
+	return x && x->kind == KBLOOM_XDP_GATE ? 0 : -EINVAL;
+}
+
+static int gate_cfg_ok(__u32 mode, __u32 flags)
+{
+	return mode <= KBLOOM_GATE_MODE_MAX && !(flags & ~KBLOOM_GATE_F_ALL);
+}
+
+int kbx_gate_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+{
+	struct kbloom_gate_cfg cfg = {};
+	struct kbloom_params p;
+	__u32 zero = 0;
+	int ret;
+
+	if (o) {
+		cfg.mode = o->mode;
+		cfg.flags = o->flags;
+	}
+	if (!gate_cfg_ok(cfg.mode, cfg.flags)) {
+		kbx_log(x, "%s: gate mode %u / flags %#x out of range",
+			x->name, cfg.mode, cfg.flags);
+		return -EINVAL;
+	}
+	ret = kbx_geom_to_params(o ? &o->geom : NULL, &p);
+	ret = ret ?: kbx_filter_create(x, 0, 0, &p);
+	ret = ret ?: kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
+						 0));
+	return ret;
+}
+
+static int gate_key(struct kbloom_addr_key *k, const void *addr, __u32 len)
+{
+	if (!addr || (len != KBLOOM_ADDR4_LEN && len != KBLOOM_ADDR6_LEN))
+		return -EINVAL;
+	memset(k, 0, sizeof(*k));
+	k->len = len;
+	memcpy(k->addr, addr, len);
+	return 0;
+}
+
+int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len)
+{
+	struct kbloom_addr_key k;
+	__u32 one = 1;
+	int ret;
+
+	ret = gate_check(x);
+	ret = ret ?: gate_key(&k, addr, len);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
+	if (ret == -E2BIG)
+		ret = -ENOSPC;
+	if (!ret) {
+		ret = kbx_filter_add_locked(x, 0, addr, len);
+		if (ret)
+			bpf_map_delete_elem(x->exact_fd, &k);
+	}
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len)
+{
+	struct kbloom_addr_key k;
+	int ret;
+
+	ret = gate_check(x);
+	ret = ret ?: gate_key(&k, addr, len);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_gate_rebuild(struct kbloom_xdp *x,
+			const struct kbloom_xdp_geom *geom)
+{
+	struct kbloom_addr_key key, next;
+	struct kbloom_params cur, p;
+	__u64 *words, n = 0;
+	int ret;
+
+	ret = gate_check(x);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_filter_get(x, 0, &cur);
+	if (ret)
+		goto out;
+	p = cur;
+	if (geom) {
+		ret = kbx_geom_to_params(geom, &p);
+		if (ret)
+			goto out;
+	}
+	words = calloc((size_t)p.nblocks * KBLOOM_BLOCK_WORDS, 8);
+	if (!words) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (ret = bpf_map_get_next_key(x->exact_fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(x->exact_fd, &key, &next)) {
+		key = next;
+		kbx_words_add(words, &p, key.addr, key.len);
+		n++;
+	}
+	p.inserted = n;
+	/* a new blocks map, swapped in whole: no key in the set is missed */
+	ret = kbx_filter_swap(x, 0, &p, words, 0);
+	free(words);
+out:
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags)
+{
+	struct kbloom_gate_cfg cfg = { .mode = mode, .flags = flags };
+	__u32 zero = 0;
+	int ret;
+
+	ret = gate_check(x);
+	if (ret || !gate_cfg_ok(mode, flags))
+		return -EINVAL;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	const size_t nf = sizeof(*st) / sizeof(__u64);
+	__u64 *v, *sum = (__u64 *)st;
+	__u32 zero = 0;
+	size_t c, f;
+	int ret;
+
+	ret = gate_check(x);
+	if (ret || !st)
+		return -EINVAL;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	v = calloc(ncpu, sizeof(*st));
+	if (!v)
+		return -ENOMEM;
+	ret = kbx_err(bpf_map_lookup_elem(x->stats_fd, &zero, v));
+	if (!ret) {
+		memset(st, 0, sizeof(*st));
+		for (c = 0; c < (size_t)ncpu; c++)
+			for (f = 0; f < nf; f++)
+				sum[f] += v[c * nf + f];
+	}
+	free(v);
+	return ret;
+}

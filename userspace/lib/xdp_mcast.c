@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom XDP loader: the mcast path (bpf/kbloom_mcast.bpf.c).
+ *
+ * A port is three things: a devmap entry (mc_ports) that runs the egress
+ * program, a filter (mc_params + mc_filters, id = ifindex) and a counters
+ * index (mc_stats).  mc_members is the exact record of the memberships:
+ * the filter of a port is always rebuilt from it, and the egress program
+ * reads it only to count leaks.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "xdp_priv.h"
+
+static int mcast_check(const struct kbloom_xdp *x)
+{
+	return x && x->kind == KBLOOM_XDP_MCAST ? 0 : -EINVAL;
+}
+
+int kbx_mcast_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+{
+	struct kbloom_mcast_cfg cfg = {};
+	struct kbloom_xdp_geom g = {};
+	__u32 zero = 0;
+	int ret;
+
+	cfg.flags = KBLOOM_MCAST_F_AUDIT;
+	if (o && (o->opt_flags & KBLOOM_XDP_OPT_FLAGS))
+		cfg.flags = o->flags;
+	if (cfg.flags & ~KBLOOM_MCAST_F_ALL) {
+		kbx_log(x, "%s: unknown mcast flags %#x", x->name, cfg.flags);
+		return -EINVAL;
+	}
+	if (o)
+		g = o->geom;
+	ret = kbloom_xdp_geom_plan(&g);
+	if (ret)
+		return ret;
+	cfg.def_m = g.m;
+	cfg.def_k = g.k;
+	cfg.def_hash_id = g.hash_id;
+	cfg.def_seed = g.seed;
+	cfg.def_capacity = g.capacity;
+	cfg.def_fpr_pico = g.fpr_pico;
+	return kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+}
+
+static int mcast_default_params(struct kbloom_xdp *x, struct kbloom_params *p)
+{
+	struct kbloom_mcast_cfg cfg;
+	struct kbloom_xdp_geom g = {};
+	__u32 zero = 0;
+	int ret;
+
+	ret = kbx_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	if (ret)
+		return ret;
+	g.m = cfg.def_m;
+	g.k = cfg.def_k;
+	g.hash_id = cfg.def_hash_id;
+	g.seed = cfg.def_seed;
+	g.capacity = cfg.def_capacity;
+	g.fpr_pico = cfg.def_fpr_pico;
+	return kbx_geom_to_params(&g, p);
+}
+
+static int mcast_zero_stats(struct kbloom_xdp *x, __u32 index)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	void *zero;
+	int ret;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	zero = calloc(ncpu, sizeof(struct kbloom_mcast_stats));
+	if (!zero)
+		return -ENOMEM;
+	ret = kbx_err(bpf_map_update_elem(x->stats_fd, &index, zero, 0));
+	free(zero);
+	return ret;
+}
+
+/* The lowest counters index no port uses. */
+static int mcast_free_index(struct kbloom_xdp *x, __u32 *index)
+{
+	struct kbloom_params p;
+	__u32 key, next, i;
+	__u8 *used;
+	int ret = 0;
+
+	used = calloc(x->max_filters, 1);
+	if (!used)
+		return -ENOMEM;
+	for (ret = bpf_map_get_next_key(x->params_fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(x->params_fd, &key, &next)) {
+		key = next;
+		if (!bpf_map_lookup_elem(x->params_fd, &key, &p) &&
+		    p.index < x->max_filters)
+			used[p.index] = 1;
+	}
+	ret = -ENOSPC;
+	for (i = 0; i < x->max_filters; i++) {
+		if (!used[i]) {
+			*index = i;
+			ret = 0;
+			break;
+		}
+	}
+	free(used);
+	return ret;
+}
+
+int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
+			  const struct kbloom_xdp_geom *geom)
+{
+	struct bpf_devmap_val v = {};
+	char ifname[IF_NAMESIZE];
+	struct kbloom_params p;
+	__u32 id = ifindex, index;
+	int ret, ns;
+
+	ret = mcast_check(x);
+	if (ret || ifindex <= 0)
+		return -EINVAL;
+	ret = geom ? kbx_geom_to_params(geom, &p) :
+		     mcast_default_params(x, &p);
+	if (ret) {
+		kbx_log(x, "%s: bad filter geometry for port %d", x->name,
+			ifindex);
+		return ret;
+	}
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	if (!kbx_filter_get(x, id, &p)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	ret = mcast_free_index(x, &index);
+	if (ret) {
+		kbx_log(x, "%s: no room for another port (max %u)", x->name,
+			x->max_filters);
+		goto out_unlock;
+	}
+	ret = kbx_ns_enter(x, &ns);
+	if (ret)
+		goto out_unlock;
+	if (!if_indextoname(ifindex, ifname)) {
+		ret = -ENODEV;
+		goto out_ns;
+	}
+	ret = kbx_filter_create(x, id, index, &p);
+	ret = ret ?: mcast_zero_stats(x, index);
+	if (ret)
+		goto out_filter;
+	v.ifindex = id;
+	v.bpf_prog.fd = x->prog_fd[XDP_PROG_EGRESS];
+	ret = kbx_err(bpf_map_update_elem(x->ports_fd, &id, &v, 0));
+	if (ret) {
+		kbx_log(x, "%s: cannot add ifindex %d to mc_ports: %s",
+			x->name, ifindex, strerror(-ret));
+		goto out_filter;
+	}
+	goto out_ns;
+out_filter:
+	kbx_filter_remove(x, id);
+out_ns:
+	kbx_ns_leave(ns);
+out_unlock:
+	kbx_unlock(x);
+	return ret;
+}
+
+/* Collect the keys of mc_members, of port @ifindex only when > 0. */
+static int mcast_members_of(struct kbloom_xdp *x, int ifindex,
+			    struct kbloom_member_key **out, __u32 *n)
+{
+	struct kbloom_member_key key, next, *v = NULL, *t;
+	__u32 cnt = 0, cap = 0;
+	int ret;
+
+	for (ret = bpf_map_get_next_key(x->exact_fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(x->exact_fd, &key, &next)) {
+		key = next;
+		if (ifindex > 0 && key.ifindex != (__u32)ifindex)
+			continue;
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 64;
+			t = realloc(v, cap * sizeof(*v));
+			if (!t) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = t;
+		}
+		v[cnt++] = key;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
+{
+	struct kbloom_member_key *m;
+	struct kbloom_params p;
+	__u32 id = ifindex, n, i;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || ifindex <= 0)
+		return -EINVAL;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_filter_get(x, id, &p);
+	if (ret)
+		goto out;
+	ret = kbloom_xdp_detach(x, ifindex);
+	if (ret && ret != -ENOENT)
+		goto out;
+	bpf_map_delete_elem(x->ports_fd, &id);
+	if (!mcast_members_of(x, ifindex, &m, &n)) {
+		for (i = 0; i < n; i++)
+			bpf_map_delete_elem(x->exact_fd, &m[i]);
+		free(m);
+	}
+	ret = kbx_filter_remove(x, id);
+	mcast_zero_stats(x, p.index);
+out:
+	kbx_unlock(x);
+	return ret;
+}
+
+/* Point every devmap entry at @egress_fd, or delete them all if < 0. */
+int kbx_mcast_replace_ports(struct kbloom_xdp *x, int egress_fd)
+{
+	__u32 key, next, *keys = NULL, n = 0, cap = 0, i, *t;
+	struct bpf_devmap_val v;
+	int ret;
+
+	for (ret = bpf_map_get_next_key(x->ports_fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(x->ports_fd, &key, &next)) {
+		key = next;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			t = realloc(keys, cap * sizeof(*keys));
+			if (!t) {
+				free(keys);
+				return -ENOMEM;
+			}
+			keys = t;
+		}
+		keys[n++] = key;
+	}
+	ret = 0;
+	for (i = 0; i < n && !ret; i++) {
+		if (egress_fd < 0) {
+			bpf_map_delete_elem(x->ports_fd, &keys[i]);
+			continue;
+		}
+		memset(&v, 0, sizeof(v));
+		v.ifindex = keys[i];
+		v.bpf_prog.fd = egress_fd;
+		ret = kbx_err(bpf_map_update_elem(x->ports_fd, &keys[i], &v,
+						  BPF_EXIST));
+	}
+	free(keys);
+	return ret;
+}
+
+static int mcast_key(struct kbloom_member_key *k, int ifindex,
+		     const void *group, __u32 len)
+{
+	const __u8 *g = group;
+
+	if (!g || (len != KBLOOM_ADDR4_LEN && len != KBLOOM_ADDR6_LEN))
+		return -EINVAL;
+	if (len == KBLOOM_ADDR4_LEN ? (g[0] & 0xf0) != 0xe0 : g[0] != 0xff)
+		return -EINVAL;
+	memset(k, 0, sizeof(*k));
+	k->ifindex = ifindex;
+	k->len = len;
+	memcpy(k->addr, g, len);
+	return 0;
+}
+
+int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
+		      __u32 len)
+{
+	struct kbloom_member_key k;
+	struct kbloom_params p;
+	__u32 one = 1;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret)
+		return ret;
+	ret = mcast_key(&k, ifindex, group, len);
+	if (ret) {
+		kbx_log(x, "%s: a group is an IPv4 (224.0.0.0/4) or IPv6 (ff00::/8) multicast address",
+			x->name);
+		return ret;
+	}
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_filter_get(x, ifindex, &p);
+	if (ret)
+		goto out;
+	ret = kbx_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
+	if (ret == -E2BIG)
+		ret = -ENOSPC;
+	if (ret)
+		goto out;
+	ret = kbx_filter_add_locked(x, ifindex, group, len);
+	if (ret)
+		bpf_map_delete_elem(x->exact_fd, &k);
+out:
+	kbx_unlock(x);
+	return ret;
+}
+
+/* The words of port @p's filter built from its memberships. */
+static int mcast_build(struct kbloom_xdp *x, int ifindex,
+		       struct kbloom_params *p, __u64 **wordsp)
+{
+	struct kbloom_member_key *m;
+	__u64 *words;
+	__u32 n, i;
+	int ret;
+
+	words = calloc((size_t)p->nblocks * KBLOOM_BLOCK_WORDS, 8);
+	if (!words)
+		return -ENOMEM;
+	ret = mcast_members_of(x, ifindex, &m, &n);
+	if (ret) {
+		free(words);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		kbx_words_add(words, p, m[i].addr, m[i].len);
+	free(m);
+	p->inserted = n;
+	*wordsp = words;
+	return 0;
+}
+
+int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
+		       __u32 len)
+{
+	struct kbloom_member_key k;
+	struct kbloom_params p;
+	__u64 *words;
+	int ret;
+
+	ret = mcast_check(x);
+	ret = ret ?: mcast_key(&k, ifindex, group, len);
+	if (ret)
+		return ret;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_filter_get(x, ifindex, &p);
+	ret = ret ?: kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
+	ret = ret ?: mcast_build(x, ifindex, &p, &words);
+	if (!ret) {
+		ret = kbx_filter_rewrite(x, &p, words);
+		free(words);
+	}
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
+			     const struct kbloom_xdp_geom *geom)
+{
+	struct kbloom_params cur, p;
+	__u64 *words;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || ifindex <= 0)
+		return -EINVAL;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_filter_get(x, ifindex, &cur);
+	if (ret)
+		goto out;
+	p = cur;
+	if (geom)
+		ret = kbx_geom_to_params(geom, &p);
+	ret = ret ?: mcast_build(x, ifindex, &p, &words);
+	if (ret)
+		goto out;
+	ret = kbx_filter_swap(x, ifindex, &p, words, 0);
+	free(words);
+out:
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_mcast_groups(struct kbloom_xdp *x, int ifindex,
+			struct kbloom_addr_key *out, __u32 max)
+{
+	struct kbloom_member_key *m;
+	__u32 n, i;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || ifindex <= 0 || (max && !out))
+		return -EINVAL;
+	ret = mcast_members_of(x, ifindex, &m, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && i < max; i++) {
+		out[i].len = m[i].len;
+		memcpy(out[i].addr, m[i].addr, sizeof(out[i].addr));
+	}
+	free(m);
+	return (int)n;
+}
+
+int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
+		       struct kbloom_mcast_stats *st)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	const size_t nf = sizeof(*st) / sizeof(__u64);
+	struct kbloom_params p;
+	__u64 *v, *sum = (__u64 *)st;
+	size_t c, f;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || !st || ifindex <= 0)
+		return -EINVAL;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	ret = kbx_filter_get(x, ifindex, &p);
+	if (ret)
+		return ret;
+	v = calloc(ncpu, sizeof(*st));
+	if (!v)
+		return -ENOMEM;
+	ret = kbx_err(bpf_map_lookup_elem(x->stats_fd, &p.index, v));
+	if (!ret) {
+		memset(st, 0, sizeof(*st));
+		for (c = 0; c < (size_t)ncpu; c++)
+			for (f = 0; f < nf; f++)
+				sum[f] += v[c * nf + f];
+	}
+	free(v);
+	return ret;
+}
+
+int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
+{
+	struct kbloom_mcast_cfg cfg;
+	__u32 zero = 0;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || (flags & ~KBLOOM_MCAST_F_ALL))
+		return -EINVAL;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = kbx_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	if (!ret) {
+		cfg.flags = flags;
+		ret = kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
+						  0));
+	}
+	kbx_unlock(x);
+	return ret;
+}
