@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom_net: the Multi-Class Bloom filter (Li et al., ICNP 2011).
+ *
+ * A port's filter holds the multicast groups with a member behind it.
+ * Group g of class c is inserted and tested with k_c probes: a group that
+ * is likely present (p high) costs fill for little gain when it gets many
+ * probes, a group that is likely absent is where leakage happens and is
+ * worth many.  With G_c groups of class c, each present with probability
+ * p_c and carrying weight w_c, the expected number of bits set is
+ * K = sum_c G_c p_c k_c, the fill rho = 1 - (1 - 1/m)^K and the expected
+ * leakage sum_c G_c (1 - p_c) w_c rho^k_c.  Setting its derivative in
+ * each k_c to zero gives rho^k_c proportional to p_c / ((1 - p_c) w_c),
+ * i.e. k_c = C + log_{1/rho}((1 - p_c) w_c / p_c) for one constant C
+ * (DESIGN.md).  Integer k and the dependence of rho on all of them make
+ * the closed form a seed, not the answer: kb_mcbf_optimize() evaluates
+ * the closed form over a grid of (rho, C), keeps the best integer
+ * vectors, and descends by single and paired +-1 steps to a local optimum
+ * of the exact objective; the core suite checks it against brute force.
+ *
+ * The filter uses the layouts of uapi/kbloom_layout.h with the class's k:
+ * blocked (kb_block_mask(h, k), all probes in one 512-bit block) or
+ * standard (kb_probe over m bits).  Blocked probes of a smaller k are a
+ * prefix of those of a larger one, as are standard probes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libkbloom_net.h"
+
+#define MCBF_SEEDS	4	/* descents started from the best seeds */
+
+/* ---- optimiser ------------------------------------------------------ */
+
+double kb_mcbf_objective(__u64 m, const struct kb_mcbf_class_spec *c,
+			 __u32 nclass, const __u32 *k, double *rho)
+{
+	double K = 0.0, r, leak = 0.0;
+	__u32 g;
+
+	for (g = 0; g < nclass; g++)
+		K += c[g].groups * c[g].p * k[g];
+	r = m ? -expm1(K * log1p(-1.0 / (double)m)) : 1.0;
+	for (g = 0; g < nclass; g++)
+		leak += c[g].groups * (1.0 - c[g].p) * c[g].w * pow(r, k[g]);
+	if (rho)
+		*rho = r;
+	return leak;
+}
+
+static int spec_ok(const struct kb_mcbf_class_spec *c, __u32 nclass)
+{
+	__u32 g;
+
+	for (g = 0; g < nclass; g++) {
+		if (!(c[g].p >= 0.0 && c[g].p <= 1.0))
+			return 0;
+		if (!(c[g].groups >= 0.0 && c[g].groups < 1e300) ||
+		    !(c[g].w >= 0.0 && c[g].w < 1e300))
+			return 0;
+	}
+	return 1;
+}
+
+struct mcbf_cand {
+	__u32 k[KB_MCBF_CLASSES];
+	double leak;
+};
+
+struct mcbf_search {
+	__u64 m;
+	const struct kb_mcbf_class_spec *c;
+	__u32 n;
+	__u32 k_min;
+	__u32 k_max;
+	struct mcbf_cand top[MCBF_SEEDS];	/* best first */
+	__u32 ntop;
+};
+
+static double cand_eval(const struct mcbf_search *s, struct mcbf_cand *x)
+{
+	x->leak = kb_mcbf_objective(s->m, s->c, s->n, x->k, NULL);
+	return x->leak;
+}
+
+static int cand_same(const struct mcbf_search *s, const struct mcbf_cand *a,
+		     const struct mcbf_cand *b)
+{
+	return !memcmp(a->k, b->k, s->n * sizeof(a->k[0]));
+}
+
+/* Keep the MCBF_SEEDS best distinct candidates. */
+static void top_insert(struct mcbf_search *s, const struct mcbf_cand *x)
+{
+	__u32 i, j;
+
+	for (i = 0; i < s->ntop; i++)
+		if (cand_same(s, &s->top[i], x))
+			return;
+	for (i = 0; i < s->ntop && s->top[i].leak <= x->leak; i++)
+		;
+	if (i >= MCBF_SEEDS)
+		return;
+	if (s->ntop < MCBF_SEEDS)
+		s->ntop++;
+	for (j = s->ntop - 1; j > i; j--)
+		s->top[j] = s->top[j - 1];
+	s->top[i] = *x;
+}
+
+static __u32 clamp_k(const struct mcbf_search *s, double v)
+{
+	if (!(v > s->k_min))	/* also NaN */
+		return s->k_min;
+	if (v > s->k_max)
+		return s->k_max;
+	return (__u32)lround(v);
+}
+
+/*
+ * log_{1/rho}((1 - p) w / p) per class; classes that never leak (p = 1 or
+ * w = 0) or are never present (p = 0) are pinned to k_min / k_max.
+ */
+static void seed_terms(const struct mcbf_search *s, double rho, double *t)
+{
+	const struct kb_mcbf_class_spec *c = s->c;
+	double a, b;
+	__u32 g;
+
+	for (g = 0; g < s->n; g++) {
+		a = c[g].groups * (1.0 - c[g].p) * c[g].w;
+		b = c[g].groups * c[g].p;
+		if (a <= 0.0)
+			t[g] = -INFINITY;
+		else if (b <= 0.0)
+			t[g] = INFINITY;
+		else
+			t[g] = log(a / b) / -log(rho);
+	}
+}
+
+/* Closed-form seeds over a grid of rho and integer offsets C (off). */
+static void seed_grid(struct mcbf_search *s)
+{
+	double t[KB_MCBF_CLASSES], rho;
+	struct mcbf_cand x;
+	int i, off, span = (int)s->k_max + 1;
+	__u32 g;
+
+	for (i = 1; i < 40; i++) {
+		rho = i / 40.0;
+		seed_terms(s, rho, t);
+		for (off = -span; off <= span; off++) {
+			for (g = 0; g < s->n; g++)
+				x.k[g] = clamp_k(s, off + t[g]);
+			cand_eval(s, &x);
+			top_insert(s, &x);
+		}
+	}
+}
+
+/* Try one neighbour; keep it in *@x if better. */
+static int try_step(const struct mcbf_search *s, struct mcbf_cand *x,
+		    __u32 g, int dg, __u32 h, int dh)
+{
+	struct mcbf_cand y = *x;
+	int kg = (int)x->k[g] + dg, kh;
+
+	if (kg < (int)s->k_min || kg > (int)s->k_max)
+		return 0;
+	y.k[g] = kg;
+	if (dh) {
+		kh = (int)y.k[h] + dh;
+		if (kh < (int)s->k_min || kh > (int)s->k_max)
+			return 0;
+		y.k[h] = kh;
+	}
+	if (cand_eval(s, &y) >= x->leak)
+		return 0;
+	*x = y;
+	return 1;
+}
+
+/* Descend by single and paired +-1 steps until none improves. */
+static void descend(const struct mcbf_search *s, struct mcbf_cand *x)
+{
+	int better = 1, d, e;
+	__u32 g, h;
+
+	while (better) {
+		better = 0;
+		for (g = 0; g < s->n; g++)
+			for (d = -1; d <= 1; d += 2)
+				better |= try_step(s, x, g, d, 0, 0);
+		for (g = 0; g < s->n; g++)
+			for (h = g + 1; h < s->n; h++)
+				for (d = -1; d <= 1; d += 2)
+					for (e = -1; e <= 1; e += 2)
+						better |= try_step(s, x, g, d,
+								   h, e);
+	}
+}
+
+/* The best single k for every class (the standard filter's choice). */
+static void best_uniform(const struct mcbf_search *s,
+			 struct kb_mcbf_plan *plan)
+{
+	struct mcbf_cand x;
+	__u32 k, g;
+
+	for (k = s->k_min; k <= s->k_max; k++) {
+		for (g = 0; g < s->n; g++)
+			x.k[g] = k;
+		cand_eval(s, &x);
+		if (k == s->k_min || x.leak < plan->leak_uniform) {
+			plan->leak_uniform = x.leak;
+			plan->k_uniform = k;
+		}
+	}
+}
+
+int kb_mcbf_optimize(__u64 m, const struct kb_mcbf_class_spec *c,
+		     __u32 nclass, __u32 k_min, __u32 k_max,
+		     struct kb_mcbf_plan *plan)
+{
+	struct mcbf_search s = { .m = m, .c = c, .n = nclass,
+				 .k_min = k_min, .k_max = k_max };
+	struct kb_mcbf_plan out;
+	struct mcbf_cand best;
+	__u32 i;
+
+	if (!c || !plan || nclass < 1 || nclass > KB_MCBF_CLASSES ||
+	    !spec_ok(c, nclass))
+		return -EINVAL;
+	if (!m || k_min < 1 || k_max > KBLOOM_K_MAX || k_min > k_max)
+		return -ERANGE;
+	memset(&out, 0, sizeof(out));
+	best_uniform(&s, &out);
+	seed_grid(&s);
+	best = s.top[0];
+	for (i = 0; i < s.ntop; i++) {
+		struct mcbf_cand x = s.top[i];
+
+		descend(&s, &x);
+		if (x.leak < best.leak)
+			best = x;
+	}
+	out.nclass = nclass;
+	memcpy(out.k, best.k, nclass * sizeof(best.k[0]));
+	out.leak = kb_mcbf_objective(m, c, nclass, best.k, &out.rho);
+	*plan = out;
+	return 0;
+}
+
+/* ---- the per-port filter -------------------------------------------- */
+
+struct kb_mcbf {
+	__u64 *words;
+	__u64 nwords;
+	__u64 m;
+	__u64 nblocks;
+	__u64 seed;
+	__u32 type;
+	__u32 hash_id;
+	struct kb_mcbf_classes cls;
+};
+
+static int classes_ok(const struct kb_mcbf_classes *c)
+{
+	__u32 i, used = 0;
+
+	for (i = 0; i < KB_MCBF_CLASSES; i++) {
+		if (c->k[i] > KBLOOM_K_MAX)
+			return -ERANGE;
+		used += !!c->k[i];
+	}
+	return used ? 0 : -EINVAL;
+}
+
+int kb_mcbf_new(__u32 type, __u64 m, __u32 hash_id, __u64 seed,
+		const struct kb_mcbf_classes *classes, struct kb_mcbf **fp)
+{
+	struct kb_mcbf *f;
+	size_t bytes;
+	int err;
+
+	if (!classes || !fp || hash_id < KBLOOM_HASH_FAST ||
+	    hash_id > KBLOOM_HASH_MAX)
+		return -EINVAL;
+	if (type != KBLOOM_TYPE_BLOCKED && type != KBLOOM_TYPE_STANDARD)
+		return -EINVAL;
+	if (m < KBLOOM_M_MIN || m > KBLOOM_M_MAX ||
+	    m % (type == KBLOOM_TYPE_BLOCKED ? KBLOOM_BLOCK_BITS : 64))
+		return -ERANGE;
+	err = classes_ok(classes);
+	if (err)
+		return err;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->nwords = m / 64;
+	bytes = (f->nwords * 8 + KBLOOM_BLOCK_BYTES - 1) &
+		~(size_t)(KBLOOM_BLOCK_BYTES - 1);
+	f->words = aligned_alloc(KBLOOM_BLOCK_BYTES, bytes);
+	if (!f->words) {
+		free(f);
+		return -ENOMEM;
+	}
+	memset(f->words, 0, bytes);
+	f->m = m;
+	f->nblocks = m / KBLOOM_BLOCK_BITS;
+	f->seed = seed;
+	f->type = type;
+	f->hash_id = hash_id;
+	f->cls = *classes;
+	*fp = f;
+	return 0;
+}
+
+void kb_mcbf_free(struct kb_mcbf *f)
+{
+	if (!f)
+		return;
+	free(f->words);
+	free(f);
+}
+
+/* The k of a key of class @cls, or 0 (bad or unused class). */
+static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
+		   __u32 cls)
+{
+	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
+	    cls >= KB_MCBF_CLASSES)
+		return 0;
+	return kb_mcbf_class_k(&f->cls, cls);
+}
+
+int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u32 k = key_k(f, key, len, cls), i, j;
+	__u64 h, mask[KBLOOM_BLOCK_WORDS], *w;
+	struct kb_probe p;
+
+	if (!k)
+		return -EINVAL;
+	h = kb_hash(f->hash_id, f->seed, key, len);
+	if (f->type == KBLOOM_TYPE_BLOCKED) {
+		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
+			       KBLOOM_BLOCK_WORDS;
+		kb_block_mask(h, k, mask);
+		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+			w[i] |= mask[i];
+		return 0;
+	}
+	kb_probe_init(&p, h);
+	for (i = 0; i < k; i++) {
+		j = kb_probe_next(&p, f->m);
+		f->words[j >> 6] |= 1ULL << (j & 63);
+	}
+	return 0;
+}
+
+int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
+		 __u32 cls)
+{
+	__u64 h, mask[KBLOOM_BLOCK_WORDS], miss = 0;
+	const __u64 *w;
+	struct kb_probe p;
+	__u32 k, i, j;
+
+	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
+	    cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	k = kb_mcbf_class_k(&f->cls, cls);
+	if (!k)
+		return 0;
+	h = kb_hash(f->hash_id, f->seed, key, len);
+	if (f->type == KBLOOM_TYPE_BLOCKED) {
+		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
+			       KBLOOM_BLOCK_WORDS;
+		kb_block_mask(h, k, mask);
+		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+			miss |= mask[i] & ~w[i];
+		return !miss;
+	}
+	kb_probe_init(&p, h);
+	for (i = 0; i < k; i++) {
+		j = kb_probe_next(&p, f->m);
+		if (!(f->words[j >> 6] & (1ULL << (j & 63))))
+			return 0;
+	}
+	return 1;
+}
+
+int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4])
+{
+	if (!grp)
+		return -EINVAL;
+	return kb_mcbf_add(f, grp, 4, kb_mcbf_class_v4(grp));
+}
+
+int kb_mcbf_test_v4(const struct kb_mcbf *f, const __u8 grp[4])
+{
+	if (!grp)
+		return -EINVAL;
+	return kb_mcbf_test(f, grp, 4, kb_mcbf_class_v4(grp));
+}
+
+int kb_mcbf_add_v6(struct kb_mcbf *f, const __u8 grp[16])
+{
+	if (!grp)
+		return -EINVAL;
+	return kb_mcbf_add(f, grp, 16, kb_mcbf_class_v6(grp));
+}
+
+int kb_mcbf_test_v6(const struct kb_mcbf *f, const __u8 grp[16])
+{
+	if (!grp)
+		return -EINVAL;
+	return kb_mcbf_test(f, grp, 16, kb_mcbf_class_v6(grp));
+}
+
+void kb_mcbf_clear(struct kb_mcbf *f)
+{
+	if (f)
+		memset(f->words, 0, f->nwords * sizeof(*f->words));
+}
+
+__u64 kb_mcbf_ones(const struct kb_mcbf *f)
+{
+	__u64 i, n = 0;
+
+	for (i = 0; f && i < f->nwords; i++)
+		n += kb_popcount64(f->words[i]);
+	return n;
+}
+
+const __u64 *kb_mcbf_words(const struct kb_mcbf *f, __u64 *nwords)
+{
+	if (nwords)
+		*nwords = f ? f->nwords : 0;
+	return f ? f->words : NULL;
+}
+
+const struct kb_mcbf_classes *kb_mcbf_class_table(const struct kb_mcbf *f)
+{
+	return f ? &f->cls : NULL;
+}
