@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl: save and restore, in the binary image format of
+ * uapi/kbloom_image.h.  A save of one filter is one image; a save of every
+ * filter is the images one after the other (each says its own length), and
+ * restore reads either back.  Restore reads and verifies every image before
+ * it changes anything.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "kbloomctl.h"
+
+#define IO_CHUNK	(1U << 20)
+
+struct image {
+	void *buf;
+	size_t len;
+	const char *name;	/* the filter to restore into */
+};
+
+static bool is_std(const char *path, const char *word)
+{
+	return !path || !strcmp(path, "-") || !strcmp(path, word);
+}
+
+static int write_full(int fd, const void *buf, size_t len,
+		      struct progress *pg, __u64 *done)
+{
+	const char *p = buf;
+	size_t n;
+	ssize_t w;
+
+	while (len) {
+		n = len < IO_CHUNK ? len : IO_CHUNK;
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		len -= w;
+		*done += w;
+		progress_update(pg, *done);
+	}
+	return 0;
+}
+
+/* Read up to @len bytes; fewer only at the end of the input. */
+static ssize_t read_full(int fd, void *buf, size_t len, struct progress *pg,
+			 __u64 *done)
+{
+	char *p = buf;
+	size_t got = 0, n;
+	ssize_t r;
+
+	while (got < len) {
+		n = len - got < IO_CHUNK ? len - got : IO_CHUNK;
+		r = read(fd, p + got, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		got += r;
+		*done += r;
+		progress_update(pg, *done);
+	}
+	return got;
+}
+
+/* --- save ------------------------------------------------------------------ */
+
+struct out {
+	int fd;
+	char *tmp;		/* temporary file renamed over the target */
+	const char *path;	/* for messages */
+};
+
+static int out_open(struct ctl *c, struct out *o, const char *path)
+{
+	const char *slash;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	if (is_std(path, "stdout")) {
+		o->fd = STDOUT_FILENO;
+		o->path = "standard output";
+		return 0;
+	}
+	o->path = path;
+	slash = strrchr(path, '/');
+	if (slash)
+		ret = asprintf(&o->tmp, "%.*s/.%s.XXXXXX", (int)(slash - path),
+			       path, slash + 1);
+	else
+		ret = asprintf(&o->tmp, ".%s.XXXXXX", path);
+	if (ret < 0) {
+		o->tmp = NULL;
+		return ctl_syserr(c, ENOMEM, NULL, "save");
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		ret = ctl_syserr(c, errno, NULL, "save: create %s", path);
+		free(o->tmp);
+		o->tmp = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/* Finish the output: fsync and rename a file, or drop it on @failed. */
+static int out_close(struct ctl *c, struct out *o, bool failed)
+{
+	int ret = 0;
+
+	if (!o->tmp)
+		return 0;
+	if (!failed && (fchmod(o->fd, 0644) || fsync(o->fd)))
+		ret = ctl_syserr(c, errno, NULL, "save: write %s", o->path);
+	if (close(o->fd) && !failed && !ret)
+		ret = ctl_syserr(c, errno, NULL, "save: write %s", o->path);
+	if (!failed && !ret && rename(o->tmp, o->path))
+		ret = ctl_syserr(c, errno, NULL, "save: rename to %s", o->path);
+	if (failed || ret)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	return ret;
+}
+
+static int save_one(struct ctl *c, struct out *o, const char *name,
+		    bool skip_missing)
+{
+	struct progress pg;
+	void *buf = NULL;
+	char label[64];
+	__u64 done = 0;
+	size_t len;
+	int ret;
+
+	ret = kbloom_dev_save_alloc(c->dev_fd, name, &buf, &len);
+	if (ret == -ENOENT && skip_missing)
+		return 0;
+	if (ret)
+		return ctl_syserr(c, ret, ret == -ENOENT ? "no such filter" :
+				  NULL, "save %s", name);
+	snprintf(label, sizeof(label), "save %s", name);
+	progress_start(c, &pg, label, len, true);
+	ret = write_full(o->fd, buf, len, &pg, &done);
+	free(buf);
+	if (ret) {
+		progress_fail(&pg);
+		return ctl_syserr(c, ret, NULL, "save %s: write %s", name,
+				  o->path);
+	}
+	progress_end(&pg);
+	return 0;
+}
+
+static int cmd_save(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_list_entry *e = NULL;
+	const char *path = c->val[CO_OUTPUT];
+	__u32 n = 0, i;
+	struct out o;
+	int ret;
+
+	if (argc) {
+		ret = arg_name(c, "NAME", argv[0]);
+		if (ret)
+			return ret;
+	}
+	if (is_std(path, "stdout") && isatty(STDOUT_FILENO))
+		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
+	ret = ctl_dev(c);
+	if (ret)
+		return ret;
+	if (!argc) {
+		ret = kbloom_dev_list_alloc(c->dev_fd, &e, &n);
+		if (ret)
+			return ctl_syserr(c, ret, NULL, "save: list");
+	}
+	ret = out_open(c, &o, path);
+	if (ret)
+		goto out;
+	if (argc)
+		ret = save_one(c, &o, argv[0], false);
+	for (i = 0; !ret && i < n; i++)
+		ret = save_one(c, &o, e[i].name, true);
+	if (out_close(c, &o, ret != 0) && !ret)
+		ret = KBCTL_SYS;
+out:
+	free(e);
+	return ret;
+}
+
+/* --- restore ----------------------------------------------------------------- */
+
+struct in {
+	int fd;
+	const char *path;
+	struct progress pg;
+	__u64 done;
+};
+
+/*
+ * The next image of the input into @img.  Return: 1 read, 0 at the end of
+ * the input, or an exit code after a message.
+ */
+static int read_image(struct ctl *c, struct in *in, struct image *img,
+		      unsigned int idx)
+{
+	struct kbloom_image_hdr h;
+	__u64 payload;
+	ssize_t r;
+	int ret;
+
+	r = read_full(in->fd, &h, sizeof(h), &in->pg, &in->done);
+	if (r == 0)
+		return 0;
+	if (r < 0)
+		return ctl_syserr(c, (int)r, NULL, "restore: read %s",
+				  in->path);
+	if ((size_t)r < sizeof(h))
+		return ctl_syserr(c, EMSGSIZE, "truncated header",
+				  "restore: %s: image %u", in->path, idx);
+	payload = kb_le64(h.payload_len);
+	ret = kb_image_check(&h, KBLOOM_IMAGE_HDR_LEN + payload);
+	if (ret)
+		return ctl_syserr(c, ret, "not a valid kbloom image header",
+				  "restore: %s: image %u", in->path, idx);
+	img->len = KBLOOM_IMAGE_HDR_LEN + payload;
+	img->buf = malloc(img->len);
+	if (!img->buf)
+		return ctl_syserr(c, ENOMEM, NULL, "restore: %s: image %u",
+				  in->path, idx);
+	memcpy(img->buf, &h, sizeof(h));
+	r = read_full(in->fd, (char *)img->buf + sizeof(h), payload, &in->pg,
+		      &in->done);
+	if (r < 0)
+		return ctl_syserr(c, (int)r, NULL, "restore: read %s",
+				  in->path);
+	if ((__u64)r < payload)
+		return ctl_syserr(c, EMSGSIZE, "truncated payload",
+				  "restore: %s: image %u", in->path, idx);
+	ret = kb_image_verify(img->buf, img->len);
+	if (ret)
+		return ctl_syserr(c, ret, ret == -EBADMSG ? "bad checksum" :
+				  NULL, "restore: %s: image %u", in->path, idx);
+	return 1;
+}
+
+/* Read and verify every image of the input. */
+static int read_images(struct ctl *c, struct in *in, struct image **imgs,
+		       unsigned int *nimg)
+{
+	struct image *v = NULL, *nv;
+	unsigned int n = 0, cap = 0;
+	int ret;
+
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				ret = ctl_syserr(c, ENOMEM, NULL, "restore");
+				break;
+			}
+			v = nv;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		ret = read_image(c, in, &v[n], n + 1);
+		if (ret != 1) {
+			free(v[n].buf);
+			break;
+		}
+		n++;
+	}
+	*imgs = v;
+	*nimg = n;
+	return ret;
+}
+
+static void free_images(struct image *v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].buf);
+	free(v);
+}
+
+/* Names to restore into: given or recorded, none twice. */
+static int restore_names(struct ctl *c, const char *name, struct image *v,
+			 unsigned int n, const char *path)
+{
+	const struct kbloom_image_hdr *h;
+	unsigned int i, j;
+
+	if (name && n != 1)
+		return ctl_usage(c, "NAME '%s': %s holds %u images (allowed: exactly one image with NAME; without NAME each is restored under its own name)",
+				 name, path, n);
+	for (i = 0; i < n; i++) {
+		h = v[i].buf;
+		v[i].name = name ? name : h->name;
+		if (!v[i].name[0])
+			return ctl_usage(c, "%s: image %u has no name (allowed: give NAME to restore it)",
+					 path, i + 1);
+		for (j = 0; j < i; j++)
+			if (!strcmp(v[i].name, v[j].name))
+				return ctl_syserr(c, EEXIST, "named twice in the input",
+						  "restore %s", v[i].name);
+	}
+	return 0;
+}
+
+/* Without --replace, no target may exist: checked before any restore. */
+static int restore_free(struct ctl *c, const struct image *v, unsigned int n)
+{
+	struct kbloom_stat st;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n && !c->set[CO_REPLACE]; i++) {
+		ret = kbloom_dev_stat(c->dev_fd, v[i].name, &st);
+		if (!ret)
+			return ctl_syserr(c, EEXIST, "use --replace",
+					  "restore %s", v[i].name);
+		if (ret != -ENOENT)
+			return ctl_syserr(c, ret, NULL, "restore %s",
+					  v[i].name);
+	}
+	return 0;
+}
+
+static int in_open(struct ctl *c, struct in *in, const char *path)
+{
+	struct stat st;
+	__u64 total = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (is_std(path, "stdin")) {
+		in->fd = STDIN_FILENO;
+		in->path = "<stdin>";
+	} else {
+		in->path = path;
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0)
+			return ctl_syserr(c, errno, NULL, "restore: open %s",
+					  path);
+	}
+	if (!fstat(in->fd, &st) && S_ISREG(st.st_mode))
+		total = st.st_size;
+	progress_start(c, &in->pg, "restore: read", total, true);
+	return 0;
+}
+
+static int cmd_restore(struct ctl *c, int argc, char **argv)
+{
+	const char *path = c->val[CO_INPUT], *name = argc ? argv[0] : NULL;
+	__u32 flags = c->set[CO_REPLACE] ? KBLOOM_RESTORE_REPLACE : 0;
+	struct image *v = NULL;
+	unsigned int n = 0, i;
+	char detail[64];
+	struct in in;
+	int ret;
+
+	if (name) {
+		ret = arg_name(c, "NAME", name);
+		if (ret)
+			return ret;
+	}
+	if (is_std(path, "stdin") && isatty(STDIN_FILENO))
+		return ctl_usage(c, "standard input is a terminal: refusing to read a binary image (allowed: -i FILE, or redirect from a file or pipe)");
+	ret = in_open(c, &in, path);
+	if (ret)
+		return ret;
+	ret = read_images(c, &in, &v, &n);
+	if (in.fd != STDIN_FILENO)
+		close(in.fd);
+	if (ret) {
+		progress_fail(&in.pg);
+		goto out;
+	}
+	progress_end(&in.pg);
+	ret = restore_names(c, name, v, n, in.path);
+	if (!ret)
+		ret = ctl_dev(c);
+	if (!ret)
+		ret = restore_free(c, v, n);
+	for (i = 0; !ret && i < n; i++) {
+		ret = kbloom_dev_restore(c->dev_fd, v[i].name, v[i].buf,
+					 v[i].len, flags);
+		if (!ret)
+			continue;
+		snprintf(detail, sizeof(detail), "%u of %u filters restored",
+			 i, n);
+		ret = ctl_syserr(c, ret, n > 1 ? detail : NULL, "restore %s",
+				 v[i].name);
+	}
+out:
+	free_images(v, n);
+	return ret;
+}
+
+const struct ctl_cmd image_cmds[] = {
+	{
+		.name = "save",
+		.synopsis = "[NAME] [-o FILE|-]",
+		.summary = "write a filter's binary image, or every filter's",
+		.help =
+"The image (uapi/kbloom_image.h) holds the parameters, the counts and the\n"
+"bits or counters; libkbloom and the BPF map loader read it too.  Without\n"
+"NAME the images of every filter follow one another.  Output goes to\n"
+"standard output (never to a terminal) or to FILE, written atomically\n"
+"(a temporary file renamed over it).\n",
+		.max_args = 1,
+		.opts = CTL_OPT(CO_OUTPUT),
+		.run = cmd_save,
+	},
+	{
+		.name = "restore",
+		.synopsis = "[NAME] [-i FILE|-] [--replace]",
+		.summary = "create filters from saved images",
+		.help =
+"Reads images from standard input or FILE and verifies all of them before\n"
+"anything changes.  With NAME the input must hold one image, restored\n"
+"under NAME; without, every image is restored under its recorded name.\n"
+"An existing filter is an error unless --replace is given: then it is\n"
+"swapped atomically (readers see the old or the new filter).\n",
+		.max_args = 1,
+		.opts = CTL_OPT(CO_INPUT) | CTL_OPT(CO_REPLACE),
+		.run = cmd_restore,
+	},
+	{ 0 }
+};

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbloomctl: shared declarations of the command's files.
+ *
+ *   main.c     options, the command table, dispatch, help
+ *   args.c     numbers, probabilities, names, keywords
+ *   keys.c     key encodings; keys from arguments, a file or stdin
+ *   output.c   messages, exit codes, progress line, formatting
+ *   json.c     the -j writer
+ *   module.c   create destroy flush add del test list stat (/dev/kbloom)
+ *   image.c    save restore (/dev/kbloom images)
+ *   plan.c     plan (no module needed)
+ *
+ * Adding a command (the XDP commands, for example): write its handler in
+ * its own file, describe it in a NULL-terminated struct ctl_cmd array there
+ * (a group such as "xdp attach|detach|status" is one entry whose @sub is
+ * another array), declare the array below and list it in cmd_tables[] in
+ * main.c.  New options: one enum ctl_opt value and one row of opt_table[]
+ * in main.c; the value is then in ctl->set[] and ctl->val[].
+ */
+#ifndef _KBLOOMCTL_H
+#define _KBLOOMCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "libkbloom_dev.h"
+
+#define KBCTL_NAME	"kbloomctl"
+#define KBCTL_VERSION	"1.0"
+
+/* exit codes */
+enum {
+	KBCTL_OK = 0,		/* done; test: every key possibly present */
+	KBCTL_ABSENT = 1,	/* test: a key definitely absent */
+	KBCTL_USAGE = 2,	/* bad argument: nothing was done */
+	KBCTL_SYS = 3,		/* system error, named with its errno text */
+};
+
+/* options; each command lists the ones it accepts (-q, --help always) */
+enum ctl_opt {
+	CO_EXIST,		/* -exist */
+	CO_QUIET,		/* -q, -quiet */
+	CO_JSON,		/* -j, --json */
+	CO_KEY,			/* --key ENC */
+	CO_FILE,		/* -f FILE */
+	CO_OUTPUT,		/* -o FILE */
+	CO_INPUT,		/* -i FILE */
+	CO_REPLACE,		/* --replace */
+	CO_HELP,		/* -h, --help */
+	CO_VERSION,		/* -V, --version */
+	/* hook: options of later commands (XDP: --dev, --mode, ...) here */
+	CO__COUNT
+};
+
+#define CTL_OPT(o)	(1U << (o))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define CTL_ARGS_ANY	(-1)
+
+struct ctl;
+
+/**
+ * struct ctl_cmd - one command, declaratively
+ * @name: the word that selects it
+ * @synopsis: the arguments after the name, for usage lines
+ * @summary: one line for the command list
+ * @help: the rest of CMD --help (may be NULL)
+ * @min_args, @max_args: positional arguments (CTL_ARGS_ANY: no maximum)
+ * @opts: CTL_OPT() bits of the options it accepts
+ * @run: the handler; @argv holds the positional arguments only; returns
+ *       the exit code
+ * @sub: a group: NULL-terminated table of subcommands (then @run is NULL)
+ */
+struct ctl_cmd {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const char *help;
+	int min_args;
+	int max_args;
+	unsigned int opts;
+	int (*run)(struct ctl *c, int argc, char **argv);
+	const struct ctl_cmd *sub;
+};
+
+/* key encodings of --key */
+enum key_enc {
+	KENC_STR,
+	KENC_HEX,
+	KENC_IPV4,
+	KENC_IPV6,
+	KENC_U64,
+};
+
+/**
+ * struct ctl - one invocation
+ * @cmd: the command being run
+ * @cmd_path: its name for messages ("create", later "xdp attach")
+ * @set, @val: the options given and their values
+ * @key_enc: from --key (KENC_STR by default)
+ * @dev_fd: /dev/kbloom, opened on first use, -1 before
+ * @dev_path: KBLOOMCTL_DEVICE from the environment, or KBLOOM_DEVICE
+ */
+struct ctl {
+	const struct ctl_cmd *cmd;
+	char cmd_path[64];
+	bool set[CO__COUNT];
+	const char *val[CO__COUNT];
+	enum key_enc key_enc;
+	int dev_fd;
+	const char *dev_path;
+};
+
+/* the command tables (main.c lists them in cmd_tables[]) */
+extern const struct ctl_cmd module_cmds[];
+extern const struct ctl_cmd image_cmds[];
+extern const struct ctl_cmd plan_cmds[];
+
+/* output.c */
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+__printf(2, 3) int ctl_usage(const struct ctl *c, const char *fmt, ...);
+__printf(4, 5) int ctl_syserr(const struct ctl *c, int err, const char *detail,
+			      const char *opfmt, ...);
+__printf(2, 3) void ctl_warn(const struct ctl *c, const char *fmt, ...);
+int ctl_dev(struct ctl *c);
+bool ctl_quiet(const struct ctl *c);
+int ctl_flush_stdout(const struct ctl *c);
+const char *type_name(__u32 type);
+const char *hash_name(__u32 hash_id);
+void fmt_prob(char *buf, size_t len, __u64 pico);
+double pico_to_double(__u64 pico);
+void fmt_size(char *buf, size_t len, __u64 bytes);
+
+struct progress {
+	const char *label;
+	__u64 total;
+	bool on;
+	bool shown;
+	bool bytes;
+	double last;
+};
+
+void progress_start(const struct ctl *c, struct progress *p, const char *label,
+		    __u64 total, bool bytes);
+void progress_update(struct progress *p, __u64 done);
+void progress_end(struct progress *p);
+void progress_fail(struct progress *p);
+void progress_cb(void *arg, __u64 done, __u64 total);
+
+/* args.c */
+int arg_u64(const char *s, __u64 min, __u64 max, __u64 *out);
+int arg_prob(const char *s, __u64 *pico);
+bool arg_name_ok(const char *s);
+int arg_pick(const char *s, const char *const *words);
+int arg_name(const struct ctl *c, const char *what, const char *s);
+int arg_bad_u64(const struct ctl *c, const char *what, const char *s,
+		int err, __u64 min, __u64 max, const char *extra);
+int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
+		 int err);
+void arg_words(char *buf, size_t len, const char *const *words);
+
+/* keys.c */
+struct keyset {
+	__u8 *buf;
+	size_t len;
+	size_t cap;
+	__u64 count;
+	__u32 key_len;		/* fixed size, or 0: length-prefixed */
+	enum key_enc enc;
+	const char *source;	/* for messages: "<stdin>", a file, NULL */
+};
+
+struct key_iter {
+	size_t off;
+};
+
+extern const char *const key_enc_names[];
+int keys_enc_opt(struct ctl *c);
+int keys_collect(struct ctl *c, int argc, char **argv, struct keyset *ks);
+void keys_free(struct keyset *ks);
+bool keys_next(const struct keyset *ks, struct key_iter *it,
+	       const __u8 **key, __u32 *len);
+void key_render(enum key_enc enc, const __u8 *key, __u32 len, char *out,
+		size_t outlen);
+int key_parse(enum key_enc enc, const char *s, size_t slen, __u8 *out,
+	      __u32 *outlen, char *why, size_t whylen);
+
+/* json.c */
+struct json {
+	FILE *f;
+	int depth;
+	bool need_comma;
+	bool after_key;
+};
+
+void json_init(struct json *j, FILE *f);
+void json_obj(struct json *j);
+void json_obj_end(struct json *j);
+void json_arr(struct json *j);
+void json_arr_end(struct json *j);
+void json_key(struct json *j, const char *k);
+void json_str(struct json *j, const char *s);
+void json_u64(struct json *j, __u64 v);
+void json_double(struct json *j, double v);
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+void json_end(struct json *j);
+/* key + value in one call */
+void json_kstr(struct json *j, const char *k, const char *s);
+void json_ku64(struct json *j, const char *k, __u64 v);
+void json_kdouble(struct json *j, const char *k, double v);
+void json_kbool(struct json *j, const char *k, bool v);
+
+#endif /* _KBLOOMCTL_H */

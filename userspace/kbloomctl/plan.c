@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl plan: what a filter of each type costs for n keys at a target
+ * false-positive rate, from the shared planner (uapi/kbloom_plan.h).
+ * Creates nothing and needs no module.
+ */
+#include <string.h>
+
+#include "kbloomctl.h"
+#include "uapi/kbloom_plan.h"
+
+struct plan_row {
+	const char *label;
+	__u32 type;
+	__u32 counter_bits;
+	struct kb_plan plan;
+	int err;
+};
+
+static int plan_args(struct ctl *c, int argc, char **argv, __u64 *n,
+		     __u64 *p)
+{
+	static const char *const words[] = { "capacity", "fpr", NULL };
+	bool seen[2] = { false, false };
+	int i, w, ret;
+
+	for (i = 0; i < argc; i += 2) {
+		w = arg_pick(argv[i], words);
+		if (w < 0)
+			return ctl_usage(c, "'%s': unknown keyword (allowed: capacity N fpr P)",
+					 argv[i]);
+		if (seen[w])
+			return ctl_usage(c, "%s: given twice (allowed once)",
+					 argv[i]);
+		if (i + 1 == argc)
+			return ctl_usage(c, "%s: missing value (allowed: capacity N fpr P)",
+					 argv[i]);
+		seen[w] = true;
+		if (w == 0) {
+			ret = arg_u64(argv[i + 1], 1, KBLOOM_M_MAX, n);
+			if (ret)
+				return arg_bad_u64(c, "capacity", argv[i + 1],
+						   ret, 1, KBLOOM_M_MAX,
+						   "keys expected");
+		} else {
+			ret = arg_prob(argv[i + 1], p);
+			if (ret)
+				return arg_bad_prob(c, "fpr", argv[i + 1], ret);
+		}
+	}
+	if (!seen[0] || !seen[1])
+		return ctl_usage(c, "missing %s (allowed: capacity N fpr P)",
+				 seen[0] ? "fpr P" : "capacity N");
+	return 0;
+}
+
+static void plan_text(__u64 n, __u64 p, const struct plan_row *r, int nr)
+{
+	char tp[32];
+	int i;
+
+	fmt_prob(tp, sizeof(tp), p);
+	printf("capacity %llu keys, target fpr %s\n\n",
+	       (unsigned long long)n, tp);
+	printf("%-10s %10s %3s %11s %9s  %s\n", "TYPE", "M", "K", "BYTES",
+	       "BITS/KEY", "PREDICTED FPR");
+	for (i = 0; i < nr; i++, r++) {
+		if (r->err) {
+			printf("%-10s %s\n", r->label,
+			       r->err == -E2BIG ? "too big (more than 2^32 bits or counters)" :
+			       "cannot be planned");
+			continue;
+		}
+		printf("%-10s %10llu %3u %11llu %9.2f  %.6g\n", r->label,
+		       (unsigned long long)r->plan.m, r->plan.k,
+		       (unsigned long long)r->plan.bytes,
+		       r->plan.bytes * 8.0 / n,
+		       pico_to_double(r->plan.fpr_pico));
+	}
+}
+
+static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
+{
+	struct json j;
+	int i;
+
+	json_init(&j, stdout);
+	json_obj(&j);
+	json_ku64(&j, "capacity", n);
+	json_kdouble(&j, "fpr_target", pico_to_double(p));
+	json_key(&j, "plans");
+	json_arr(&j);
+	for (i = 0; i < nr; i++, r++) {
+		json_obj(&j);
+		json_kstr(&j, "type", type_name(r->type));
+		json_ku64(&j, "counter_bits", r->counter_bits);
+		if (r->err) {
+			json_kstr(&j, "error", r->err == -E2BIG ? "too big" :
+					       "cannot be planned");
+		} else {
+			json_ku64(&j, "m", r->plan.m);
+			json_ku64(&j, "k", r->plan.k);
+			json_ku64(&j, "bytes", r->plan.bytes);
+			json_kdouble(&j, "bits_per_key",
+				     r->plan.bytes * 8.0 / n);
+			json_kdouble(&j, "fpr",
+				     pico_to_double(r->plan.fpr_pico));
+		}
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int cmd_plan(struct ctl *c, int argc, char **argv)
+{
+	struct plan_row rows[] = {
+		{ .label = "standard", .type = KBLOOM_TYPE_STANDARD },
+		{ .label = "blocked", .type = KBLOOM_TYPE_BLOCKED },
+		{ .label = "counting/4", .type = KBLOOM_TYPE_COUNTING,
+		  .counter_bits = 4 },
+		{ .label = "counting/8", .type = KBLOOM_TYPE_COUNTING,
+		  .counter_bits = 8 },
+	};
+	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
+	__u64 n = 0, p = 0;
+	char tp[32];
+
+	ret = plan_args(c, argc, argv, &n, &p);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		rows[i].err = kb_plan(rows[i].type, n, p, rows[i].counter_bits,
+				      &rows[i].plan);
+		ok += !rows[i].err;
+	}
+	if (!ok) {
+		fmt_prob(tp, sizeof(tp), p);
+		return ctl_usage(c, "capacity %llu fpr %s: too big for any filter (allowed: at most %llu bits or counters; lower the capacity or raise fpr)",
+				 (unsigned long long)n, tp,
+				 (unsigned long long)KBLOOM_M_MAX);
+	}
+	if (ctl_quiet(c))
+		return KBCTL_OK;
+	if (c->set[CO_JSON])
+		plan_json(n, p, rows, nr);
+	else
+		plan_text(n, p, rows, nr);
+	return ctl_flush_stdout(c);
+}
+
+const struct ctl_cmd plan_cmds[] = {
+	{
+		.name = "plan",
+		.synopsis = "capacity N fpr P",
+		.summary = "size each filter type for N keys at rate P (creates nothing)",
+		.help =
+"For standard, blocked (512-bit blocks) and counting filters (4- and\n"
+"8-bit counters): m, the best k, the memory, bits of memory per key and\n"
+"the predicted false-positive rate at N keys, from the planner the module\n"
+"uses for 'create NAME TYPE capacity N fpr P'.  N is 1..2^32; P is\n"
+"1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+		.max_args = 4,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_plan,
+	},
+	{ 0 }
+};
