@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Golden vectors: the hash, the block index and mask, and the standard
+ * probe positions for fixed keys and seeds, pinned as literals.  Any change
+ * to the definitions in uapi/ fails here: that is an image format change
+ * and needs a new hash id or image version.  Also checks that libkbloom
+ * applies exactly those definitions (its cached SipHash key, its
+ * specialised hash lengths, its on-the-fly blocked test).
+ *
+ * The literals were computed once from uapi/ (keys: byte i = 7 i + 1).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+#include "libkbloom.h"
+#include "uapi/kbloom_hash.h"
+#include "uapi/kbloom_layout.h"
+#include "uapi/kbloom_image.h"
+#include "core_util.h"
+
+static const __u32 golden_lens[8] = { 1, 3, 7, 8, 9, 16, 31, 64 };
+
+static const struct {
+	__u32 hash_id;
+	__u64 seed;
+	__u64 h[8];		/* for golden_lens */
+} golden_hash[] = {
+	{ 1, 0x0000000000000000ULL, { 0x5FD7107B3B3523F8ULL, 0x5A8A653C38F915B1ULL, 0x8F6697DA21BB34F7ULL, 0x67DBB81C120CB15BULL,
+	   0xFF6CA1D8EB593547ULL, 0xDE53F0BBC804C178ULL, 0x5AA875153A9A6645ULL, 0x1BA54286F386BA44ULL, } },
+	{ 1, 0x0000000000000001ULL, { 0x73E00024DCFF275AULL, 0x91844BC146EFD10FULL, 0x682F297F86CB9D75ULL, 0xB1F072726E646BFBULL,
+	   0x587D77489DA34A88ULL, 0x93472909B5DBB10FULL, 0x2B5F6AD8566C3363ULL, 0x794B325BC7B73541ULL, } },
+	{ 1, 0x0123456789ABCDEFULL, { 0x57700A4FED51FB77ULL, 0x1FC4A13BB0E583BBULL, 0x4441F90C45581B80ULL, 0x719D8B1327649103ULL,
+	   0xB84124486B1BDECCULL, 0x97E6AF9F2F8928FDULL, 0xF3930360ACDA5DB8ULL, 0x9516A7349647602FULL, } },
+	{ 2, 0x0000000000000000ULL, { 0x5882EABFD603EF1CULL, 0xC7BA962A94BFE35EULL, 0xFBE445B6EC5B754BULL, 0x65E35D60A5F3BBE1ULL,
+	   0xEBE319F3C1311103ULL, 0x53990A3E69635385ULL, 0x6685A779F3635341ULL, 0xF4C54C288340F160ULL, } },
+	{ 2, 0x0000000000000001ULL, { 0xEF6F1ADA1B84CBD2ULL, 0xD210F1545BF8B13BULL, 0xE2527D27A6B6DF83ULL, 0xC7D51B37AC796010ULL,
+	   0x7439F38BEFFC2BA7ULL, 0x865C270DB96BFC67ULL, 0x78B394DE9F3D559EULL, 0x811C12AFB76525B8ULL, } },
+	{ 2, 0x0123456789ABCDEFULL, { 0xF025516678DE0BBAULL, 0xA9ECEF30F3BF93E8ULL, 0xA4414F201E7DD3FFULL, 0x89BA6140414E61B0ULL,
+	   0xA6438B33193435B6ULL, 0x37A9764BDFD6BF18ULL, 0xC18E6D217D09C9F0ULL, 0x399B2D02A74679D0ULL, } },
+};
+
+/* Blocked: KBLOOM_HASH_FAST, seed 42, 8-byte keys, 1000 blocks, k = 7. */
+static const struct {
+	const char *key;
+	__u64 h;
+	__u32 block;
+	__u64 mask[8];
+} golden_block[] = {
+	{ "kbloom-0", 0x76E90837041D9E34ULL, 464, { 0x0000000010000100ULL, 0x0000000002000000ULL, 0x0200000000008000ULL, 0x0000000000000000ULL,
+	   0x0100000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000100000000000ULL, } },
+	{ "kbloom-1", 0x75DCE3D630DF3729ULL, 460, { 0x0000000000000000ULL, 0x0000080200000000ULL, 0x0000000000000800ULL, 0x0000000000000002ULL,
+	   0x0020000000000000ULL, 0x0000000000000000ULL, 0x0000000000010000ULL, 0x0010000000000000ULL, } },
+	{ "kbloom-2", 0xF8B30C58191BDA39ULL, 971, { 0x0004000000000000ULL, 0x0200000000000800ULL, 0x8000000002000000ULL, 0x0000000000000000ULL,
+	   0x0000000000004100ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, } },
+	{ "kbloom-3", 0x2EC0A0BE35723E9BULL, 182, { 0x0000000000000080ULL, 0x0000040800000000ULL, 0x0004000000000008ULL, 0x0000000000000000ULL,
+	   0x0000000000000000ULL, 0x0100000000000000ULL, 0x0000000002000000ULL, 0x0000000000000000ULL, } },
+};
+
+/* Standard: KBLOOM_HASH_SIPHASH13, seed 42, m = 1000003 * 64, 10 probes. */
+#define GOLDEN_STD_M	(1000003ULL * 64)
+static const struct {
+	const char *key;
+	__u64 h;
+	__u32 pos[10];
+} golden_std[] = {
+	{ "kbloom-0", 0x939911F9AD2F3383ULL, { 36899593, 16195626, 59491850, 38787883, 18083916, 61380141, 40676174, 19972207, 63268433, 42564466, } },
+	{ "kbloom-1", 0x89DA7027BD187176ULL, { 34463421, 17737241, 1011062, 48285074, 31558894, 14832714, 62106727, 45380547, 28654368, 11928188, } },
+	{ "kbloom-2", 0x657A40216BC4A4D3ULL, { 25369461, 52311577, 15253501, 42195616, 5137540, 32079656, 59021772, 21963697, 48905813, 11847737, } },
+	{ "kbloom-3", 0xAFF2F14744AD61F7ULL, { 43987380, 61156751, 14325929, 31495300, 48664670, 1833849, 19003220, 36172591, 53341961, 6511141, } },
+};
+
+static void golden_key(__u8 key[64])
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		key[i] = (__u8)(i * 7 + 1);
+}
+
+TEST(siphash24_published_vector)
+{
+	__u64 k0 = 0x0706050403020100ULL, k1 = 0x0F0E0D0C0B0A0908ULL;
+	__u8 msg[15];
+	int i;
+
+	/* Aumasson & Bernstein, SipHash paper, appendix A */
+	for (i = 0; i < 15; i++)
+		msg[i] = (__u8)i;
+	ASSERT_EQ(0xA129CA6149BE45E5ULL, kb_siphash(k0, k1, msg, 15, 2, 4));
+}
+
+TEST(crc32c_check_value)
+{
+	ASSERT_EQ(0xE3069283U, kb_crc32c("123456789", 9));
+}
+
+TEST(hash_vectors)
+{
+	__u8 key[64];
+	size_t i;
+	int l;
+
+	golden_key(key);
+	for (i = 0; i < sizeof(golden_hash) / sizeof(golden_hash[0]); i++) {
+		for (l = 0; l < 8; l++) {
+			__u64 h = kb_hash(golden_hash[i].hash_id,
+					  golden_hash[i].seed, key,
+					  golden_lens[l]);
+
+			EXPECT_EQ(golden_hash[i].h[l], h)
+				TH_LOG("hash %u seed %llx len %u",
+				       golden_hash[i].hash_id,
+				       (unsigned long long)golden_hash[i].seed,
+				       golden_lens[l]);
+		}
+	}
+	/* the SipHash id is SipHash-1-3 keyed with (seed, kb_sip_k1(seed)) */
+	EXPECT_EQ(kb_siphash(7, kb_sip_k1(7), key, 13, 1, 3),
+		  kb_hash(KBLOOM_HASH_SIPHASH13, 7, key, 13));
+}
+
+TEST(block_vectors)
+{
+	__u64 mask[8];
+	size_t i;
+	int w;
+
+	for (i = 0; i < sizeof(golden_block) / sizeof(golden_block[0]); i++) {
+		__u64 h = kb_hash(KBLOOM_HASH_FAST, 42, golden_block[i].key, 8);
+
+		ASSERT_EQ(golden_block[i].h, h);
+		ASSERT_EQ(golden_block[i].block, kb_block_index(h, 1000));
+		kb_block_mask(h, 7, mask);
+		for (w = 0; w < 8; w++)
+			EXPECT_EQ(golden_block[i].mask[w], mask[w]);
+	}
+}
+
+TEST(standard_vectors)
+{
+	struct kb_probe p;
+	size_t i;
+	int j;
+
+	for (i = 0; i < sizeof(golden_std) / sizeof(golden_std[0]); i++) {
+		__u64 h = kb_hash(KBLOOM_HASH_SIPHASH13, 42, golden_std[i].key,
+				  8);
+
+		ASSERT_EQ(golden_std[i].h, h);
+		kb_probe_init(&p, h);
+		for (j = 0; j < 10; j++)
+			EXPECT_EQ(golden_std[i].pos[j],
+				  kb_probe_next(&p, GOLDEN_STD_M));
+	}
+}
+
+/*
+ * libkbloom sets exactly the bits uapi/ defines: for each hash id and key
+ * length, one key into an empty filter gives exactly the block and mask of
+ * kb_hash() + kb_block_mask() (and the positions of kb_probe_next()).
+ */
+TEST(library_applies_uapi_blocked)
+{
+	struct kbloom_opts o = { .seed = 0x0123456789ABCDEFULL };
+	struct kbloom_filter *f;
+	const __u64 *w;
+	__u64 mask[8], nw, h, b;
+	__u8 key[64];
+	__u32 id, l, i;
+
+	golden_key(key);
+	for (id = 1; id <= 2; id++) {
+		o.hash_id = id;
+		ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED, 512 * 1000,
+					      7, &o, &f));
+		w = kbloom_words(f, &nw);
+		ASSERT_EQ(8000ULL, nw);
+		for (l = 0; l < 8; l++) {
+			kbloom_clear(f);
+			ASSERT_EQ(0, kbloom_add(f, key, golden_lens[l]));
+			h = kb_hash(id, o.seed, key, golden_lens[l]);
+			b = kb_block_index(h, 1000);
+			kb_block_mask(h, 7, mask);
+			for (i = 0; i < nw; i++)
+				ASSERT_EQ(i / 8 == b ? mask[i % 8] : 0, w[i])
+					TH_LOG("id %u len %u word %u", id,
+					       golden_lens[l], i);
+		}
+		kbloom_destroy(f);
+	}
+}
+
+TEST(library_applies_uapi_standard_counting)
+{
+	struct kbloom_opts o = { .seed = 99 };
+	struct kbloom_filter *f;
+	const __u64 *w;
+	__u64 nw, m = 64 * 1000, h;
+	__u32 id, l, i, cb, j, n;
+	struct kb_probe p;
+	__u8 key[64];
+	__u64 *want;
+
+	golden_key(key);
+	for (id = 1; id <= 2; id++) {
+		for (cb = 0; cb <= 8; cb += 4) {
+			__u32 type = cb ? KBLOOM_TYPE_COUNTING :
+					  KBLOOM_TYPE_STANDARD;
+
+			o.hash_id = id;
+			o.counter_bits = cb;
+			ASSERT_EQ(0, kbloom_create_mk(type, m, 9, &o, &f));
+			w = kbloom_words(f, &nw);
+			want = calloc(nw, 8);
+			ASSERT_NE(NULL, want);
+			for (l = 0; l < 8; l++) {
+				kbloom_clear(f);
+				memset(want, 0, nw * 8);
+				ASSERT_EQ(0, kbloom_add(f, key, golden_lens[l]));
+				h = kb_hash(id, 99, key, golden_lens[l]);
+				kb_probe_init(&p, h);
+				for (n = 0; n < 9; n++) {
+					j = kb_probe_next(&p, m);
+					if (cb)
+						want[kb_ctr_word(j, cb)] =
+							kb_ctr_inc(want[kb_ctr_word(j, cb)],
+								   kb_ctr_shift(j, cb), cb);
+					else
+						want[j >> 6] |= 1ULL << (j & 63);
+				}
+				for (i = 0; i < nw; i++)
+					ASSERT_EQ(want[i], w[i]);
+			}
+			free(want);
+			kbloom_destroy(f);
+		}
+	}
+}
+
+/*
+ * The library's blocked test generates the probes itself (no mask array),
+ * has scalar copies specialised for k = 6, 7, 8 and an AVX2 version
+ * (simd.c, turned off by KBLOOM_NO_SIMD=1): for every k in 1..32, a
+ * one-block filter holding a few keys (added singly and in a batch, which
+ * must set exactly the bits of kb_block_mask()) answers every query
+ * exactly as kb_block_mask() says it must, singly and in batches, on
+ * every path.
+ */
+static void check_blocked_k(struct __test_metadata *_metadata,
+			    __u32 hash_id, bool simd)
+{
+	struct kbloom_opts o = { .seed = 5, .hash_id = hash_id };
+	struct cu_rng r = { 0x1234567 };
+	__u64 keys[256], mask[8], want_w[8], h, nw;
+	struct kbloom_filter *f;
+	__u32 k, i, w, n, hits;
+	const __u64 *words;
+	__u8 res[32];
+	int want;
+
+	setenv("KBLOOM_NO_SIMD", simd ? "0" : "1", 1);
+	for (k = 1; k <= KBLOOM_K_MAX; k++) {
+		ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED, 512, k, &o,
+					      &f));
+		words = kbloom_words(f, &nw);
+		/*
+		 * fill so that about 30% of random queries hit; half the
+		 * keys singly, half as a batch; the words are exactly the
+		 * OR of the keys' kb_block_mask()
+		 */
+		n = (__u32)ceil(-512.0 * log(1 - pow(0.3, 1.0 / k)) / k);
+		memset(want_w, 0, sizeof(want_w));
+		for (i = 0; i < n; i++) {
+			keys[i] = cu_next(&r);
+			kb_block_mask(kb_hash(hash_id, 5, &keys[i], 8), k, mask);
+			for (w = 0; w < 8; w++)
+				want_w[w] |= mask[w];
+			if (i < n / 2)
+				ASSERT_EQ(0, kbloom_add(f, &keys[i], 8));
+		}
+		ASSERT_EQ(0, kbloom_add_batch(f, &keys[n / 2], (n - n / 2) * 8,
+					      8, n - n / 2));
+		for (w = 0; w < 8; w++)
+			ASSERT_EQ(want_w[w], words[w]) TH_LOG("k %u word %u", k, w);
+		for (i = 0; i < 256; i++)
+			keys[i] = cu_next(&r);
+		ASSERT_LE(0, kbloom_test_batch(f, keys, sizeof(keys), 8, 256,
+					       res));
+		for (i = 0, hits = 0; i < 256; i++) {
+			h = kb_hash(hash_id, 5, &keys[i], 8);
+			kb_block_mask(h, k, mask);
+			want = 1;
+			for (w = 0; w < 8; w++)
+				if ((words[w] & mask[w]) != mask[w])
+					want = 0;
+			ASSERT_EQ(want, kbloom_test(f, &keys[i], 8))
+				TH_LOG("k %u key %u", k, i);
+			ASSERT_EQ(want, (res[i / 8] >> (i % 8)) & 1);
+			hits += want;
+		}
+		/* the fill makes both answers common */
+		EXPECT_LT(0U, hits);
+		EXPECT_GT(256U, hits);
+		kbloom_destroy(f);
+	}
+	unsetenv("KBLOOM_NO_SIMD");
+}
+
+TEST(blocked_test_matches_mask)
+{
+	check_blocked_k(_metadata, KBLOOM_HASH_FAST, true);
+	check_blocked_k(_metadata, KBLOOM_HASH_SIPHASH13, true);
+}
+
+TEST(blocked_test_matches_mask_scalar)
+{
+	check_blocked_k(_metadata, KBLOOM_HASH_FAST, false);
+	check_blocked_k(_metadata, KBLOOM_HASH_SIPHASH13, false);
+}
+
+TEST_HARNESS_MAIN
