@@ -69,7 +69,9 @@ KMOD_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(call suite_srcs,kmod))
 TEST_BPF_SRCS := $(wildcard tests/bpf/*.bpf.c tests/kmod/*.bpf.c)
 TEST_BPF_OBJS := $(TEST_BPF_SRCS:tests/%.bpf.c=$(B)/tests/%.bpf.o)
 TEST_BPF_SKELS := $(TEST_BPF_SRCS:tests/%.bpf.c=$(B)/tests/%.skel.h)
-BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard tests/bench/*.c))
+BENCH_BPF_SRCS := $(wildcard tests/bench/*.bpf.c)
+BENCH_SKELS := $(BENCH_BPF_SRCS:tests/%.bpf.c=$(B)/tests/%.skel.h)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
@@ -84,18 +86,35 @@ deps:
 
 # --- module ----------------------------------------------------------------
 # Built in a copy of its sources under build/kmod so that no object file
-# lands in the source tree.
+# lands in the source tree.  Then its BTF (the kfuncs need it): pahole -J
+# against the guest kernel's BTF and resolve_btfids, both prepared once in
+# the build cache by mk/btf.sh; no BTF, no build/kbloom.ko.
 kmod: $(B)/kbloom.ko
 
-$(B)/kbloom.ko: $(KMOD_SRCS)
+BTF_SRC := $(CACHE)/linux-btf-src
+RESOLVE_BTFIDS := $(CACHE)/btf/resolve_btfids
+KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
+
+$(B)/kbloom.ko: $(KMOD_SRCS) $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
 	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
 		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
 		--include='*/' --include='Kbuild' --include='*.c' \
 		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) modules
-	$(Q)cp $(B)/kmod/kbloom.ko $@
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(say) BTF "$@"
+	$(Q)KDIR=$(KDIR) mk/btf.sh module $(B)/kmod/kbloom.ko $(KBTF) $(RESOLVE_BTFIDS) $@
+
+$(BTF_SRC)/.extracted:
+	$(Q)mk/btf.sh src $(BTF_SRC)
+
+$(RESOLVE_BTFIDS): | $(BTF_SRC)/.extracted
+	$(Q)mk/btf.sh resolve-btfids $(BTF_SRC) $@
+
+$(CACHE)/btf/%/vmlinux.btf: | $(BTF_SRC)/.extracted
+	$(Q)mk/btf.sh base $* $(BTF_SRC) $@
 
 # --- BPF objects and skeletons -----------------------------------------------
 bpf: $(BPF_OBJS) $(BPF_SKELS)
@@ -177,7 +196,7 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselfte
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
 
-$(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS)
+$(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS)
 	$(say) TEST $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
@@ -209,16 +228,38 @@ $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -O3 -march=native -Itests -o $@ $< $(B)/libkbloom.a -lbloom $(LIBS)
 
+# Benchmark BPF programs (tests/bench/*.bpf.c) build as the tests' do;
+# the xdp and live groups include their skeletons.
+.SECONDARY: $(BENCH_SKELS:.skel.h=.bpf.o)
+$(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
+$(B)/bench/live: $(B)/tests/bench/live_bench.skel.h $(BPF_SKELS)
+
+# The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
+# -march=native.
+$(B)/bench/kmod: tests/bench/kmod.c $(B)/libkbloom.a
+	$(say) BENCH $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -O3 -Itests -o $@ $< $(B)/libkbloom.a $(LIBS)
+
+# The kfunc group runs in the qemu guest (tests/bench/kfunc.sh): no
+# -march=native, and the skeleton of its programs.
+$(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
+	$(say) BENCH $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
+
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(Q)$(MAKE) $(B)/fuzz/image_fuzz
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
 
-$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(LIB_SRCS)
+# the image loader needs only the core of the library
+FUZZ_LIB_SRCS := $(addprefix userspace/lib/,filter.c batch.c image.c stats.c simd.c)
+$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
-		-o $@ $< $(LIB_SRCS) $(LIBS)
+		-o $@ $< $(FUZZ_LIB_SRCS) -lm
 
 install: all
 	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
@@ -230,4 +271,4 @@ clean:
 	$(say) CLEAN build
 	$(Q)find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -path $(CACHE) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -8,6 +8,7 @@
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST key batches
  *   image.c     SAVE, RESTORE
+ *   kfunc.c     kfuncs: XDP programs query the filters
  *
  * Lifetime of a filter: the registry holds one reference while the filter
  * is published under its name; a command that works on a filter looks it
@@ -114,5 +115,8 @@ int kb_cmd_test(struct kb_ucmd *ucmd);
 /* image.c */
 int kb_cmd_save(struct kb_ucmd *ucmd);
 int kb_cmd_restore(struct kb_ucmd *ucmd);
+
+/* kfunc.c */
+int kb_kfunc_init(void);
 
 #endif /* _KBLOOM_INT_H */

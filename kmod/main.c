@@ -166,6 +166,9 @@ static int __init kb_init(void)
 	ret = kb_filter_cache_init();
 	if (ret)
 		return ret;
+	ret = kb_kfunc_init();
+	if (ret)
+		goto err_cache;
 	ret = misc_register(&kb_misc);
 	if (ret)
 		goto err_cache;
