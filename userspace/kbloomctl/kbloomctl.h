@@ -10,6 +10,11 @@
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
+ *   xdp.c      xdp attach detach status (pinned XDP instances of
+ *              libkbloom_xdp.h), and the helpers of the XDP commands
+ *   mcast.c    mcast join leave ports groups stats
+ *   gate.c     gate add del test list mode stats rebuild
+ *   map.c      map load save dump stat test (a pinned filter)
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
@@ -119,6 +124,10 @@ struct ctl {
 extern const struct ctl_cmd module_cmds[];
 extern const struct ctl_cmd image_cmds[];
 extern const struct ctl_cmd plan_cmds[];
+extern const struct ctl_cmd xdp_cmds[];
+extern const struct ctl_cmd mcast_cmds[];
+extern const struct ctl_cmd gate_cmds[];
+extern const struct ctl_cmd map_cmds[];
 
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -214,5 +223,83 @@ void json_kstr(struct json *j, const char *k, const char *s);
 void json_ku64(struct json *j, const char *k, __u64 v);
 void json_kdouble(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
+
+/*
+ * xdp.c: what the XDP commands (xdp.c, mcast.c, gate.c, map.c) share.
+ * An instance is a directory of pins, <root>/<NAME> (root: the
+ * environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
+ */
+struct kbloom_xdp;
+struct kbloom_xdp_geom;
+
+/* kinds of instance directories */
+enum xdp_kind {
+	XK_NONE = 0,		/* no such directory */
+	XK_MCAST,
+	XK_GATE,
+	XK_PASS,		/* XDP_PASS links of kbloomctl (veth peers) */
+	XK_IPBF,
+	XK_MCBF,
+	XK_OTHER,		/* a directory without a known layout */
+};
+
+/**
+ * struct xkw - one keyword of a command ("dev IFACE...", "mode M")
+ * @name: the keyword; NULL ends a table
+ * @arg: its value's name, for messages
+ * @many: one or more values, up to the next keyword of the table
+ * @n: out: values given (0: not given)
+ * @v: out: the first value (in argv)
+ */
+struct xkw {
+	const char *name;
+	const char *arg;
+	bool many;
+	int n;
+	char **v;
+};
+
+/* geometry keywords of a blocked filter, for struct xkw tables */
+#define XKW_GEOM							\
+	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
+	{ .name = "bits", .arg = "M" }, { .name = "hashes", .arg = "K" }, \
+	{ .name = "hash", .arg = "fast|siphash" }, { .name = "seed", .arg = "S" }
+
+const char *xdp_root(void);
+int xdp_arg_name(const struct ctl *c, const char *s);
+int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw);
+struct xkw *xkw_get(struct xkw *kw, const char *name);
+const char *xkw_val(struct xkw *kw, const char *name);
+int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
+	     bool *given);
+int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
+		 bool mcast, __u8 addr[16], __u32 *len);
+void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);
+int xdp_arg_netns(const struct ctl *c, const char *s);
+int xdp_netns_open(const struct ctl *c, const char *ns, int *fd);
+int xdp_ns_enter(int ns_fd, int *saved);
+void xdp_ns_leave(int saved);
+int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
+	     const char *s, int *ifindex);
+void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
+enum xdp_kind xdp_kind_of(const char *name);
+const char *xdp_kind_name(enum xdp_kind k);
+int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
+		bool strict, const char **ns);
+int xdp_open(struct ctl *c, const char *name, const char *netns,
+	     enum xdp_kind want, struct kbloom_xdp **xp);
+__printf(3, 4) int xdp_fail(const struct ctl *c, int err, const char *opfmt,
+			    ...);
+void xdp_log(void *ctx, const char *msg);
+void xdp_log_reset(void);
+void xdp_notes(const struct ctl *c);
+int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
+void fmt_rate(char *buf, size_t len, double p);
+
+/* mcast.c, gate.c: read by xdp status */
+int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
+int gate_count(struct kbloom_xdp *x, __u64 *n);
+const char *gate_mode_name(__u32 mode);
 
 #endif /* _KBLOOMCTL_H */

@@ -33,10 +33,13 @@ static const struct ctl_cmd main_cmds[] = {
  * Hook: the XDP commands (xdp, mcast, gate, ipbf, mcbf, map) add their
  * arrays here.
  */
+extern const struct ctl_cmd experiment_cmds[];	/* experiment.c */
 static const struct ctl_cmd *const cmd_tables[] = {
 	module_cmds,
 	image_cmds,
 	plan_cmds,
+	experiment_cmds,
+	xdp_cmds, mcast_cmds, gate_cmds, map_cmds,
 	main_cmds,
 	NULL
 };

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl experiment: multicast traffic-leakage experiments
+ * (libkbloom_exp.h): the model at data-center scale, or the same
+ * experiment on the XDP data paths in network namespaces.
+ *
+ * Arguments are keyword-value pairs, in the shape of the other commands
+ * ("groups 10000 bits 8192,65536"); each keyword may also be written
+ * "--keyword" after a "--" ("kbloomctl experiment -- --mode model").
+ * Everything is checked before anything runs: a bad value is one line
+ * naming the keyword and what is allowed, exit 2.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kbloomctl.h"
+#include "libkbloom_exp.h"
+
+struct exp_cli {
+	struct kb_exp_params p;
+	int emulate;
+	const char *out;
+	int plots;
+	__u32 packets;
+	int verbose;
+	int schemes_given;
+	int groups_given;
+	int topo_given;
+	int sizes_given;
+	int bits_given;
+};
+
+static int bad(struct ctl *c, const char *kw, const char *v, const char *allowed)
+{
+	return ctl_usage(c, "%s '%s': %s", kw, v, allowed);
+}
+
+static int num(struct ctl *c, const char *kw, const char *v, __u64 min,
+	       __u64 max, __u64 *out)
+{
+	int err = arg_u64(v, min, max, out);
+
+	if (err)
+		return arg_bad_u64(c, kw, v, err, min, max, NULL);
+	return 0;
+}
+
+static int num32(struct ctl *c, const char *kw, const char *v, __u32 min,
+		 __u32 max, __u32 *out)
+{
+	__u64 x;
+	int err = num(c, kw, v, min, max, &x);
+
+	if (!err)
+		*out = (__u32)x;
+	return err;
+}
+
+static int real(struct ctl *c, const char *kw, const char *v, double min,
+		double max, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(x))
+		return ctl_usage(c, "%s '%s': not a number (allowed: %g..%g)",
+				 kw, v, min, max);
+	if (x < min || x > max)
+		return ctl_usage(c, "%s '%s': out of range (allowed: %g..%g)",
+				 kw, v, min, max);
+	*out = x;
+	return 0;
+}
+
+/* "a:b:c" -> up to @max fields (the string is copied into @buf). */
+static int fields(char *buf, size_t len, const char *v, char **f, int max)
+{
+	char *s, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, len, "%s", v);
+	for (s = strtok_r(buf, ":", &save); s; s = strtok_r(NULL, ":", &save)) {
+		if (n == max)
+			return max + 1;
+		f[n++] = s;
+	}
+	return n;
+}
+
+static int kw_mode(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	if (!strcmp(v, "model"))
+		e->emulate = 0;
+	else if (!strcmp(v, "emulate"))
+		e->emulate = 1;
+	else
+		return bad(c, "mode", v, "unknown (allowed: model, emulate)");
+	return 0;
+}
+
+static int kw_topo(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	static const char allowed[] =
+		"allowed: fat-tree:K, leaf-spine:LEAVES:SPINES:HOSTS, file:PATH";
+	struct kb_exp_params *p = &e->p;
+	char buf[256], *f[5];
+	int n;
+
+	e->topo_given = 1;
+	if (!strncmp(v, "file:", 5)) {
+		if (!v[5])
+			return bad(c, "topo", v, "no file named (file:PATH)");
+		p->topo = KB_EXP_TOPO_FILE;
+		p->topo_file = v + 5;
+		return 0;
+	}
+	n = fields(buf, sizeof(buf), v, f, 4);
+	if (n == 2 && !strcmp(f[0], "fat-tree")) {
+		p->topo = KB_EXP_TOPO_FAT_TREE;
+		return num32(c, "topo fat-tree k", f[1], 0, 0xFFFFFFFFU,
+			     &p->ft_k);
+	}
+	if (n == 4 && !strcmp(f[0], "leaf-spine")) {
+		p->topo = KB_EXP_TOPO_LEAF_SPINE;
+		if (num32(c, "topo leaf-spine leaves", f[1], 0, 0xFFFFFFFFU,
+			  &p->ls_leaves) ||
+		    num32(c, "topo leaf-spine spines", f[2], 0, 0xFFFFFFFFU,
+			  &p->ls_spines) ||
+		    num32(c, "topo leaf-spine hosts", f[3], 0, 0xFFFFFFFFU,
+			  &p->ls_hosts))
+			return KBCTL_USAGE;
+		return 0;
+	}
+	return bad(c, "topo", v, allowed);
+}
+
+static int kw_sizes(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	static const char allowed[] =
+		"allowed: uniform:MIN:MAX, zipf:S[:MIN:MAX], fixed:N";
+	struct kb_exp_params *p = &e->p;
+	char buf[128], *f[5];
+	int n = fields(buf, sizeof(buf), v, f, 4);
+
+	e->sizes_given = 1;
+	if (n == 3 && !strcmp(f[0], "uniform")) {
+		p->dist = KB_EXP_DIST_UNIFORM;
+		if (num32(c, "sizes min", f[1], 0, 0xFFFFFFFFU, &p->size_min) ||
+		    num32(c, "sizes max", f[2], 0, 0xFFFFFFFFU, &p->size_max))
+			return KBCTL_USAGE;
+		if (!p->size_max)
+			return bad(c, "sizes", v, "largest group 0: a group has at least 1 receiver");
+		return 0;
+	}
+	if ((n == 2 || n == 4) && !strcmp(f[0], "zipf")) {
+		p->dist = KB_EXP_DIST_ZIPF;
+		if (real(c, "sizes zipf exponent", f[1], 0.01, 10, &p->zipf_s))
+			return KBCTL_USAGE;
+		if (n == 4 &&
+		    (num32(c, "sizes min", f[2], 0, 0xFFFFFFFFU, &p->size_min) ||
+		     num32(c, "sizes max", f[3], 0, 0xFFFFFFFFU, &p->size_max)))
+			return KBCTL_USAGE;
+		if (n == 4 && !p->size_max)
+			return bad(c, "sizes", v, "largest group 0: a group has at least 1 receiver");
+		return 0;
+	}
+	if (n == 2 && !strcmp(f[0], "fixed")) {
+		p->dist = KB_EXP_DIST_FIXED;
+		return num32(c, "sizes fixed", f[1], 0, 0xFFFFFFFFU,
+			     &p->size_min);
+	}
+	return bad(c, "sizes", v, allowed);
+}
+
+static int kw_bits(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	struct kb_exp_params *p = &e->p;
+	char buf[512], *s, *save = NULL;
+	__u64 m;
+
+	e->bits_given = 1;
+	p->nbits = 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (p->nbits == KB_EXP_BITS_MAX)
+			return bad(c, "bits", v, "too many sizes (at most 16)");
+		if (num(c, "bits", s, 0, 1ULL << 40, &m))
+			return KBCTL_USAGE;
+		p->bits[p->nbits++] = m;
+	}
+	if (!p->nbits)
+		return bad(c, "bits", v, "no size (allowed: M[,M...] bits per port)");
+	return 0;
+}
+
+static int kw_presence(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	struct kb_exp_params *p = &e->p;
+	char buf[512], *s, *save = NULL;
+	__u32 n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	memset(p->presence, 0, sizeof(p->presence));
+	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (n == KB_MCBF_CLASSES)
+			return bad(c, "presence", v, "more than 16 classes");
+		if (real(c, "presence", s, 1e-9, 1 - 1e-9, &p->presence[n]))
+			return KBCTL_USAGE;
+		n++;
+	}
+	if (!n)
+		return bad(c, "presence", v, "no probability (allowed: P[,P...], 0 < P < 1)");
+	p->nclass = n;
+	return 0;
+}
+
+static int kw_schemes(struct ctl *c, struct exp_cli *e, const char *v)
+{
+	char buf[256], *s, *save = NULL;
+	__u32 mask = 0;
+	int i;
+
+	e->schemes_given = 1;
+	if (!strcmp(v, "all")) {
+		e->p.schemes = KB_EXP_ALL;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		i = kb_exp_scheme_parse(s);
+		if (i < 0)
+			return ctl_usage(c, "schemes '%s': unknown scheme '%s' (allowed: all, or a list of exact, standard, blocked, mcbf, lipsin1, lipsin8, msbf)",
+					 v, s);
+		mask |= KB_EXP_S(i);
+	}
+	e->p.schemes = mask;
+	return 0;
+}
+
+static int yesno(struct ctl *c, const char *kw, const char *v, int *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "on"))
+		*out = 1;
+	else if (!strcmp(v, "no") || !strcmp(v, "off"))
+		*out = 0;
+	else
+		return bad(c, kw, v, "allowed: yes, no");
+	return 0;
+}
+
+static int kw_value(struct ctl *c, struct exp_cli *e, const char *kw,
+		    const char *v)
+{
+	struct kb_exp_params *p = &e->p;
+
+	if (!strcmp(kw, "mode"))
+		return kw_mode(c, e, v);
+	if (!strcmp(kw, "topo"))
+		return kw_topo(c, e, v);
+	if (!strcmp(kw, "groups")) {
+		e->groups_given = 1;
+		return num32(c, kw, v, 1, KB_EXP_GROUPS_MAX, &p->groups);
+	}
+	if (!strcmp(kw, "sizes"))
+		return kw_sizes(c, e, v);
+	if (!strcmp(kw, "bits"))
+		return kw_bits(c, e, v);
+	if (!strcmp(kw, "ref-bits"))
+		return num(c, kw, v, 1, 1ULL << 40, &p->ref_bits);
+	if (!strcmp(kw, "hashes")) {
+		if (!strcmp(v, "auto")) {
+			p->k = 0;
+			return 0;
+		}
+		return num32(c, kw, v, 1, KBLOOM_K_MAX, &p->k);
+	}
+	if (!strcmp(kw, "classes")) {
+		memset(p->presence, 0, sizeof(p->presence));
+		return num32(c, kw, v, 1, KB_MCBF_CLASSES, &p->nclass);
+	}
+	if (!strcmp(kw, "presence"))
+		return kw_presence(c, e, v);
+	if (!strcmp(kw, "mcbf-type")) {
+		if (!strcmp(v, "blocked"))
+			p->mcbf_type = KBLOOM_TYPE_BLOCKED;
+		else if (!strcmp(v, "standard"))
+			p->mcbf_type = KBLOOM_TYPE_STANDARD;
+		else
+			return bad(c, kw, v, "allowed: blocked, standard");
+		return 0;
+	}
+	if (!strcmp(kw, "mcbf-plan")) {
+		if (!strcmp(v, "port"))
+			p->mcbf_global = 0;
+		else if (!strcmp(v, "global"))
+			p->mcbf_global = 1;
+		else
+			return bad(c, kw, v, "allowed: port, global");
+		return 0;
+	}
+	if (!strcmp(kw, "lipsin-k"))
+		return num32(c, kw, v, KB_IPBF_K_MIN, KB_IPBF_K_MAX, &p->lipsin_k);
+	if (!strcmp(kw, "fill-limit"))
+		return num32(c, kw, v, 1, KB_IPBF_ZF_BITS, &p->fill_limit);
+	if (!strcmp(kw, "hop-slack"))
+		return num32(c, kw, v, 0, 64, &p->hop_slack);
+	if (!strcmp(kw, "msbf-start"))
+		return real(c, kw, v, 0, 1000, &p->msbf_start_fp);
+	if (!strcmp(kw, "schemes"))
+		return kw_schemes(c, e, v);
+	if (!strcmp(kw, "seed"))
+		return num(c, kw, v, 0, ~0ULL, &p->seed);
+	if (!strcmp(kw, "threads"))
+		return num32(c, kw, v, 1, KB_EXP_THREADS_MAX, &p->threads);
+	if (!strcmp(kw, "max-tx"))
+		return num32(c, kw, v, 16, 1U << 28, &p->max_tx);
+	if (!strcmp(kw, "out")) {
+		if (!*v)
+			return bad(c, kw, v, "an empty folder name");
+		e->out = v;
+		return 0;
+	}
+	if (!strcmp(kw, "plots"))
+		return yesno(c, kw, v, &e->plots);
+	if (!strcmp(kw, "packets"))
+		return num32(c, kw, v, 0, 1U << 30, &e->packets);
+	if (!strcmp(kw, "verbose")) {
+		if (yesno(c, kw, v, &e->verbose))
+			return KBCTL_USAGE;
+		return 0;
+	}
+	return ctl_usage(c, "'%s': unknown keyword (see %s experiment --help)",
+			 kw, KBCTL_NAME);
+}
+
+/*
+ * The defaults of the emulation, for what the keywords left unset: a
+ * k = 4 fat-tree, 120 groups of 2..14 receivers (any receivers on another
+ * topology), 512-bit filters.
+ */
+static void emulate_defaults(struct exp_cli *e)
+{
+	struct kb_exp_params *p = &e->p;
+
+	if (!e->topo_given) {
+		p->topo = KB_EXP_TOPO_FAT_TREE;
+		p->ft_k = 4;
+	}
+	if (!e->groups_given)
+		p->groups = 120;
+	if (!e->sizes_given && !e->topo_given) {
+		p->dist = KB_EXP_DIST_UNIFORM;
+		p->size_min = 2;
+		p->size_max = 14;
+	}
+	if (!e->bits_given) {
+		p->nbits = 1;
+		p->bits[0] = 512;
+	}
+}
+
+static int parse_all(struct ctl *c, struct exp_cli *e, int argc, char **argv)
+{
+	int i, ret, mode_emulate = 0;
+	const char *kw;
+
+	/* the mode first: it selects the defaults */
+	for (i = 0; i + 1 < argc; i += 2) {
+		kw = argv[i];
+		if (!strncmp(kw, "--", 2))
+			kw += 2;
+		if (!strcmp(kw, "mode") && !strcmp(argv[i + 1], "emulate"))
+			mode_emulate = 1;
+	}
+	for (i = 0; i < argc; i += 2) {
+		kw = argv[i];
+		if (!strncmp(kw, "--", 2))
+			kw += 2;
+		if (i + 1 == argc)
+			return ctl_usage(c, "%s: missing value (see %s experiment --help)",
+					 kw, KBCTL_NAME);
+		ret = kw_value(c, e, kw, argv[i + 1]);
+		if (ret)
+			return ret;
+	}
+	if (mode_emulate)
+		emulate_defaults(e);
+	return 0;
+}
+
+/* ---- progress ------------------------------------------------------------------ */
+
+struct exp_progress {
+	double t0;
+	int on;
+	int shown;
+	double last;
+	const char *what;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A line on a terminal, for runs longer than 2 s, 4 times a second. */
+static void exp_progress(void *ctx, __u64 done, __u64 total)
+{
+	struct exp_progress *pr = ctx;
+	double t = mono();
+
+	if (!pr->on || t - pr->t0 < 2.0 || (pr->shown && t - pr->last < 0.25))
+		return;
+	pr->last = t;
+	pr->shown = 1;
+	fprintf(stderr, "\r%s: experiment: %s %3u%% (%.0f s)  ", KBCTL_NAME,
+		pr->what,
+		total ? (unsigned int)(done * 100 / total > 100 ? 100 :
+				      done * 100 / total) : 0,
+		t - pr->t0);
+	fflush(stderr);
+}
+
+static void progress_clear(struct exp_progress *pr)
+{
+	if (pr->shown)
+		fprintf(stderr, "\r%60s\r", "");
+	pr->shown = 0;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+static int exp_fail(struct ctl *c, struct kb_exp *x, int err,
+		    struct exp_progress *pr)
+{
+	progress_clear(pr);
+	if (err == -EINVAL || err == -ERANGE)
+		return ctl_usage(c, "%s", kb_exp_error(x));
+	return ctl_syserr(c, err, kb_exp_error(x), "experiment");
+}
+
+static int run_model(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
+		     struct exp_progress *pr)
+{
+	int err;
+
+	err = kb_exp_run(x);
+	if (err)
+		return exp_fail(c, x, err, pr);
+	progress_clear(pr);
+	if (!ctl_quiet(c))
+		kb_exp_print(x, stdout);
+	if (e->out) {
+		err = kb_exp_write_csv(x, e->out);
+		if (!err && e->plots)
+			err = kb_exp_plot(x, e->out);
+		if (err)
+			return ctl_syserr(c, err, NULL, "%s", kb_exp_error(x));
+		if (!ctl_quiet(c))
+			printf("\nCSV%s in %s/\n",
+			       e->plots ? " files and PNG plots" : " files",
+			       e->out);
+	}
+	return ctl_flush_stdout(c);
+}
+
+static int run_emulate(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
+		       struct exp_progress *pr)
+{
+	struct kb_exp_emu_result res[KB_EXP_NSCHEMES];
+	struct kb_exp_emu_opts o = {
+		.schemes = e->schemes_given ? e->p.schemes : 0,
+		.max_packets = e->packets,
+		.verbose = e->verbose,
+		.log = ctl_quiet(c) ? NULL : stderr,
+	};
+	int err, s, differ = 0;
+
+	progress_clear(pr);
+	if (geteuid())
+		return ctl_syserr(c, -EPERM,
+				  "the emulation needs root: network namespaces and XDP",
+				  "experiment mode emulate");
+	err = kb_exp_emulate(x, &o, res);
+	if (err)
+		return ctl_syserr(c, err, kb_exp_error(x), "experiment mode emulate");
+	if (!ctl_quiet(c))
+		kb_exp_emu_print(res, stdout);
+	for (s = 0; s < KB_EXP_NSCHEMES; s++)
+		if (!res[s].status &&
+		    (res[s].pkt_mismatch || res[s].host_mismatch ||
+		     res[s].model_leak != res[s].emu_leak))
+			differ = 1;
+	if (e->out) {
+		err = kb_exp_emu_write_csv(x, res, e->out);
+		if (err)
+			return ctl_syserr(c, err, NULL, "%s", kb_exp_error(x));
+	}
+	err = ctl_flush_stdout(c);
+	return err ? err : (differ ? 1 : KBCTL_OK);
+}
+
+static int cmd_experiment(struct ctl *c, int argc, char **argv)
+{
+	struct exp_cli e = { .plots = 1 };
+	struct exp_progress pr = { 0 };
+	struct kb_exp *x = NULL;
+	char why[320];
+	int err, ret;
+
+	kb_exp_params_init(&e.p);
+	ret = parse_all(c, &e, argc, argv);
+	if (ret)
+		return ret;
+	err = kb_exp_new(&e.p, &x, why, sizeof(why));
+	if (err == -EINVAL || err == -ERANGE)
+		return ctl_usage(c, "%s", why);
+	if (err)
+		return ctl_syserr(c, err, why, "experiment");
+	pr.t0 = mono();
+	pr.on = !ctl_quiet(c) && isatty(STDERR_FILENO);
+	pr.what = e.emulate ? "emulation" : "model";
+	kb_exp_set_progress(x, exp_progress, &pr);
+	if (e.emulate)
+		ret = run_emulate(c, &e, x, &pr);
+	else
+		ret = run_model(c, &e, x, &pr);
+	kb_exp_free(x);
+	return ret;
+}
+
+static const char experiment_help[] =
+"Keywords (each KEYWORD VALUE; also --KEYWORD VALUE after a '--'):\n"
+"  mode model|emulate     model: in memory, any size (default); emulate: the\n"
+"                         same packets on the XDP programs in network\n"
+"                         namespaces (root), compared with the model\n"
+"  topo fat-tree:K        k-ary fat-tree, K even 2..32 (default 16; emulate 4)\n"
+"  topo leaf-spine:L:S:H  L leaves (1..4096), S spines (1..256), H hosts per leaf\n"
+"  topo file:PATH         a topology file (below)\n"
+"  groups N               multicast groups, 1..1000000 (default 10000; emulate 120)\n"
+"  sizes uniform:MIN:MAX  receivers per group (default 1..hosts; emulate on the\n"
+"                         default fat-tree:4 2..14)\n"
+"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0 < S <= 10\n"
+"  sizes fixed:N\n"
+"  bits M[,M...]          per-port filter bits, ascending, a multiple of 512\n"
+"                         (64 for standard alone) (default 8192,16384,32768,\n"
+"                         65536,131072; emulate 512)\n"
+"  ref-bits M             the M of the group-size results (default: the middle)\n"
+"  hashes K|auto          per-port filter probes 1..32 (auto: per port, the k\n"
+"                         of the lowest predicted rate for its group count)\n"
+"  classes N              MC-BF classes 1..16, cut at equal-count quantiles of\n"
+"                         the groups' presence (default 4)\n"
+"  presence P[,P...]      MC-BF classes by presence probability instead: a\n"
+"                         group joins the class of the nearest P (log-odds)\n"
+"  mcbf-type blocked|standard, mcbf-plan port|global  (blocked, port)\n"
+"  lipsin-k K             bits per link ID, 1..32 (5)\n"
+"  fill-limit F           one bits allowed in a zFilter, 1..256 (128)\n"
+"  hop-slack H            LIPSIN hop limit = tree height + H, 0..64 (0)\n"
+"  msbf-start F           MSBF first stage size where F off-tree links are\n"
+"                         expected to match (1; larger: smaller headers, more CPU)\n"
+"  schemes all|LIST       exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf\n"
+"  seed S                 of groups, trees, link IDs, filters (1)\n"
+"  threads N              worker threads, 1..64 (default: the CPUs, at most 8)\n"
+"  max-tx N               transmissions followed per packet before it is\n"
+"                         counted as looped (65536)\n"
+"  out DIR                write CSV files (and plots) into DIR\n"
+"  plots yes|no           PNG plots with gnuplot in DIR (yes)\n"
+"  packets N              emulate: at most N packets per scheme (all)\n"
+"  verbose yes|no         emulate: log every mismatch (no)\n"
+"\n"
+"Topology file: one statement per line, '#' comments:\n"
+"  switch NAME [LEVEL]    host NAME    link NAME NAME\n"
+"NAME is 1..31 of [A-Za-z0-9_.-]; a node numbers its ports in the order of\n"
+"its links; every host has exactly one link (to a switch) and reaches every\n"
+"other host.  Anything else is refused with the file and line.\n"
+"\n"
+"Output: a table (one line per scheme and filter size); with out DIR:\n"
+"summary.csv, by_size.csv, switches.csv, fpr.csv, groups.csv, params.csv,\n"
+"and leak_vs_bits.png, leak_vs_size.png, hdr_vs_size.png (gnuplot; the\n"
+"scripts plot_*.gp stay next to them).  emulate: the agreement table and\n"
+"agreement.csv; exit 1 when the emulation and the model differ.\n"
+"\n"
+"Example: kbloomctl experiment groups 10000 out /tmp/leak\n";
+
+const struct ctl_cmd experiment_cmds[] = {
+	{
+		.name = "experiment",
+		.synopsis = "[mode model|emulate] [topo T] [groups N] [sizes D] [bits M,...] [KEYWORD VALUE]...",
+		.summary = "multicast traffic leakage: model, or emulation on XDP",
+		.help = experiment_help,
+		.max_args = CTL_ARGS_ANY,
+		.run = cmd_experiment,
+	},
+	{ 0 }
+};

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl: the set of a gate instance ("xdp attach gate"): a blocked
+ * filter of addresses in front of an exact hash map.  A packet whose
+ * address the filter says is definitely absent takes the fast path; a
+ * "possibly present" is confirmed in the exact map, so the gate never
+ * acts on a false positive (it counts them).
+ *
+ *   gate add|del|test NAME ADDR...
+ *   gate list|stats NAME
+ *   gate mode NAME monitor|deny|allow [match src|dst]
+ *   gate rebuild NAME [SIZE]
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "kbloomctl.h"
+#include "libkbloom_xdp.h"
+
+const char *gate_mode_name(__u32 mode)
+{
+	switch (mode) {
+	case KBLOOM_GATE_MONITOR:
+		return "monitor";
+	case KBLOOM_GATE_DENY:
+		return "deny";
+	case KBLOOM_GATE_ALLOW:
+		return "allow";
+	}
+	return "unknown";
+}
+
+int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
+{
+	struct kbloom_gate_cfg cfg;
+	__u32 zero = 0;
+	int fd = xdp_pin_fd(x, "gate_config"), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = bpf_map_lookup_elem(fd, &zero, &cfg) ? -errno : 0;
+	close(fd);
+	if (!ret) {
+		*mode = cfg.mode;
+		*flags = cfg.flags;
+	}
+	return ret;
+}
+
+/* Walk gate_exact: count its keys, and hand each to @fn when given. */
+static int gate_walk(struct kbloom_xdp *x, __u64 *n,
+		     void (*fn)(void *arg, const struct kbloom_addr_key *k),
+		     void *arg)
+{
+	struct kbloom_addr_key key, next;
+	int fd = xdp_pin_fd(x, "gate_exact"), ret;
+
+	*n = 0;
+	if (fd < 0)
+		return fd;
+	for (ret = bpf_map_get_next_key(fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(fd, &key, &next)) {
+		key = next;
+		(*n)++;
+		if (fn)
+			fn(arg, &key);
+	}
+	close(fd);
+	return 0;
+}
+
+int gate_count(struct kbloom_xdp *x, __u64 *n)
+{
+	return gate_walk(x, n, NULL, NULL);
+}
+
+/* 1: @addr is in the set (gate_exact); 0: not; -errno. */
+static int gate_member(int exact_fd, const __u8 *addr, __u32 len)
+{
+	struct kbloom_addr_key k;
+	__u32 v;
+
+	memset(&k, 0, sizeof(k));
+	k.len = len;
+	memcpy(k.addr, addr, len);
+	if (!bpf_map_lookup_elem(exact_fd, &k, &v))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+struct addrs {
+	int n;
+	__u8 (*a)[16];
+	__u32 *len;
+	char **text;
+};
+
+static int addrs_parse(const struct ctl *c, int argc, char **argv,
+		       struct addrs *as)
+{
+	int i, ret;
+
+	as->n = argc;
+	as->text = argv;
+	as->a = calloc(argc, sizeof(*as->a));
+	as->len = calloc(argc, sizeof(*as->len));
+	if (!as->a || !as->len)
+		return ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
+	for (i = 0; i < argc; i++) {
+		ret = xdp_arg_addr(c, "ADDR", argv[i], false, as->a[i],
+				   &as->len[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void addrs_free(struct addrs *as)
+{
+	free(as->a);
+	free(as->len);
+}
+
+/* ---- add, del, test ----------------------------------------------------- */
+
+static int set_cmd(struct ctl *c, int argc, char **argv, bool add)
+{
+	struct kbloom_xdp *x = NULL;
+	struct addrs as = { 0 };
+	bool *done = NULL;
+	int i, ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: addrs_parse(c, argc - 1, argv + 1, &as);
+	if (ret)
+		goto out;
+	done = calloc(as.n, sizeof(*done));
+	if (!done) {
+		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
+		goto out;
+	}
+	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		goto out;
+	for (i = 0; i < as.n; i++) {
+		ret = add ? kbloom_gate_add(x, as.a[i], as.len[i]) :
+			    kbloom_gate_del(x, as.a[i], as.len[i]);
+		if (ret == (add ? -EEXIST : -ENOENT) && c->set[CO_EXIST])
+			continue;
+		if (!ret) {
+			done[i] = true;
+			continue;
+		}
+		ret = ctl_syserr(c, ret, ret == -EEXIST ?
+				 "in the set already; -exist ignores it" :
+				 ret == -ENOENT ? "not in the set; -exist ignores it" :
+				 ret == -ENOSPC ? "gate_exact is full (keys N of xdp attach gate)" :
+				 NULL, "%s %s: %s", c->cmd_path, argv[0],
+				 as.text[i]);
+		goto undo;
+	}
+	xdp_notes(c);
+	ret = KBCTL_OK;
+	goto out;
+undo:
+	for (i = 0; i < as.n; i++)
+		if (done[i]) {
+			if (add)
+				kbloom_gate_del(x, as.a[i], as.len[i]);
+			else
+				kbloom_gate_add(x, as.a[i], as.len[i]);
+		}
+out:
+	kbloom_xdp_close(x);
+	addrs_free(&as);
+	free(done);
+	return ret;
+}
+
+static int cmd_add(struct ctl *c, int argc, char **argv)
+{
+	return set_cmd(c, argc, argv, true);
+}
+
+static int cmd_del(struct ctl *c, int argc, char **argv)
+{
+	return set_cmd(c, argc, argv, false);
+}
+
+static int cmd_test(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp *x = NULL;
+	struct addrs as = { 0 };
+	int i, exact = -1, ret, in, f;
+	int *res_in = NULL, *res_f = NULL, members = 0;
+	struct json j;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: addrs_parse(c, argc - 1, argv + 1, &as);
+	if (ret)
+		goto out;
+	res_in = calloc(as.n, sizeof(int));
+	res_f = calloc(as.n, sizeof(int));
+	if (!res_in || !res_f) {
+		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
+		goto out;
+	}
+	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		goto out;
+	exact = xdp_pin_fd(x, "gate_exact");
+	if (exact < 0) {
+		ret = xdp_fail(c, exact, "%s %s: open gate_exact", c->cmd_path,
+			       argv[0]);
+		goto out;
+	}
+	for (i = 0; i < as.n; i++) {
+		f = kbloom_xdp_filter_test(x, 0, as.a[i], as.len[i]);
+		in = gate_member(exact, as.a[i], as.len[i]);
+		if (f < 0 || in < 0) {
+			ret = xdp_fail(c, f < 0 ? f : in, "%s %s: %s",
+				       c->cmd_path, argv[0], as.text[i]);
+			goto out;
+		}
+		res_f[i] = f;
+		res_in[i] = in;
+		members += in;
+	}
+	if (ctl_quiet(c))
+		goto done;
+	if (c->set[CO_JSON]) {
+		json_init(&j, stdout);
+		json_obj(&j);
+		json_kstr(&j, "gate", argv[0]);
+		json_ku64(&j, "tested", as.n);
+		json_ku64(&j, "in_set", members);
+		json_key(&j, "addresses");
+		json_arr(&j);
+	}
+	for (i = 0; i < as.n; i++) {
+		if (c->set[CO_JSON]) {
+			json_obj(&j);
+			json_kstr(&j, "address", as.text[i]);
+			json_kbool(&j, "in_set", res_in[i]);
+			json_kbool(&j, "filter", res_f[i]);
+			json_obj_end(&j);
+			continue;
+		}
+		printf("%s: %s (filter: %s)\n", as.text[i],
+		       res_in[i] ? "in the set" : "not in the set",
+		       !res_f[i] ? "definitely absent" :
+		       res_in[i] ? "possibly present" :
+				   "possibly present, a false positive");
+	}
+	if (c->set[CO_JSON]) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_end(&j);
+	}
+	ret = ctl_flush_stdout(c);
+	if (ret)
+		goto out;
+done:
+	ret = members == as.n ? KBCTL_OK : KBCTL_ABSENT;
+out:
+	if (exact >= 0)
+		close(exact);
+	kbloom_xdp_close(x);
+	addrs_free(&as);
+	free(res_in);
+	free(res_f);
+	return ret;
+}
+
+/* ---- list, mode, stats, rebuild --------------------------------------------- */
+
+struct list_ctx {
+	struct ctl *c;
+	struct json *j;
+};
+
+static void list_one(void *arg, const struct kbloom_addr_key *k)
+{
+	struct list_ctx *lc = arg;
+	char a[64];
+
+	xdp_addr_str(k->addr, k->len, a, sizeof(a));
+	if (lc->c->set[CO_JSON])
+		json_str(lc->j, a);
+	else
+		printf("%s\n", a);
+}
+
+static int cmd_list(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp *x = NULL;
+	struct json j;
+	struct list_ctx lc = { c, &j };
+	__u64 n;
+	int ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	if (c->set[CO_JSON] && !ctl_quiet(c)) {
+		json_init(&j, stdout);
+		json_arr(&j);
+	}
+	ret = gate_walk(x, &n, ctl_quiet(c) ? NULL : list_one, &lc);
+	if (c->set[CO_JSON] && !ctl_quiet(c)) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	return ctl_flush_stdout(c);
+}
+
+static int cmd_mode(struct ctl *c, int argc, char **argv)
+{
+	static const char *const modes[] = { "monitor", "deny", "allow", NULL };
+	static const char *const matches[] = { "src", "dst", NULL };
+	struct kbloom_xdp *x = NULL;
+	__u32 mode, flags, old_mode;
+	char words[64];
+	int m, ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	m = arg_pick(argv[1], modes);
+	if (m < 0) {
+		arg_words(words, sizeof(words), modes);
+		return ctl_usage(c, "MODE '%s': unknown (allowed: %s)", argv[1],
+				 words);
+	}
+	mode = m == 0 ? KBLOOM_GATE_MONITOR : m == 1 ? KBLOOM_GATE_DENY :
+		       KBLOOM_GATE_ALLOW;
+	if (argc > 2 && strcmp(argv[2], "match"))
+		return ctl_usage(c, "'%s': unknown keyword (allowed: match)",
+				 argv[2]);
+	if (argc == 3)
+		return ctl_usage(c, "match: missing src|dst");
+	if (argc == 4) {
+		m = arg_pick(argv[3], matches);
+		if (m < 0) {
+			arg_words(words, sizeof(words), matches);
+			return ctl_usage(c, "match '%s': unknown (allowed: %s)",
+					 argv[3], words);
+		}
+	}
+	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	ret = gate_cfg_read(x, &old_mode, &flags);
+	if (!ret) {
+		if (argc == 4)
+			flags = m ? flags | KBLOOM_GATE_F_DST :
+				    flags & ~KBLOOM_GATE_F_DST;
+		ret = kbloom_gate_set_mode(x, mode, flags);
+	}
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	xdp_notes(c);
+	return KBCTL_OK;
+}
+
+static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
+		       const struct kbloom_xdp_filter_info *fi,
+		       const struct kbloom_gate_stats *st)
+{
+	char a[32], b[32];
+
+	printf("gate:              %s\n", name);
+	printf("policy:            %s, match %s\n", gate_mode_name(mode),
+	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	printf("set:               %llu addresses\n", (unsigned long long)keys);
+	printf("filter:            %llu bits, k %u, hash %s, seed 0x%016llx\n",
+	       (unsigned long long)fi->m, fi->params.k,
+	       hash_name(fi->params.hash_id),
+	       (unsigned long long)fi->params.seed);
+	printf("inserted:          %llu\n",
+	       (unsigned long long)fi->params.inserted);
+	printf("occupancy:         %.2f%% (%llu bits set)\n",
+	       fi->occupancy_ppm / 1e4, (unsigned long long)fi->ones);
+	printf("n_est:             %llu\n", (unsigned long long)fi->n_est);
+	fmt_prob(a, sizeof(a), fi->fpr_now_pico);
+	if (fi->params.capacity) {
+		fmt_prob(b, sizeof(b), fi->params.fpr_pico);
+		printf("fpr:               %s now, target %s\n", a, b);
+	} else {
+		printf("fpr:               %s now, no target\n", a);
+	}
+	printf("packets:           %llu\n", (unsigned long long)st->packets);
+	printf("not_ip:            %llu\n", (unsigned long long)st->not_ip);
+	printf("malformed:         %llu\n", (unsigned long long)st->malformed);
+	printf("filter_negatives:  %llu\n",
+	       (unsigned long long)st->filter_negatives);
+	printf("exact_lookups:     %llu\n",
+	       (unsigned long long)st->exact_lookups);
+	printf("exact_hits:        %llu\n", (unsigned long long)st->exact_hits);
+	printf("false_positives:   %llu\n",
+	       (unsigned long long)st->false_positives);
+	printf("errors:            %llu\n", (unsigned long long)st->errors);
+	printf("drops:             %llu\n", (unsigned long long)st->drops);
+	printf("passed:            %llu\n", (unsigned long long)st->passed);
+}
+
+static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
+		       const struct kbloom_xdp_filter_info *fi,
+		       const struct kbloom_gate_stats *st)
+{
+	struct json j;
+	char seed[24];
+
+	json_init(&j, stdout);
+	json_obj(&j);
+	json_kstr(&j, "gate", name);
+	json_kstr(&j, "policy", gate_mode_name(mode));
+	json_kstr(&j, "match", flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	json_ku64(&j, "keys", keys);
+	json_ku64(&j, "m", fi->m);
+	json_ku64(&j, "k", fi->params.k);
+	json_kstr(&j, "hash", hash_name(fi->params.hash_id));
+	snprintf(seed, sizeof(seed), "0x%016llx",
+		 (unsigned long long)fi->params.seed);
+	json_kstr(&j, "seed", seed);
+	json_ku64(&j, "inserted", fi->params.inserted);
+	json_ku64(&j, "ones", fi->ones);
+	json_kdouble(&j, "occupancy", fi->occupancy_ppm / 1e6);
+	json_ku64(&j, "n_est", fi->n_est);
+	json_kdouble(&j, "fpr_now", pico_to_double(fi->fpr_now_pico));
+	json_key(&j, "fpr_target");
+	if (fi->params.capacity)
+		json_double(&j, pico_to_double(fi->params.fpr_pico));
+	else
+		json_null(&j);
+	json_ku64(&j, "packets", st->packets);
+	json_ku64(&j, "not_ip", st->not_ip);
+	json_ku64(&j, "malformed", st->malformed);
+	json_ku64(&j, "filter_negatives", st->filter_negatives);
+	json_ku64(&j, "exact_lookups", st->exact_lookups);
+	json_ku64(&j, "exact_hits", st->exact_hits);
+	json_ku64(&j, "false_positives", st->false_positives);
+	json_ku64(&j, "errors", st->errors);
+	json_ku64(&j, "drops", st->drops);
+	json_ku64(&j, "passed", st->passed);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int cmd_stats(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp_filter_info fi;
+	struct kbloom_gate_stats st;
+	struct kbloom_xdp *x = NULL;
+	__u32 mode = 0, flags = 0;
+	__u64 keys = 0;
+	int ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	ret = kbloom_gate_stats(x, &st);
+	ret = ret ?: kbloom_xdp_filter_info(x, 0, &fi);
+	ret = ret ?: gate_cfg_read(x, &mode, &flags);
+	ret = ret ?: gate_count(x, &keys);
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	if (ctl_quiet(c))
+		return KBCTL_OK;
+	if (c->set[CO_JSON])
+		stats_json(argv[0], mode, flags, keys, &fi, &st);
+	else
+		stats_text(argv[0], mode, flags, keys, &fi, &st);
+	return ctl_flush_stdout(c);
+}
+
+static int cmd_rebuild(struct ctl *c, int argc, char **argv)
+{
+	struct xkw kw[] = { XKW_GEOM, { 0 } };
+	struct kbloom_xdp_geom g;
+	struct kbloom_xdp *x = NULL;
+	bool given;
+	int ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
+	ret = ret ?: xdp_geom(c, kw, &g, &given);
+	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	ret = kbloom_gate_rebuild(x, given ? &g : NULL);
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	xdp_notes(c);
+	return KBCTL_OK;
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+static const struct ctl_cmd gate_sub[] = {
+	{
+		.name = "add",
+		.synopsis = "NAME ADDR...",
+		.summary = "add IPv4/IPv6 addresses to the set",
+		.help =
+"Each address goes into the exact map, then into the filter: when add\n"
+"returns it is in force.  Every address is checked first; if one fails,\n"
+"the ones added by this command are removed again.  -exist: an address in\n"
+"the set already is not an error.\n",
+		.min_args = 2,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_EXIST),
+		.run = cmd_add,
+	},
+	{
+		.name = "del",
+		.synopsis = "NAME ADDR...",
+		.summary = "remove addresses from the set",
+		.help =
+"An address leaves the exact map at once; its bits stay in the filter\n"
+"(its packets then cost one exact lookup, counted as a false positive)\n"
+"until gate rebuild.  -exist: an address not in the set is not an error.\n",
+		.min_args = 2,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_EXIST),
+		.run = cmd_del,
+	},
+	{
+		.name = "test",
+		.synopsis = "NAME ADDR...",
+		.summary = "test addresses: exit 0 if all in the set, 1 if any not",
+		.help =
+"Prints per address whether it is in the set and what the filter says:\n"
+"definitely absent, possibly present, or possibly present for an address\n"
+"not in the set (a false positive, which the gate catches in its exact\n"
+"map).  Exit status 0 when every address is in the set, 1 otherwise.\n",
+		.min_args = 2,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_test,
+	},
+	{
+		.name = "list",
+		.synopsis = "NAME",
+		.summary = "the addresses in the set",
+		.min_args = 1,
+		.max_args = 1,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_list,
+	},
+	{
+		.name = "mode",
+		.synopsis = "NAME monitor|deny|allow [match src|dst]",
+		.summary = "what the gate does: count only, drop the set, drop all else",
+		.help =
+"  monitor  count, never drop\n"
+"  deny     drop packets whose address is in the set\n"
+"  allow    drop IP packets whose address is not in the set\n"
+"match: the source address (src) or the destination (dst); unchanged when\n"
+"not given.  Takes effect with the next packet.\n",
+		.min_args = 2,
+		.max_args = 4,
+		.run = cmd_mode,
+	},
+	{
+		.name = "stats",
+		.synopsis = "NAME",
+		.summary = "policy, set size, filter statistics and packet counters",
+		.help =
+"The filter: m, k, hash and seed, keys inserted, occupancy, n_est and the\n"
+"false-positive rate now against the target.  The counters: packets,\n"
+"not IP, malformed, filter negatives (no exact lookup needed), exact\n"
+"lookups and hits, false positives caught, errors, drops and passes.\n",
+		.min_args = 1,
+		.max_args = 1,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_stats,
+	},
+	{
+		.name = "rebuild",
+		.synopsis = "NAME [capacity N fpr P | bits M hashes K] [hash fast|siphash] [seed S]",
+		.summary = "rebuild the filter from the set (optionally resized)",
+		.help =
+"A new filter holding exactly the addresses of the set is built and\n"
+"swapped in whole: every packet is tested against the old filter or the\n"
+"new one.  Clears the bits of deleted addresses; with a size, resizes.\n",
+		.min_args = 1,
+		.max_args = 13,
+		.run = cmd_rebuild,
+	},
+	{ 0 }
+};
+
+const struct ctl_cmd gate_cmds[] = {
+	{
+		.name = "gate",
+		.synopsis = "add|del|test|list|mode|stats|rebuild ...",
+		.summary = "a gate's set of addresses, its policy and counters",
+		.sub = gate_sub,
+	},
+	{ 0 }
+};

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl: the ports of an mcast instance (a multicast switch made by
+ * "xdp attach mcast"): join, leave, and the ports, groups and counters.
+ *
+ *   mcast join|leave NAME PORT GROUP... [netns NS]
+ *   mcast ports NAME [netns NS]
+ *   mcast groups|stats NAME [PORT] [netns NS]
+ *
+ * A port forwards a group's packets when its blocked filter may hold the
+ * group: a false positive is a packet leaked to a port that did not join,
+ * which the egress program counts (tx_leaked) against the exact record
+ * of memberships.  stats puts the leak rate measured next to the rate the
+ * filter predicts for the groups it holds (fpr_now).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "kbloomctl.h"
+#include "libkbloom_xdp.h"
+
+static int u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The ports of @x (their ifindexes, the keys of mc_params), sorted. */
+int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
+{
+	__u32 key, next, cap = 0, *v = NULL, *t;
+	int fd, ret;
+
+	*ids = NULL;
+	*n = 0;
+	fd = xdp_pin_fd(x, "mc_params");
+	if (fd < 0)
+		return fd;
+	for (ret = bpf_map_get_next_key(fd, NULL, &next); !ret;
+	     ret = bpf_map_get_next_key(fd, &key, &next)) {
+		key = next;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			t = realloc(v, cap * sizeof(*v));
+			if (!t) {
+				free(v);
+				close(fd);
+				return -ENOMEM;
+			}
+			v = t;
+		}
+		v[(*n)++] = key;
+	}
+	close(fd);
+	if (*n)
+		qsort(v, *n, sizeof(*v), u32_cmp);
+	*ids = v;
+	return 0;
+}
+
+/*
+ * The positional arguments and an optional trailing "netns NS" (taken
+ * out of @argc).
+ */
+static int take_netns(const struct ctl *c, int *argc, char **argv,
+		      const char **netns)
+{
+	int i;
+
+	*netns = NULL;
+	for (i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "netns"))
+			continue;
+		if (i + 1 == *argc)
+			return ctl_usage(c, "netns: missing NS");
+		if (i + 2 != *argc)
+			return ctl_usage(c, "'%s': unexpected after netns %s (usage: %s %s %s)",
+					 argv[i + 2], argv[i + 1], KBCTL_NAME,
+					 c->cmd_path, c->cmd->synopsis);
+		*netns = argv[i + 1];
+		*argc = i;
+		return xdp_arg_netns(c, *netns);
+	}
+	return 0;
+}
+
+struct mc {
+	struct kbloom_xdp *x;
+	const char *name;
+	const char *netns;
+	int ns_fd;
+	char op[160];
+};
+
+static int mc_open(struct ctl *c, struct mc *m, const char *name,
+		   const char *netns)
+{
+	int ret;
+
+	m->x = NULL;
+	m->ns_fd = -1;
+	m->name = name;
+	m->netns = netns;
+	snprintf(m->op, sizeof(m->op), "%s %s", c->cmd_path, name);
+	if (xdp_kind_of(name) == XK_MCAST) {
+		ret = xdp_inst_ns(c, name, netns, true, &netns);
+		if (ret)
+			return ret;
+		m->netns = netns;
+	}
+	ret = xdp_netns_open(c, netns, &m->ns_fd);
+	return ret ?: xdp_open(c, name, netns, XK_MCAST, &m->x);
+}
+
+static void mc_close(struct mc *m)
+{
+	kbloom_xdp_close(m->x);
+	if (m->ns_fd >= 0)
+		close(m->ns_fd);
+}
+
+/* PORT: an interface that is a port of the instance. */
+static int mc_port(struct ctl *c, struct mc *m, const char *s, int *ifindex)
+{
+	struct kbloom_xdp_filter_info fi;
+	char why[160];
+	int ret;
+
+	ret = xdp_port(c, m->op, m->ns_fd, m->netns, s, ifindex);
+	if (ret)
+		return ret;
+	if (!kbloom_xdp_filter_info(m->x, *ifindex, &fi))
+		return 0;
+	snprintf(why, sizeof(why), "%s is not a port of %s; xdp attach mcast %s dev %s",
+		 s, m->name, m->name, s);
+	return ctl_syserr(c, ENOENT, why, "%s: %s", m->op, s);
+}
+
+/* ---- join, leave -------------------------------------------------------- */
+
+static int member_cmd(struct ctl *c, int argc, char **argv, bool join)
+{
+	const char *netns, *port;
+	struct mc m = { .ns_fd = -1 };
+	__u8 (*addr)[16] = NULL;
+	__u32 *len = NULL;
+	bool *done = NULL;
+	int i, n, ifindex, ret;
+	char a[64];
+
+	ret = take_netns(c, &argc, argv, &netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	if (argc < 3)
+		return ctl_usage(c, "missing %s (usage: %s %s %s)",
+				 argc < 2 ? "PORT" : "GROUP", KBCTL_NAME,
+				 c->cmd_path, c->cmd->synopsis);
+	port = argv[1];
+	n = argc - 2;
+	addr = calloc(n, sizeof(*addr));
+	len = calloc(n, sizeof(*len));
+	done = calloc(n, sizeof(*done));
+	if (!addr || !len || !done) {
+		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ret = xdp_arg_addr(c, "GROUP", argv[i + 2], true, addr[i],
+				   &len[i]);
+		if (ret)
+			goto out;
+	}
+	ret = mc_open(c, &m, argv[0], netns);
+	ret = ret ?: mc_port(c, &m, port, &ifindex);
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
+		ret = join ? kbloom_mcast_join(m.x, ifindex, addr[i], len[i]) :
+			     kbloom_mcast_leave(m.x, ifindex, addr[i], len[i]);
+		if (ret == (join ? -EEXIST : -ENOENT) && c->set[CO_EXIST])
+			continue;
+		if (!ret) {
+			done[i] = true;
+			continue;
+		}
+		xdp_addr_str(addr[i], len[i], a, sizeof(a));
+		ret = ctl_syserr(c, ret, ret == -EEXIST ?
+				 "joined already; -exist ignores it" :
+				 ret == -ENOENT ? "not joined; -exist ignores it" :
+				 ret == -ENOSPC ? "mc_members is full (members N of xdp attach)" :
+				 NULL, "%s: %s %s", m.op, port, a);
+		goto undo;
+	}
+	xdp_notes(c);
+	ret = KBCTL_OK;
+	goto out;
+undo:
+	for (i = 0; i < n; i++)
+		if (done[i]) {
+			if (join)
+				kbloom_mcast_leave(m.x, ifindex, addr[i], len[i]);
+			else
+				kbloom_mcast_join(m.x, ifindex, addr[i], len[i]);
+		}
+out:
+	mc_close(&m);
+	free(addr);
+	free(len);
+	free(done);
+	return ret;
+}
+
+static int cmd_join(struct ctl *c, int argc, char **argv)
+{
+	return member_cmd(c, argc, argv, true);
+}
+
+static int cmd_leave(struct ctl *c, int argc, char **argv)
+{
+	return member_cmd(c, argc, argv, false);
+}
+
+/* ---- ports, groups, stats ---------------------------------------------------- */
+
+/* The ports to show: PORT, or every port. */
+static int mc_which(struct ctl *c, struct mc *m, int argc, char **argv,
+		    __u32 **ids, __u32 *n)
+{
+	int ifindex, ret;
+
+	if (argc < 2) {
+		ret = mcast_port_ids(m->x, ids, n);
+		return ret ? xdp_fail(c, ret, "%s: read mc_params", m->op) : 0;
+	}
+	ret = mc_port(c, m, argv[1], &ifindex);
+	if (ret)
+		return ret;
+	*ids = malloc(sizeof(**ids));
+	if (!*ids)
+		return ctl_syserr(c, ENOMEM, NULL, "%s", m->op);
+	**ids = ifindex;
+	*n = 1;
+	return 0;
+}
+
+/* fpr_now in percent; below the 1e-12 resolution: "<1e-10%" */
+static void fpr_cell(char *buf, size_t len,
+		     const struct kbloom_xdp_filter_info *fi)
+{
+	if (!fi->fpr_now_pico && fi->params.inserted)
+		snprintf(buf, len, "<1e-10%%");
+	else
+		fmt_rate(buf, len, pico_to_double(fi->fpr_now_pico));
+}
+
+static bool attached(struct kbloom_xdp *x, __u32 ifindex)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/link_%u", kbloom_xdp_dir(x), ifindex);
+	return !access(p, F_OK);
+}
+
+static void port_name(struct mc *m, __u32 ifindex, char *buf, size_t len)
+{
+	xdp_ifname(m->ns_fd, ifindex, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "?");
+}
+
+static int cmd_ports(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp_filter_info fi;
+	struct mc m = { .ns_fd = -1 };
+	char ifn[IF_NAMESIZE], occ[24], fpr[24];
+	const char *netns;
+	__u32 *ids = NULL, n = 0, i;
+	struct json j;
+	int g, ret;
+
+	ret = take_netns(c, &argc, argv, &netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	if (argc > 1)
+		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
+				 argv[1], KBCTL_NAME, c->cmd_path,
+				 c->cmd->synopsis);
+	ret = mc_open(c, &m, argv[0], netns);
+	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
+	if (ret)
+		goto out;
+	if (ctl_quiet(c))
+		goto out;
+	if (c->set[CO_JSON]) {
+		json_init(&j, stdout);
+		json_arr(&j);
+	} else {
+		printf("%-16s %7s %-8s %9s %3s %6s %9s %8s %9s\n", "PORT",
+		       "IFINDEX", "ATTACHED", "M", "K", "GROUPS", "OCCUPANCY",
+		       "N_EST", "FPR_NOW");
+	}
+	for (i = 0; i < n; i++) {
+		ret = kbloom_xdp_filter_info(m.x, ids[i], &fi);
+		if (ret == -ENOENT)
+			continue;	/* removed meanwhile */
+		if (ret) {
+			ret = xdp_fail(c, ret, "%s: port %u", m.op, ids[i]);
+			goto out;
+		}
+		g = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
+		port_name(&m, ids[i], ifn, sizeof(ifn));
+		if (c->set[CO_JSON]) {
+			json_obj(&j);
+			json_key(&j, "port");
+			if (strcmp(ifn, "?"))
+				json_str(&j, ifn);
+			else
+				json_null(&j);
+			json_ku64(&j, "ifindex", ids[i]);
+			json_kbool(&j, "attached", attached(m.x, ids[i]));
+			json_ku64(&j, "m", fi.m);
+			json_ku64(&j, "k", fi.params.k);
+			json_ku64(&j, "groups", g > 0 ? g : 0);
+			json_ku64(&j, "inserted", fi.params.inserted);
+			json_ku64(&j, "ones", fi.ones);
+			json_kdouble(&j, "occupancy", fi.occupancy_ppm / 1e6);
+			json_ku64(&j, "n_est", fi.n_est);
+			json_kdouble(&j, "fpr_now",
+				     pico_to_double(fi.fpr_now_pico));
+			json_obj_end(&j);
+			continue;
+		}
+		snprintf(occ, sizeof(occ), "%.2f%%", fi.occupancy_ppm / 1e4);
+		fpr_cell(fpr, sizeof(fpr), &fi);
+		printf("%-16s %7u %-8s %9llu %3u %6d %9s %8llu %9s\n", ifn,
+		       ids[i], attached(m.x, ids[i]) ? "yes" : "no",
+		       (unsigned long long)fi.m, fi.params.k, g > 0 ? g : 0,
+		       occ, (unsigned long long)fi.n_est, fpr);
+	}
+	if (c->set[CO_JSON]) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	ret = ctl_flush_stdout(c);
+out:
+	free(ids);
+	mc_close(&m);
+	return ret;
+}
+
+static int cmd_groups(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_addr_key *g = NULL;
+	struct mc m = { .ns_fd = -1 };
+	char ifn[IF_NAMESIZE], a[64];
+	const char *netns;
+	__u32 *ids = NULL, n = 0, i;
+	struct json j;
+	int k, cnt, ret;
+
+	ret = take_netns(c, &argc, argv, &netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	if (argc > 2)
+		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
+				 argv[2], KBCTL_NAME, c->cmd_path,
+				 c->cmd->synopsis);
+	ret = mc_open(c, &m, argv[0], netns);
+	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
+	if (ret || ctl_quiet(c))
+		goto out;
+	if (c->set[CO_JSON]) {
+		json_init(&j, stdout);
+		json_arr(&j);
+	}
+	for (i = 0; i < n; i++) {
+		cnt = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
+		free(g);
+		g = cnt > 0 ? calloc(cnt, sizeof(*g)) : NULL;
+		if (cnt > 0 && g)
+			cnt = kbloom_mcast_groups(m.x, ids[i], g, cnt);
+		if (cnt < 0 || (cnt > 0 && !g)) {
+			ret = xdp_fail(c, cnt < 0 ? cnt : -ENOMEM,
+				       "%s: port %u", m.op, ids[i]);
+			goto out;
+		}
+		port_name(&m, ids[i], ifn, sizeof(ifn));
+		if (c->set[CO_JSON]) {
+			json_obj(&j);
+			json_kstr(&j, "port", ifn);
+			json_ku64(&j, "ifindex", ids[i]);
+			json_key(&j, "groups");
+			json_arr(&j);
+		} else if (!cnt) {
+			printf("%s: no groups\n", ifn);
+		}
+		for (k = 0; k < cnt; k++) {
+			xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
+			if (c->set[CO_JSON])
+				json_str(&j, a);
+			else
+				printf("%s %s\n", ifn, a);
+		}
+		if (c->set[CO_JSON]) {
+			json_arr_end(&j);
+			json_obj_end(&j);
+		}
+	}
+	if (c->set[CO_JSON]) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	ret = ctl_flush_stdout(c);
+out:
+	free(g);
+	free(ids);
+	mc_close(&m);
+	return ret;
+}
+
+static int cmd_stats(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp_filter_info fi;
+	struct kbloom_mcast_stats st;
+	struct mc m = { .ns_fd = -1 };
+	char ifn[IF_NAMESIZE], fpr[24], leak[24];
+	const char *netns;
+	__u32 *ids = NULL, n = 0, i;
+	__u64 nonmember;
+	struct json j;
+	int ret;
+
+	ret = take_netns(c, &argc, argv, &netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	if (argc > 2)
+		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
+				 argv[2], KBCTL_NAME, c->cmd_path,
+				 c->cmd->synopsis);
+	ret = mc_open(c, &m, argv[0], netns);
+	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
+	if (ret || ctl_quiet(c))
+		goto out;
+	if (c->set[CO_JSON]) {
+		json_init(&j, stdout);
+		json_arr(&j);
+	} else {
+		printf("%-10s %8s %8s %8s %9s %8s %6s %6s %9s %9s\n", "PORT",
+		       "RX", "RX_MCAST", "TX_SEEN", "FORWARDED", "FILTERED",
+		       "LEAKED", "ERRORS", "FPR_NOW", "LEAK_RATE");
+	}
+	for (i = 0; i < n; i++) {
+		ret = kbloom_mcast_stats(m.x, ids[i], &st);
+		ret = ret ?: kbloom_xdp_filter_info(m.x, ids[i], &fi);
+		if (ret == -ENOENT)
+			continue;
+		if (ret) {
+			ret = xdp_fail(c, ret, "%s: port %u", m.op, ids[i]);
+			goto out;
+		}
+		port_name(&m, ids[i], ifn, sizeof(ifn));
+		/* copies of groups the port has not joined */
+		nonmember = st.tx_filtered + st.tx_leaked;
+		if (c->set[CO_JSON]) {
+			json_obj(&j);
+			json_kstr(&j, "port", ifn);
+			json_ku64(&j, "ifindex", ids[i]);
+			json_ku64(&j, "rx_packets", st.rx_packets);
+			json_ku64(&j, "rx_mcast", st.rx_mcast);
+			json_ku64(&j, "rx_control", st.rx_control);
+			json_ku64(&j, "rx_other", st.rx_other);
+			json_ku64(&j, "rx_malformed", st.rx_malformed);
+			json_ku64(&j, "tx_seen", st.tx_seen);
+			json_ku64(&j, "tx_forwarded", st.tx_forwarded);
+			json_ku64(&j, "tx_filtered", st.tx_filtered);
+			json_ku64(&j, "tx_leaked", st.tx_leaked);
+			json_ku64(&j, "tx_errors", st.tx_errors);
+			json_kdouble(&j, "fpr_now",
+				     pico_to_double(fi.fpr_now_pico));
+			json_key(&j, "leak_rate");
+			if (nonmember)
+				json_double(&j, (double)st.tx_leaked /
+						nonmember);
+			else
+				json_null(&j);
+			json_obj_end(&j);
+			continue;
+		}
+		fpr_cell(fpr, sizeof(fpr), &fi);
+		if (nonmember)
+			fmt_rate(leak, sizeof(leak),
+				 (double)st.tx_leaked / nonmember);
+		else
+			snprintf(leak, sizeof(leak), "-");
+		printf("%-10s %8llu %8llu %8llu %9llu %8llu %6llu %6llu %9s %9s\n",
+		       ifn, (unsigned long long)st.rx_packets,
+		       (unsigned long long)st.rx_mcast,
+		       (unsigned long long)st.tx_seen,
+		       (unsigned long long)st.tx_forwarded,
+		       (unsigned long long)st.tx_filtered,
+		       (unsigned long long)st.tx_leaked,
+		       (unsigned long long)st.tx_errors, fpr, leak);
+	}
+	if (c->set[CO_JSON]) {
+		json_arr_end(&j);
+		json_end(&j);
+	}
+	ret = ctl_flush_stdout(c);
+out:
+	free(ids);
+	mc_close(&m);
+	return ret;
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+static const struct ctl_cmd mcast_sub[] = {
+	{
+		.name = "join",
+		.synopsis = "NAME PORT GROUP... [netns NS]",
+		.summary = "port PORT joins groups: their packets are forwarded on it",
+		.help =
+"PORT is an interface (name or ifindex, in netns NS) attached with xdp\n"
+"attach mcast NAME.  GROUP is an IPv4 group (224.0.0.0/4) or an IPv6 group\n"
+"(ff00::/8).  When join returns, every later packet of the group is\n"
+"forwarded on the port.  Every group is checked first; if one fails, the\n"
+"groups joined by this command are left again.  -exist: a group joined\n"
+"already is not an error.\n",
+		.min_args = 1,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_EXIST),
+		.run = cmd_join,
+	},
+	{
+		.name = "leave",
+		.synopsis = "NAME PORT GROUP... [netns NS]",
+		.summary = "port PORT leaves groups",
+		.help =
+"The membership is removed and the port's filter rewritten from the groups\n"
+"still joined, so that none of those is missed meanwhile.  -exist: a group\n"
+"not joined is not an error.\n",
+		.min_args = 1,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_EXIST),
+		.run = cmd_leave,
+	},
+	{
+		.name = "ports",
+		.synopsis = "NAME [netns NS]",
+		.summary = "the ports and their filters: m, k, groups, occupancy, n_est, fpr_now",
+		.help =
+"fpr_now is the false-positive rate the port's filter predicts for the\n"
+"groups it holds: the fraction of other groups' packets it lets through.\n",
+		.min_args = 1,
+		.max_args = 3,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_ports,
+	},
+	{
+		.name = "groups",
+		.synopsis = "NAME [PORT] [netns NS]",
+		.summary = "the groups each port (or PORT) has joined",
+		.min_args = 1,
+		.max_args = 4,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_groups,
+	},
+	{
+		.name = "stats",
+		.synopsis = "NAME [PORT] [netns NS]",
+		.summary = "per-port counters: forwarded, filtered, leaked, next to fpr_now",
+		.help =
+"RX: frames received on the port; RX_MCAST: multicast data frames it\n"
+"broadcast to the other ports; TX_SEEN: copies offered to the port,\n"
+"FORWARDED (its filter may hold the group: sent) + FILTERED (dropped) +\n"
+"ERRORS; LEAKED: forwarded copies of groups the port has not joined (false\n"
+"positives).  LEAK_RATE = LEAKED / (LEAKED + FILTERED), the false-positive\n"
+"rate measured on the copies of groups not joined; FPR_NOW is the rate the\n"
+"filter predicts.\n",
+		.min_args = 1,
+		.max_args = 4,
+		.opts = CTL_OPT(CO_JSON),
+		.run = cmd_stats,
+	},
+	{ 0 }
+};
+
+const struct ctl_cmd mcast_cmds[] = {
+	{
+		.name = "mcast",
+		.synopsis = "join|leave|ports|groups|stats ...",
+		.summary = "multicast switch ports: join and leave groups, counters",
+		.sub = mcast_sub,
+	},
+	{ 0 }
+};
