@@ -127,7 +127,7 @@ static __always_inline int kbloom_bpf_test_hash_k(void *blocks,
 						  __u32 nblocks, __u64 h,
 						  __u32 k)
 {
-	__u64 mask[KBLOOM_BLOCK_WORDS];
+	__u64 mask[KBLOOM_BLOCK_WORDS], missing = 0;
 	struct kbloom_block *b;
 	__u32 idx, i;
 
@@ -136,11 +136,22 @@ static __always_inline int kbloom_bpf_test_hash_k(void *blocks,
 	if (!b)
 		return -ENOENT;
 	kb_block_mask(h, k, mask);
-	/* one 64-bit load per word: atomic against concurrent OR */
+	/*
+	 * The mask stays in its stack slots (clang 14 otherwise keeps the
+	 * eight words in registers and spills them: 4 ns more per test).
+	 */
+	barrier();
+	/*
+	 * One 64-bit load per word (atomic against concurrent OR), folded
+	 * without a branch: no early exit to mispredict when the block
+	 * arrives, so the next packet's work is not thrown away.  Measured
+	 * (tests/bench/xdp.c, XDP_BENCH_EXPERIMENTS=1): absent keys beyond
+	 * the cache 8-16% faster, present keys unchanged there; in cache,
+	 * present keys about 5 ns slower.
+	 */
 	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-		if ((b->w[i] & mask[i]) != mask[i])
-			return KBLOOM_ABSENT;
-	return KBLOOM_MAYBE;
+		missing |= mask[i] & ~b->w[i];
+	return missing ? KBLOOM_ABSENT : KBLOOM_MAYBE;
 }
 
 /*
