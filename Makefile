@@ -232,7 +232,7 @@ $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 # the xdp and live groups include their skeletons.
 .SECONDARY: $(BENCH_SKELS:.skel.h=.bpf.o)
 $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
-$(B)/bench/live: $(B)/tests/bench/live_bench.skel.h $(BPF_SKELS)
+$(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
 # -march=native.
@@ -264,7 +264,9 @@ $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 install: all
 	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
 	install -D -m 0644 $(B)/libkbloom.a $(DESTDIR)$(PREFIX)/lib/libkbloom.a
-	install -D -m 0644 userspace/include/libkbloom.h $(DESTDIR)$(PREFIX)/include/libkbloom.h
+	install -d $(DESTDIR)$(PREFIX)/include/kbloom/uapi
+	install -m 0644 userspace/include/*.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 uapi/*.h $(DESTDIR)$(PREFIX)/include/kbloom/uapi/
 	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
 
 clean:
