@@ -25,7 +25,7 @@
  *    the filter it holds.
  *  - RESTORE with replace swaps the name's filter with one
  *    hlist_replace_rcu(): a get returns the old or the new filter (never
- *    NULL, see kb_kfunc_lookup()), and every test made with that
+ *    NULL, see kb_filter_get()), and every test made with that
  *    reference sees that one filter, so a packet that tests several keys
  *    never mixes the two.  An id checked per call would give no such
  *    guarantee between two calls.
@@ -50,33 +50,6 @@
 #include "kbloom_kfunc.h"
 #include "kfunc_compat.h"
 
-/* Lookups of one name in bpf_kbloom_get() (see kb_kfunc_lookup()). */
-#define KB_KFUNC_TRIES	4
-
-/*
- * kb_filter_get(), looking again when it answers NULL: a walk racing with
- * RESTORE's hlist_replace_rcu() can still find the old filter after its
- * last reference is gone, although the new one is already published (the
- * registry drops the old filter's reference after the swap).  Having seen
- * that refcount at zero, a second walk finds the new filter; a destroyed
- * name stays NULL.  The bound only matters if RESTOREs of the same name
- * keep landing inside one walk.
- */
-static struct kb_filter *kb_kfunc_lookup(const char *name)
-{
-	struct kb_filter *f;
-	int i;
-
-	for (i = 0; i < KB_KFUNC_TRIES; i++) {
-		f = kb_filter_get(name);
-		if (f)
-			return f;
-		/* order the failed refcount read before the next walk */
-		smp_rmb();
-	}
-	return NULL;
-}
-
 /**
  * bpf_kbloom_get() - look up a filter by name and take a reference
  * @name: 1..31 bytes, ended by a NUL or by @name__sz
@@ -94,7 +67,7 @@ __bpf_kfunc struct kb_filter *bpf_kbloom_get(const char *name, u32 name__sz)
 	if (!len || len >= KBLOOM_NAME_LEN)
 		return NULL;
 	memcpy(key, name, len);
-	return kb_kfunc_lookup(key);
+	return kb_filter_get(key);
 }
 
 /**

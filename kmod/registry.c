@@ -41,17 +41,45 @@ static struct kb_filter *kb_lookup(const char *name)
 	return NULL;
 }
 
-/* The filter named @name with a reference, or NULL. */
+/* Walks of one name in kb_filter_get() (see there). */
+#define KB_GET_TRIES	8
+
+/*
+ * The filter named @name with a reference, or NULL when there is none.
+ *
+ * Lock-free: an RCU walk and refcount_inc_not_zero().  A walk racing with
+ * RESTORE --replace can find the old filter after the registry dropped its
+ * reference (kb_reg_replace() puts the old filter after the swap), although
+ * the new one is already published: its refcount is zero.  That refcount
+ * reached zero only after hlist_replace_rcu() (the registry holds a
+ * reference while a filter is published, and refcount_dec_and_test()
+ * orders the swap before the decrement), so having read it as zero, a
+ * second walk finds the new filter: the name never looks absent to an
+ * ioctl or a kfunc while it is being swapped.  DESTROY unpublishes the
+ * name, and the second walk answers NULL.  Every failed try means a whole
+ * RESTORE (allocation, copy, publish) ended within one bucket walk; the
+ * bound only matters if that keeps happening, and keeps the walk finite
+ * in softirq (the kfuncs).
+ */
 struct kb_filter *kb_filter_get(const char *name)
 {
 	struct kb_filter *f;
+	int i;
 
-	rcu_read_lock();
-	f = kb_lookup(name);
-	if (f && !refcount_inc_not_zero(&f->ref))
-		f = NULL;
-	rcu_read_unlock();
-	return f;
+	for (i = 0; i < KB_GET_TRIES; i++) {
+		rcu_read_lock();
+		f = kb_lookup(name);
+		if (f && refcount_inc_not_zero(&f->ref)) {
+			rcu_read_unlock();
+			return f;
+		}
+		rcu_read_unlock();
+		if (!f)
+			return NULL;
+		/* order the failed refcount read before the next walk */
+		smp_rmb();
+	}
+	return NULL;
 }
 
 void kb_filter_put(struct kb_filter *f)
