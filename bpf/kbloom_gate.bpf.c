@@ -1,146 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloom gate: packet filtering with a blocked Bloom filter in front of an
- * exact hash map.
- *
- * The source address (the destination with KBLOOM_GATE_F_DST) of every
- * IPv4 and IPv6 frame, with or without one VLAN tag, is tested against
- * the filter.  "Definitely absent" decides at once and never touches the
- * exact map; "possibly present" is confirmed by gate_exact, so a false
- * positive of the filter never changes a verdict (it costs one hash map
- * lookup and is counted).  Then:
- *   KBLOOM_GATE_DENY     drop what is in the set, pass the rest;
- *   KBLOOM_GATE_ALLOW    pass what is in the set, drop the rest;
- *   KBLOOM_GATE_MONITOR  count only.
- * Frames that are not IP (ARP, ...) pass, and so do frames with two VLAN
- * tags (not parsed: do not rely on the gate where the stack terminates
- * QinQ).  Malformed IP frames (truncated or inconsistent headers) are
- * dropped in DENY and ALLOW mode: what the gate cannot read it does not
- * let through.
- *
- * Maps (pinned under /sys/fs/bpf/kbloom/<name>/ by the loader):
- *   gate_params   HASH          0 -> struct kbloom_params
- *   gate_filters  ARRAY_OF_MAPS slot -> blocks map (struct kbloom_block)
- *   gate_exact    HASH          struct kbloom_addr_key: the exact set
- *   gate_stats    PERCPU_ARRAY  0 -> struct kbloom_gate_stats
- *   gate_config   ARRAY         0 -> struct kbloom_gate_cfg
+ * kbloom gate, map-backed variant: the gate of bpf/kbloom_gate.h with its
+ * filter a blocked Bloom filter in BPF maps (gate_params, gate_filters:
+ * the filter table of bpf/kbloom_maps.h, filter id 0), which the loader
+ * fills and swaps.  bpf/kbloom_gate.h describes the frames, modes,
+ * verdicts, counters and maps.
  */
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-#include "bpf/kbloom_bpf.h"
-#include "bpf/kbloom_pkt.h"
+#include "bpf/kbloom_gate.h"
 
-KBLOOM_BTF_TYPES;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_params);
-} gate_params SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, KBLOOM_SLOTS_PER_FILTER);
-	__type(key, __u32);
-	__array(values, struct kbloom_blocks);
-} gate_filters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct kbloom_addr_key);
-	__type(value, __u32);
-} gate_exact SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_gate_stats);
-} gate_stats SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_gate_cfg);
-} gate_config SEC(".maps");
-
-/* Whether the address is in the set: the filter first, then the exact map. */
-static __always_inline int gate_lookup(struct kbloom_gate_stats *st,
-				       const __u8 *addr, __u32 len)
+static __always_inline int gate_filter_test(const __u8 *addr, __u32 len)
 {
-	struct kbloom_addr_key key = {};
 	struct kbloom_bpf_filter f;
-	int ret;
 
 	if (kbloom_bpf_filter_get(&gate_params, &gate_filters, 0, &f))
-		ret = -ENOENT;
-	else if (len == KBLOOM_ADDR4_LEN)
-		ret = kbloom_bpf_test(&f, addr, KBLOOM_ADDR4_LEN);
-	else
-		ret = kbloom_bpf_test(&f, addr, KBLOOM_ADDR6_LEN);
-	if (ret == KBLOOM_ABSENT) {
-		st->filter_negatives++;
-		return 0;
-	}
-	if (ret < 0)
-		st->errors++;
-	key.len = len;
-	__builtin_memcpy(key.addr, addr, sizeof(key.addr));
-	st->exact_lookups++;
-	if (bpf_map_lookup_elem(&gate_exact, &key)) {
-		st->exact_hits++;
-		return 1;
-	}
-	if (ret == KBLOOM_MAYBE)
-		st->false_positives++;
-	return 0;
-}
-
-SEC("xdp")
-int kbloom_gate(struct xdp_md *ctx)
-{
-	void *data_end = (void *)(long)ctx->data_end;
-	void *data = (void *)(long)ctx->data;
-	struct kbloom_gate_stats *st;
-	struct kbloom_gate_cfg *cfg;
-	struct kbloom_pkt pkt;
-	__u32 zero = 0;
-	int cls, in, drop;
-
-	cfg = bpf_map_lookup_elem(&gate_config, &zero);
-	st = bpf_map_lookup_elem(&gate_stats, &zero);
-	if (!cfg || !st)
-		return XDP_PASS;
-	st->packets++;
-	cls = kbloom_parse(data, data_end, &pkt);
-	if (cls == KBLOOM_PKT_NOT_IP) {
-		st->not_ip++;
-		return XDP_PASS;
-	}
-	if (cls != KBLOOM_PKT_IP) {
-		st->malformed++;
-		drop = cfg->mode != KBLOOM_GATE_MONITOR;
-		goto verdict;
-	}
-	in = gate_lookup(st, (cfg->flags & KBLOOM_GATE_F_DST) ? pkt.dst :
-			 pkt.src, pkt.addr_len);
-	if (cfg->mode == KBLOOM_GATE_DENY)
-		drop = in;
-	else if (cfg->mode == KBLOOM_GATE_ALLOW)
-		drop = !in;
-	else
-		drop = 0;
-verdict:
-	if (drop) {
-		st->drops++;
-		return XDP_DROP;
-	}
-	st->passed++;
-	return XDP_PASS;
+		return -ENOENT;
+	if (len == KBLOOM_ADDR4_LEN)
+		return kbloom_bpf_test(&f, addr, KBLOOM_ADDR4_LEN);
+	return kbloom_bpf_test(&f, addr, KBLOOM_ADDR6_LEN);
 }
 
 char LICENSE[] SEC("license") = "GPL";
