@@ -27,6 +27,18 @@
  * the namespace as opts->netns instead).  If pin_root is under
  * /sys/fs/bpf and no bpffs is mounted there, the loader mounts one.
  *
+ * Two variants of each path, chosen when the instance is created (struct
+ * kbloom_xdp_opts: @variant, @module_filter) and kept by
+ * kbloom_xdp_replace():
+ *
+ *   map    the filters are blocked filters in BPF maps (filter_<id>),
+ *          the default; needs nothing but BPF;
+ *   kfunc  the programs test filters owned by kbloom.ko, named per filter
+ *          id (kbloom_xdp_set_module_filter()), through the module's
+ *          kfuncs (bpf/kbloom_kfunc_gate.bpf.c, kbloom_kfunc_mcast.bpf.c,
+ *          with their name map gate_kfilter / mc_kfilter); needs
+ *          kbloom.ko loaded with BTF (KBLOOM_XDP_MODULE_BTF).
+ *
  * Errors are negative errno values.  Common ones: -EINVAL for a bad
  * argument (the log says which), -ENOENT for a missing instance, port,
  * key or group, -EEXIST for one that already exists, -ENOSPC when a map
@@ -39,6 +51,7 @@
 #include <linux/types.h>
 
 #include "uapi/kbloom_base.h"
+#include "uapi/kbloom_image.h"
 #include "bpf/kbloom_maps.h"
 
 #ifdef __cplusplus
@@ -85,6 +98,27 @@ struct kbloom_xdp_geom {
 #define KBLOOM_XDP_DEF_CAPACITY	1024ULL
 #define KBLOOM_XDP_DEF_FPR_PICO	100000000ULL	/* 1e-4 */
 
+/**
+ * enum kbloom_xdp_variant - where the filters of an mcast or gate path live
+ * @KBLOOM_XDP_VARIANT_AUTO: create: kfunc when @module_filter is set and
+ *                           kbloom.ko has BTF (KBLOOM_XDP_MODULE_BTF
+ *                           exists), map otherwise (with a log line when
+ *                           a module filter was named)
+ * @KBLOOM_XDP_VARIANT_MAP: blocked filters in BPF maps (the default)
+ * @KBLOOM_XDP_VARIANT_KFUNC: kbloom.ko's named filters through its
+ *                            kfuncs; create fails with -ENOENT when the
+ *                            module is not loaded and -EOPNOTSUPP when
+ *                            it has no BTF, with a log line saying so
+ */
+enum kbloom_xdp_variant {
+	KBLOOM_XDP_VARIANT_AUTO = 0,
+	KBLOOM_XDP_VARIANT_MAP = 1,
+	KBLOOM_XDP_VARIANT_KFUNC = 2,
+};
+
+/* Present iff kbloom.ko is loaded with BTF: its kfuncs can be used. */
+#define KBLOOM_XDP_MODULE_BTF	"/sys/kernel/btf/kbloom"
+
 typedef void (*kbloom_xdp_log_fn)(void *ctx, const char *msg);
 
 /**
@@ -104,6 +138,12 @@ typedef void (*kbloom_xdp_log_fn)(void *ctx, const char *msg);
  *         unless KBLOOM_XDP_OPT_FLAGS is set); gate: KBLOOM_GATE_F_*
  * @mode: create, gate: enum kbloom_gate_mode
  * @opt_flags: KBLOOM_XDP_OPT_*
+ * @variant: create: enum kbloom_xdp_variant (0: AUTO)
+ * @module_filter: create, kfunc variant: the module filter of the gate
+ *                 (id 0), or of the mcast ports made later (id 0 of an
+ *                 mcast instance, see kbloom_xdp_set_module_filter());
+ *                 NULL: none yet.  With AUTO, setting it asks for the
+ *                 kfunc variant.
  */
 struct kbloom_xdp_opts {
 	const char *pin_root;
@@ -116,6 +156,8 @@ struct kbloom_xdp_opts {
 	__u32 flags;
 	__u32 mode;
 	__u32 opt_flags;
+	__u32 variant;
+	const char *module_filter;
 };
 
 #define KBLOOM_XDP_OPT_FLAGS	(1U << 0)	/* @flags given, even if 0 */
@@ -154,6 +196,57 @@ int kbloom_xdp_unpin(const char *pin_root, const char *name);
 
 enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x);
 const char *kbloom_xdp_dir(const struct kbloom_xdp *x);
+
+/* The instance's variant: KBLOOM_XDP_VARIANT_MAP or _KFUNC (its pins say). */
+enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x);
+
+/* ---- module filters (kfunc variant) --------------------------------------- */
+
+/*
+ * In a kfunc instance the programs test, for filter @id (0: the gate; an
+ * mcast port's ifindex), the kbloom.ko filter of the name set here: one
+ * that /dev/kbloom users fill, delete from and swap (RESTORE --replace)
+ * while the programs run.  The name is looked up per packet, so a filter
+ * can be named before it exists, destroyed and created again; while
+ * there is none, the gate counts an error and lets its exact map decide,
+ * and the port drops the copy (tx_errors).
+ *
+ * kbloom_gate_add() and kbloom_mcast_join() add the key to the module
+ * filter too (KBLOOM_IOCTL_ADD through /dev/kbloom; without the filter,
+ * or its name, they fail with -ENOENT, naming it in the log, and change
+ * nothing), kbloom_gate_del() and kbloom_mcast_leave() delete it
+ * (KBLOOM_IOCTL_DEL: a counting filter forgets it at once; a leave needs
+ * one, -EOPNOTSUPP otherwise, a gate del leaves the bits of other types;
+ * without the filter both go on).  The blocks maps (filter_<id>) stay the
+ * loader's record of the set and the memberships, which
+ * kbloom_xdp_filter_info() and friends describe; the programs do not read
+ * them, so kbloom_xdp_filter_load_image() and _save_image() refuse a
+ * kfunc instance (-EOPNOTSUPP): move the module filter's image instead.
+ * A port's name may be set before the port is made; removing the port
+ * removes it.
+ *
+ * For mcast, id 0 holds the name given to each port made later (attach,
+ * kbloom_mcast_port_add()) that has none: "%s" in it stands for the
+ * interface's name ("sw0.%s" names port p1's filter "sw0.p1"); without
+ * "%s" every such port shares the one filter.  A name set for a port
+ * (ifindex) may also contain "%s".  Expanded names must be valid module
+ * filter names (1..31 of A-Z a-z 0-9 _ . -).
+ */
+
+/**
+ * kbloom_xdp_set_module_filter() - name the module filter of filter @id
+ * @name: NULL or "": remove the name
+ *
+ * Return: 0; -EOPNOTSUPP for a map-backed instance; -EINVAL for a bad
+ * name or id (the gate has only id 0); -ENOENT when removing a name that
+ * is not set; -ENODEV for an unknown interface (a name with "%s").
+ */
+int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
+				 const char *name);
+
+/* The name set for @id into @name; -ENOENT if none, -EOPNOTSUPP (map). */
+int kbloom_xdp_module_filter(struct kbloom_xdp *x, __u32 id,
+			     char name[KBLOOM_NAME_LEN]);
 
 /* ---- interfaces ---------------------------------------------------------- */
 
@@ -205,9 +298,13 @@ int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
  * for mcast, each port's devmap entry is switched to the new egress
  * program: each packet runs either the old or the new program, none runs
  * neither, so no packet bypasses the filter.  Used to upgrade a running
- * instance to the programs of this library.
+ * instance to the programs of this library.  The new programs are of the
+ * instance's variant (a kfunc instance stays kfunc, with its module
+ * filter names).
  *
- * Return: 0 or -errno (the old programs stay in place on failure).
+ * Return: 0 or -errno (the old programs stay in place on failure; for a
+ * kfunc instance, -ENOENT or -EOPNOTSUPP as in create when kbloom.ko or
+ * its BTF is gone).
  */
 int kbloom_xdp_replace(struct kbloom_xdp *x);
 
@@ -269,7 +366,8 @@ int kbloom_xdp_filter_test(struct kbloom_xdp *x, __u32 id, const void *key,
  * resize.
  *
  * Return: 0; the image's error (kb_image_verify()); -EOPNOTSUPP for a
- * type other than blocked; -ENOENT for an unknown filter.
+ * type other than blocked or a kfunc instance; -ENOENT for an unknown
+ * filter.
  */
 int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
 				 const void *img, size_t len);
@@ -291,7 +389,8 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex);
 
 /*
  * Rebuild port @ifindex's filter from its memberships with geometry @geom
- * (NULL: keep it), swapped in atomically.
+ * (NULL: keep it), swapped in atomically.  -EOPNOTSUPP for a kfunc
+ * instance: its filters are the module's.
  */
 int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 			     const struct kbloom_xdp_geom *geom);
@@ -343,7 +442,10 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags);
 int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len);
 int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len);
 
-/* Rebuild the filter from the exact map (@geom NULL: same geometry). */
+/*
+ * Rebuild the filter from the exact map (@geom NULL: same geometry).
+ * -EOPNOTSUPP for a kfunc gate: its filter is the module's.
+ */
 int kbloom_gate_rebuild(struct kbloom_xdp *x,
 			const struct kbloom_xdp_geom *geom);
 

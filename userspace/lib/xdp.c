@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
  * libkbloom XDP loader: instances (load, pin, open, destroy), links
- * (attach, detach, status, replace), the veth peer program, namespaces
- * and locking.  Filters are in kbx_filter.c, the paths in kbx_mcast.c and
- * kbx_gate.c.
+ * (attach, detach, status, replace), the variants (map-backed or kfunc)
+ * and the module filter names of kfunc instances, the veth peer program,
+ * namespaces and locking.  Filters are in kbx_filter.c, the paths in
+ * kbx_mcast.c and kbx_gate.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,11 @@
 #include "bpf/kbloom_maps.h"
 #include "bpf/kbloom_mcast.skel.h"
 #include "bpf/kbloom_gate.skel.h"
+#include "bpf/kbloom_kfunc_mcast.skel.h"
+#include "bpf/kbloom_kfunc_gate.skel.h"
 #include "bpf/kbloom_pass.skel.h"
+#include "kmod/kbloom_kfunc.h"
+#include "libkbloom_dev.h"
 #include "xdp_priv.h"
 
 #define BPFFS_ROOT	"/sys/fs/bpf"
@@ -47,6 +53,7 @@ struct kbx_kind_desc {
 	const char *exact;
 	const char *config;
 	const char *ports;
+	const char *kfilter;	/* name map of the kfunc variant */
 	struct kbx_prog_pin progs[XDP_NPROGS];
 };
 
@@ -55,6 +62,7 @@ static const struct kbx_kind_desc kbx_kinds[] = {
 		.params = "mc_params", .filters = "mc_filters",
 		.stats = "mc_stats", .exact = "mc_members",
 		.config = "mc_config", .ports = "mc_ports",
+		.kfilter = "mc_kfilter",
 		.progs = {
 			[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
 			[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
@@ -65,6 +73,7 @@ static const struct kbx_kind_desc kbx_kinds[] = {
 		.params = "gate_params", .filters = "gate_filters",
 		.stats = "gate_stats", .exact = "gate_exact",
 		.config = "gate_config", .ports = NULL,
+		.kfilter = "gate_kfilter",
 		.progs = {
 			[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
 		},
@@ -311,6 +320,9 @@ static struct kbloom_xdp *kbx_alloc(const char *root, const char *name,
 	x->config_fd = -1;
 	x->ports_fd = -1;
 	x->btf_fd = -1;
+	x->variant = KBLOOM_XDP_VARIANT_MAP;
+	x->kfilter_fd = -1;
+	x->dev_fd = -1;
 	for (i = 0; i < XDP_NPROGS; i++)
 		x->prog_fd[i] = -1;
 	if (o) {
@@ -361,6 +373,8 @@ void kbloom_xdp_close(struct kbloom_xdp *x)
 	kbx_close_fd(&x->config_fd);
 	kbx_close_fd(&x->ports_fd);
 	kbx_close_fd(&x->btf_fd);
+	kbx_close_fd(&x->kfilter_fd);
+	kbx_close_fd(&x->dev_fd);
 	for (i = 0; i < XDP_NPROGS; i++)
 		kbx_close_fd(&x->prog_fd[i]);
 	kbx_close_fd(&x->netns_fd);
@@ -376,6 +390,11 @@ enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x)
 const char *kbloom_xdp_dir(const struct kbloom_xdp *x)
 {
 	return x->dir;
+}
+
+enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x)
+{
+	return x->variant;
 }
 
 static int kbx_get_pin(const struct kbloom_xdp *x, const char *leaf, int *fd)
@@ -452,6 +471,10 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	ret = ret ?: kbx_get_pin(x, d->exact, &x->exact_fd);
 	ret = ret ?: kbx_get_pin(x, d->config, &x->config_fd);
 	ret = ret ?: kbx_get_pin(x, d->ports, &x->ports_fd);
+	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
+		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
+		ret = kbx_get_pin(x, d->kfilter, &x->kfilter_fd);
+	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
 		ret = kbx_get_pin(x, d->progs[i].pin, &x->prog_fd[i]);
 	if (ret)
@@ -507,22 +530,248 @@ err:
 	return ret;
 }
 
+/* ---- module filters (kfunc variant) --------------------------------------- */
+
+int kbx_kfunc(const struct kbloom_xdp *x)
+{
+	return x->variant == KBLOOM_XDP_VARIANT_KFUNC;
+}
+
+/* @pat with its "%s" (one at most) replaced by @ifname: a valid name. */
+static int kbx_name_expand(const char *pat, const char *ifname,
+			   char out[KBLOOM_NAME_LEN])
+{
+	const char *p = strstr(pat, "%s");
+	int n;
+
+	memset(out, 0, KBLOOM_NAME_LEN);
+	if (p && strstr(p + 2, "%s"))
+		return -EINVAL;
+	if (p)
+		n = snprintf(out, KBLOOM_NAME_LEN, "%.*s%s%s", (int)(p - pat),
+			     pat, ifname, p + 2);
+	else
+		n = snprintf(out, KBLOOM_NAME_LEN, "%s", pat);
+	if (n <= 0 || n >= (int)KBLOOM_NAME_LEN || !kb_name_valid(out))
+		return -EINVAL;
+	return 0;
+}
+
+/* The gate has filter 0 only; mcast ports are ifindexes, 0 the pattern. */
+static int kbx_name_id_ok(const struct kbloom_xdp *x, __u32 id)
+{
+	return x->kind == KBLOOM_XDP_MCAST ? id <= INT_MAX : !id;
+}
+
+/* The name of interface @ifindex in the instance's namespace. */
+static int kbx_ifname(const struct kbloom_xdp *x, int ifindex,
+		      char buf[IF_NAMESIZE])
+{
+	int ns, ret;
+
+	ret = kbx_ns_enter(x, &ns);
+	if (ret)
+		return ret;
+	if (!if_indextoname(ifindex, buf))
+		ret = -ENODEV;
+	kbx_ns_leave(ns);
+	return ret;
+}
+
+/*
+ * @name as stored for @id: a valid name, "%s" replaced by the interface
+ * of port @id; for id 0 of mcast the pattern itself.
+ */
+static int kbx_name_make(const struct kbloom_xdp *x, __u32 id,
+			 const char *name, char out[KBLOOM_NAME_LEN])
+{
+	char ifname[IF_NAMESIZE] = "a";	/* stands in for any interface */
+	int pattern = x->kind == KBLOOM_XDP_MCAST && !id;
+	int ret;
+
+	if (strstr(name, "%s")) {
+		if (x->kind != KBLOOM_XDP_MCAST)
+			goto bad;
+		if (id) {
+			ret = kbx_ifname(x, (int)id, ifname);
+			if (ret) {
+				kbx_log(x, "%s: module filter %s: no interface %u",
+					x->name, name, id);
+				return ret;
+			}
+		}
+	}
+	if (kbx_name_expand(name, ifname, out))
+		goto bad;
+	if (pattern) {
+		if (strlen(name) >= KBLOOM_NAME_LEN)
+			goto bad;
+		memset(out, 0, KBLOOM_NAME_LEN);
+		memcpy(out, name, strlen(name));
+	}
+	return 0;
+bad:
+	kbx_log(x, "%s: module filter '%s': not a filter name (1..31 of A-Z a-z 0-9 _ . -%s)",
+		x->name, name, x->kind == KBLOOM_XDP_MCAST ?
+		", and one %s for the port's interface name" : "");
+	return -EINVAL;
+}
+
+int kbx_module_name(struct kbloom_xdp *x, __u32 id,
+		    char name[KBLOOM_NAME_LEN])
+{
+	struct kbloom_kfunc_name n;
+	int ret;
+
+	if (!kbx_kfunc(x))
+		return -EOPNOTSUPP;
+	ret = kbx_err(bpf_map_lookup_elem(x->kfilter_fd, &id, &n));
+	if (ret)
+		return ret;
+	memcpy(name, n.name, KBLOOM_NAME_LEN);
+	name[KBLOOM_NAME_LEN - 1] = 0;
+	return 0;
+}
+
+int kbx_module_name_del(struct kbloom_xdp *x, __u32 id)
+{
+	if (!kbx_kfunc(x))
+		return 0;
+	return kbx_err(bpf_map_delete_elem(x->kfilter_fd, &id));
+}
+
+static int kbx_module_name_set(struct kbloom_xdp *x, __u32 id,
+			       const char name[KBLOOM_NAME_LEN])
+{
+	struct kbloom_kfunc_name n;
+
+	memcpy(n.name, name, sizeof(n.name));
+	return kbx_err(bpf_map_update_elem(x->kfilter_fd, &id, &n, BPF_ANY));
+}
+
+/* A new mcast port without a name gets the pattern's (id 0), if any. */
+int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)
+{
+	char pat[KBLOOM_NAME_LEN], name[KBLOOM_NAME_LEN];
+	int ret;
+
+	if (!kbx_kfunc(x) || !kbx_module_name(x, ifindex, name))
+		return 0;
+	ret = kbx_module_name(x, 0, pat);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	ret = kbx_name_make(x, ifindex, pat, name);
+	return ret ?: kbx_module_name_set(x, ifindex, name);
+}
+
+/* One key into (or out of) the module filter of @id, by /dev/kbloom. */
+int kbx_module_keys(struct kbloom_xdp *x, __u32 id, unsigned long req,
+		    const void *key, __u32 len)
+{
+	const char *op = req == KBLOOM_IOCTL_ADD ? "add" : "delete";
+	char name[KBLOOM_NAME_LEN];
+	struct kbloom_keys k = {
+		.key_len = len, .count = 1, .keys = (uintptr_t)key,
+		.keys_len = len,
+	};
+	int ret;
+
+	ret = kbx_module_name(x, id, name);
+	if (ret == -ENOENT)
+		kbx_log(x, "%s: filter %u has no module filter (kbloom_xdp_set_module_filter)",
+			x->name, id);
+	if (ret)
+		return ret;
+	if (x->dev_fd < 0) {
+		ret = kbloom_dev_open(NULL);
+		if (ret < 0) {
+			kbx_log(x, "%s: module filter %s: %s: %s", x->name,
+				name, KBLOOM_DEVICE, strerror(-ret));
+			return ret;
+		}
+		x->dev_fd = ret;
+	}
+	ret = kbloom_dev_keys(x->dev_fd, req, name, &k);
+	if (ret)
+		kbx_log(x, "%s: module filter %s: %s: %s%s", x->name, name,
+			op, strerror(-ret), ret == -ENOENT ?
+			" (no such filter in kbloom.ko)" :
+			ret == -EOPNOTSUPP && req == KBLOOM_IOCTL_DEL ?
+			" (only a counting filter deletes)" : "");
+	return ret;
+}
+
+int kbloom_xdp_module_filter(struct kbloom_xdp *x, __u32 id,
+			     char name[KBLOOM_NAME_LEN])
+{
+	if (!x || !name || !kbx_name_id_ok(x, id))
+		return -EINVAL;
+	return kbx_module_name(x, id, name);
+}
+
+int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
+				 const char *name)
+{
+	char n[KBLOOM_NAME_LEN];
+	int ret;
+
+	if (!x || !kbx_name_id_ok(x, id))
+		return -EINVAL;
+	if (!kbx_kfunc(x)) {
+		kbx_log(x, "%s: a map-backed instance has no module filters (the kfunc variant has)",
+			x->name);
+		return -EOPNOTSUPP;
+	}
+	if (name && *name) {
+		ret = kbx_name_make(x, id, name, n);
+		if (ret)
+			return ret;
+	}
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	if (name && *name)
+		ret = kbx_module_name_set(x, id, n);
+	else
+		ret = kbx_module_name_del(x, id);
+	kbx_unlock(x);
+	return ret;
+}
+
 /* ---- loading -------------------------------------------------------------- */
 
 struct kbx_skel {
 	enum kbloom_xdp_kind kind;
+	enum kbloom_xdp_variant variant;
 	void *skel;
 	struct bpf_object *obj;
 };
 
-static int kbx_skel_open(struct kbx_skel *s, enum kbloom_xdp_kind kind)
+/*
+ * The object of @x's kind and variant.  The two variants of a path have
+ * the same program and map names; the kfunc one adds its name map.
+ */
+static int kbx_skel_open(struct kbx_skel *s, const struct kbloom_xdp *x)
 {
-	s->kind = kind;
-	if (kind == KBLOOM_XDP_MCAST) {
+	int kfunc = x->variant == KBLOOM_XDP_VARIANT_KFUNC;
+
+	s->kind = x->kind;
+	s->variant = x->variant;
+	if (x->kind == KBLOOM_XDP_MCAST && kfunc) {
+		struct kbloom_kfunc_mcast *m = kbloom_kfunc_mcast__open();
+
+		s->skel = m;
+		s->obj = m ? m->obj : NULL;
+	} else if (x->kind == KBLOOM_XDP_MCAST) {
 		struct kbloom_mcast *m = kbloom_mcast__open();
 
 		s->skel = m;
 		s->obj = m ? m->obj : NULL;
+	} else if (kfunc) {
+		struct kbloom_kfunc_gate *g = kbloom_kfunc_gate__open();
+
+		s->skel = g;
+		s->obj = g ? g->obj : NULL;
 	} else {
 		struct kbloom_gate *g = kbloom_gate__open();
 
@@ -534,14 +783,39 @@ static int kbx_skel_open(struct kbx_skel *s, enum kbloom_xdp_kind kind)
 
 static void kbx_skel_close(struct kbx_skel *s)
 {
+	int kfunc = s->variant == KBLOOM_XDP_VARIANT_KFUNC;
+
 	if (!s->skel)
 		return;
-	if (s->kind == KBLOOM_XDP_MCAST)
+	if (s->kind == KBLOOM_XDP_MCAST && kfunc)
+		kbloom_kfunc_mcast__destroy(s->skel);
+	else if (s->kind == KBLOOM_XDP_MCAST)
 		kbloom_mcast__destroy(s->skel);
+	else if (kfunc)
+		kbloom_kfunc_gate__destroy(s->skel);
 	else
 		kbloom_gate__destroy(s->skel);
 	s->skel = NULL;
 	s->obj = NULL;
+}
+
+/*
+ * Whether the kfunc variant can load here: kbloom.ko with BTF.  -ENOENT
+ * when the module is not loaded, -EOPNOTSUPP when it has no BTF; the log
+ * says which.
+ */
+static int kbx_kfunc_ready(const struct kbloom_xdp *x)
+{
+	if (!access(KBLOOM_XDP_MODULE_BTF, F_OK))
+		return 0;
+	if (!access("/sys/module/kbloom", F_OK)) {
+		kbx_log(x, "%s: kbloom.ko is loaded without BTF (%s is missing): its kfuncs cannot be used; build the module with BTF, or use the map-backed variant",
+			x->name, KBLOOM_XDP_MODULE_BTF);
+		return -EOPNOTSUPP;
+	}
+	kbx_log(x, "%s: the kfunc variant needs kbloom.ko, which is not loaded (%s is missing); load it, or use the map-backed variant",
+		x->name, KBLOOM_XDP_MODULE_BTF);
+	return -ENOENT;
 }
 
 static int kbx_set_max(struct bpf_object *obj, const char *map, __u32 n)
@@ -594,7 +868,12 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	struct kbx_skel s = {};
 	int ret;
 
-	ret = kbx_skel_open(&s, x->kind);
+	if (x->variant == KBLOOM_XDP_VARIANT_KFUNC) {
+		ret = kbx_kfunc_ready(x);
+		if (ret)
+			return ret;
+	}
+	ret = kbx_skel_open(&s, x);
 	if (ret)
 		return ret;
 	ret = kbx_set_max(s.obj, d->params, nf);
@@ -604,17 +883,57 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	if (x->kind == KBLOOM_XDP_MCAST) {
 		ret = ret ?: kbx_set_max(s.obj, d->stats, nf);
 		ret = ret ?: kbx_set_max(s.obj, d->ports, nf);
+		/* the ports' names and the name of new ports (id 0) */
+		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
+			ret = ret ?: kbx_set_max(s.obj, d->kfilter, nf + 1);
 	}
 	if (!ret) {
 		ret = bpf_object__load(s.obj);
 		if (ret)
-			kbx_log(x, "%s: loading the %s programs failed: %s",
-				x->name, x->kind == KBLOOM_XDP_MCAST ?
-				"mcast" : "gate", strerror(-ret));
+			kbx_log(x, "%s: loading the %s%s programs failed: %s",
+				x->name,
+				x->variant == KBLOOM_XDP_VARIANT_KFUNC ?
+				"kfunc " : "",
+				x->kind == KBLOOM_XDP_MCAST ? "mcast" : "gate",
+				strerror(-ret));
 	}
 	ret = ret ?: kbx_pin_obj(x, s.obj);
 	kbx_skel_close(&s);
 	return ret;
+}
+
+/* The variant of a new instance (see enum kbloom_xdp_variant). */
+static int kbx_variant_pick(struct kbloom_xdp *x,
+			    const struct kbloom_xdp_opts *o)
+{
+	const char *mf = o ? o->module_filter : NULL;
+	__u32 v = o ? o->variant : KBLOOM_XDP_VARIANT_AUTO;
+	char tmp[KBLOOM_NAME_LEN];
+
+	if (v > KBLOOM_XDP_VARIANT_KFUNC) {
+		kbx_log(x, "%s: unknown variant %u", x->name, v);
+		return -EINVAL;
+	}
+	if (mf && *mf && kbx_name_make(x, 0, mf, tmp))
+		return -EINVAL;
+	if (v == KBLOOM_XDP_VARIANT_AUTO) {
+		v = KBLOOM_XDP_VARIANT_MAP;
+		if (mf && *mf) {
+			if (!access(KBLOOM_XDP_MODULE_BTF, F_OK))
+				v = KBLOOM_XDP_VARIANT_KFUNC;
+			else
+				kbx_log(x, "%s: kbloom.ko with BTF is not here (%s is missing): map-backed filters, module filter %s not used",
+					x->name, KBLOOM_XDP_MODULE_BTF, mf);
+		}
+	}
+	if (v == KBLOOM_XDP_VARIANT_MAP && mf && *mf &&
+	    o->variant == KBLOOM_XDP_VARIANT_MAP) {
+		kbx_log(x, "%s: a module filter needs the kfunc variant",
+			x->name);
+		return -EINVAL;
+	}
+	x->variant = v;
+	return 0;
 }
 
 int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
@@ -641,6 +960,9 @@ int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 		kbx_log(x, "%s: bad filter geometry", name);
 		goto err_free;
 	}
+	ret = kbx_variant_pick(x, opts);
+	if (ret)
+		goto err_free;
 	ret = kbx_bpffs_ensure(x, root);
 	ret = ret ?: kbx_mkdir_p(root);
 	ret = ret ?: kbx_open_netns(x, opts ? opts->netns : NULL);
@@ -663,6 +985,9 @@ int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 	if (!ret)
 		ret = kind == KBLOOM_XDP_MCAST ? kbx_mcast_init(x, opts) :
 						 kbx_gate_init(x, opts);
+	if (!ret && kbx_kfunc(x) && opts && opts->module_filter &&
+	    *opts->module_filter)
+		ret = kbloom_xdp_set_module_filter(x, 0, opts->module_filter);
 	kbx_unlock(x);
 	if (ret)
 		goto err_unpin;
@@ -1097,7 +1422,12 @@ int kbloom_xdp_replace(struct kbloom_xdp *x)
 		if (ret)
 			goto out;
 	}
-	ret = kbx_skel_open(&s, x->kind);
+	if (kbx_kfunc(x)) {
+		ret = kbx_kfunc_ready(x);
+		if (ret)
+			goto out;
+	}
+	ret = kbx_skel_open(&s, x);
 	ret = ret ?: kbx_reuse_maps(x, s.obj);
 	ret = ret ?: bpf_object__load(s.obj);
 	if (ret) {

@@ -428,6 +428,19 @@ int kbloom_xdp_filter_info(struct kbloom_xdp *x, __u32 id,
 	return 0;
 }
 
+/*
+ * A kfunc instance's programs read kbloom.ko's filters, not its BPF maps:
+ * images move through the module (kbloomctl save / restore) instead.
+ */
+static int kbx_image_variant_ok(const struct kbloom_xdp *x, __u32 id)
+{
+	if (x->variant != KBLOOM_XDP_VARIANT_KFUNC)
+		return 0;
+	kbx_log(x, "%s: filter %u: the kfunc variant reads kbloom.ko's filters; save or restore the module filter instead",
+		x->name, id);
+	return -EOPNOTSUPP;
+}
+
 int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
 				 const void *img, size_t len)
 {
@@ -438,6 +451,9 @@ int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
 
 	if (!x || !img)
 		return -EINVAL;
+	ret = kbx_image_variant_ok(x, id);
+	if (ret)
+		return ret;
 	ret = kb_image_verify(img, len);
 	if (ret) {
 		kbx_log(x, "%s: filter %u: invalid image (%s)", x->name, id,
@@ -486,7 +502,8 @@ int kbloom_xdp_filter_save_image(struct kbloom_xdp *x, __u32 id, void **img,
 
 	if (!x || !img || !len)
 		return -EINVAL;
-	ret = kbx_filter_get(x, id, &p);
+	ret = kbx_image_variant_ok(x, id);
+	ret = ret ?: kbx_filter_get(x, id, &p);
 	ret = ret ?: kbx_filter_blocks(x, &p, &b);
 	if (ret)
 		return ret;

@@ -7,6 +7,12 @@
  * when the call returns; removing deletes from the exact map only (the
  * exact map has the last word), and kbloom_gate_rebuild() clears the
  * stale bits.
+ *
+ * kfunc variant (bpf/kbloom_kfunc_gate.bpf.c): the programs test the
+ * module filter named in gate_kfilter instead of filter 0.  Adding also
+ * adds the key to the module filter (before filter 0, which stays the
+ * loader's record of the set); removing also deletes it there, which a
+ * counting filter does at once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "libkbloom_dev.h"
 #include "xdp_priv.h"
 
 static int gate_check(const struct kbloom_xdp *x)
@@ -75,11 +82,21 @@ int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len)
 	ret = kbx_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
 	if (ret == -E2BIG)
 		ret = -ENOSPC;
-	if (!ret) {
-		ret = kbx_filter_add_locked(x, 0, addr, len);
+	if (ret)
+		goto out;
+	if (kbx_kfunc(x)) {
+		ret = kbx_module_keys(x, 0, KBLOOM_IOCTL_ADD, addr, len);
 		if (ret)
-			bpf_map_delete_elem(x->exact_fd, &k);
+			goto err_exact;
 	}
+	ret = kbx_filter_add_locked(x, 0, addr, len);
+	if (!ret)
+		goto out;
+	if (kbx_kfunc(x))
+		kbx_module_keys(x, 0, KBLOOM_IOCTL_DEL, addr, len);
+err_exact:
+	bpf_map_delete_elem(x->exact_fd, &k);
+out:
 	kbx_unlock(x);
 	return ret;
 }
@@ -97,6 +114,9 @@ int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len)
 	if (ret)
 		return ret;
 	ret = kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
+	/* out of the set already; a failed module delete is only logged */
+	if (!ret && kbx_kfunc(x))
+		kbx_module_keys(x, 0, KBLOOM_IOCTL_DEL, addr, len);
 	kbx_unlock(x);
 	return ret;
 }
@@ -112,6 +132,11 @@ int kbloom_gate_rebuild(struct kbloom_xdp *x,
 	ret = gate_check(x);
 	if (ret)
 		return ret;
+	if (kbx_kfunc(x)) {
+		kbx_log(x, "%s: the filter of a kfunc gate is kbloom.ko's: nothing to rebuild (a counting filter forgets deleted keys at once)",
+			x->name);
+		return -EOPNOTSUPP;
+	}
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;

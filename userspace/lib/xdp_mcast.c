@@ -7,6 +7,13 @@
  * index (mc_stats).  mc_members is the exact record of the memberships:
  * the filter of a port is always rebuilt from it, and the egress program
  * reads it only to count leaks.
+ *
+ * kfunc variant (bpf/kbloom_kfunc_mcast.bpf.c): the egress program tests
+ * the module filter named for the port in mc_kfilter (a new port takes
+ * the name of id 0, "%s" its interface).  A join also adds the group to
+ * the module filter, a leave deletes it there (one KBLOOM_IOCTL_DEL of a
+ * counting filter: no rebuild); the port's blocks map stays the loader's
+ * record of its memberships.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -15,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "libkbloom_dev.h"
 #include "xdp_priv.h"
 
 static int mcast_check(const struct kbloom_xdp *x)
@@ -156,6 +164,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	}
 	ret = kbx_filter_create(x, id, index, &p);
 	ret = ret ?: mcast_zero_stats(x, index);
+	ret = ret ?: kbx_module_name_port(x, ifindex);
 	if (ret)
 		goto out_filter;
 	v.ifindex = id;
@@ -232,6 +241,7 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 	}
 	ret = kbx_filter_remove(x, id);
 	mcast_zero_stats(x, p.index);
+	kbx_module_name_del(x, id);
 out:
 	kbx_unlock(x);
 	return ret;
@@ -318,9 +328,18 @@ int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
 		ret = -ENOSPC;
 	if (ret)
 		goto out;
+	if (kbx_kfunc(x)) {
+		ret = kbx_module_keys(x, ifindex, KBLOOM_IOCTL_ADD, group, len);
+		if (ret)
+			goto err_member;
+	}
 	ret = kbx_filter_add_locked(x, ifindex, group, len);
-	if (ret)
-		bpf_map_delete_elem(x->exact_fd, &k);
+	if (!ret)
+		goto out;
+	if (kbx_kfunc(x))
+		kbx_module_keys(x, ifindex, KBLOOM_IOCTL_DEL, group, len);
+err_member:
+	bpf_map_delete_elem(x->exact_fd, &k);
 out:
 	kbx_unlock(x);
 	return ret;
@@ -351,6 +370,25 @@ static int mcast_build(struct kbloom_xdp *x, int ifindex,
 	return 0;
 }
 
+/*
+ * kfunc: delete a joined group from the port's module filter, before the
+ * membership goes (a filter that cannot delete keeps the membership).  No
+ * module filter (no name, or none of that name): the port forwards nothing
+ * anyway, the membership goes (logged).
+ */
+static int mcast_module_leave(struct kbloom_xdp *x,
+			      const struct kbloom_member_key *k)
+{
+	__u32 v;
+	int ret;
+
+	ret = kbx_err(bpf_map_lookup_elem(x->exact_fd, k, &v));
+	if (ret)
+		return ret;
+	ret = kbx_module_keys(x, k->ifindex, KBLOOM_IOCTL_DEL, k->addr, k->len);
+	return ret == -ENOENT ? 0 : ret;
+}
+
 int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
 		       __u32 len)
 {
@@ -367,6 +405,8 @@ int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
 	if (ret)
 		return ret;
 	ret = kbx_filter_get(x, ifindex, &p);
+	if (!ret && kbx_kfunc(x))
+		ret = mcast_module_leave(x, &k);
 	ret = ret ?: kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
 	ret = ret ?: mcast_build(x, ifindex, &p, &words);
 	if (!ret) {
@@ -387,6 +427,11 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_check(x);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
+	if (kbx_kfunc(x)) {
+		kbx_log(x, "%s: the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)",
+			x->name);
+		return -EOPNOTSUPP;
+	}
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;

@@ -52,6 +52,11 @@ struct kbloom_xdp {
 	int btf_fd;
 	__u32 btf_key_id;
 	__u32 btf_block_id;
+
+	/* kfunc variant: module filter names (gate_kfilter, mc_kfilter) */
+	enum kbloom_xdp_variant variant;	/* MAP or KFUNC */
+	int kfilter_fd;		/* -1 for MAP */
+	int dev_fd;		/* /dev/kbloom, opened on first use, or -1 */
 };
 
 enum { XDP_PROG_MAIN, XDP_PROG_EGRESS, XDP_PROG_CHECK, XDP_NPROGS };
@@ -69,6 +74,15 @@ int kbx_err(int ret);
 int kbx_repin(const struct kbloom_xdp *x, int fd, const char *leaf);
 int kbx_geom_to_params(const struct kbloom_xdp_geom *g,
 		       struct kbloom_params *p);
+
+/* xdp.c: module filters of kfunc instances */
+int kbx_kfunc(const struct kbloom_xdp *x);
+int kbx_module_name(struct kbloom_xdp *x, __u32 id,
+		    char name[KBLOOM_NAME_LEN]);
+int kbx_module_keys(struct kbloom_xdp *x, __u32 id, unsigned long req,
+		    const void *key, __u32 len);
+int kbx_module_name_port(struct kbloom_xdp *x, int ifindex);
+int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
 
 /* kbx_filter.c */
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
