@@ -12,8 +12,10 @@
  * IPv6: the class of the address picks k, an unused class is never a
  * member (even in a filter of all ones); replacing a port's filter and
  * class table switches both at once; every truncation of a multicast
- * frame is never forwarded and never XDP_ABORTED.
+ * frame is never forwarded and never XDP_ABORTED; two processes joining
+ * groups on one port at once (kbloom_mcbf_port_update) lose none.
  */
+#include <sys/wait.h>
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -283,6 +285,72 @@ TEST_F(mpkt, every_truncation)
 	EXPECT_EQ(cuts - 2, s0.rx_malformed);
 }
 
+/* Child @id of update_never_loses_joins: joins its NJOIN groups one by one. */
+#define NJOIN	40
+static int join_child(const char *name, int ifindex, __u32 id)
+{
+	struct kbloom_addr_key k;
+	struct kbloom_net *n;
+	__u32 i;
+	int ret;
+
+	ret = kbloom_net_open(name, NULL, &n);
+	for (i = 0; !ret && i < NJOIN; i++) {
+		mcbf_group(&k, i & 1, i % 3, id * 1000 + i);
+		ret = kbloom_mcbf_port_update(n, ifindex, &k, 1, 0);
+	}
+	kbloom_net_close(n);
+	return ret ? 1 : 0;
+}
+
+TEST_F(mpkt, update_never_loses_joins)
+{
+	struct kbloom_addr_key k, got[2 * NJOIN + NG1 + 1];
+	__u32 i, id, ret, in = self->ifindex[1];
+	int status, nbefore;
+	pid_t pid[2];
+
+	nbefore = kbloom_mcbf_groups(self->n, in, got, 0);
+	ASSERT_EQ(NG1, nbefore);
+	/* two writers at once, read-modify-write of the same port */
+	for (id = 0; id < 2; id++) {
+		pid[id] = fork();
+		ASSERT_LE(0, pid[id]);
+		if (!pid[id])
+			_exit(join_child(self->name, in, id + 1));
+	}
+	for (id = 0; id < 2; id++) {
+		ASSERT_EQ(pid[id], waitpid(pid[id], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+	EXPECT_EQ(NG1 + 2 * NJOIN,
+		  kbloom_mcbf_groups(self->n, in, got, ARRAY_SIZE(got)));
+	/* every group of both writers and the first NG1 pass the filter */
+	for (id = 1; id <= 2; id++)
+		for (i = 0; i < NJOIN; i++) {
+			mcbf_group(&k, i & 1, i % 3, id * 1000 + i);
+			ASSERT_EQ(0, check(self, 1, &k, &ret));
+			EXPECT_EQ(XDP_PASS, ret) TH_LOG("writer %u group %u",
+							id, i);
+		}
+	for (i = 0; i < NG1; i++) {
+		mcbf_group(&k, i & 1, p1_class(i), i);
+		ASSERT_EQ(0, check(self, 1, &k, &ret));
+		EXPECT_EQ(XDP_PASS, ret);
+	}
+	/* joined again / not joined: refused unless EXIST; leave rebuilds */
+	mcbf_group(&k, 0, 0, 1000);
+	EXPECT_EQ(-EEXIST, kbloom_mcbf_port_update(self->n, in, &k, 1, 0));
+	EXPECT_EQ(0, kbloom_mcbf_port_update(self->n, in, &k, 1,
+					     KBLOOM_MCBF_UPD_EXIST));
+	EXPECT_EQ(0, kbloom_mcbf_port_update(self->n, in, &k, 1,
+					     KBLOOM_MCBF_UPD_LEAVE));
+	EXPECT_EQ(-ENOENT, kbloom_mcbf_port_update(self->n, in, &k, 1,
+						   KBLOOM_MCBF_UPD_LEAVE));
+	EXPECT_EQ(NG1 + 2 * NJOIN - 1,
+		  kbloom_mcbf_groups(self->n, in, got, ARRAY_SIZE(got)));
+}
+
 TEST_F(mpkt, bad_input_changes_nothing)
 {
 	struct kbloom_mcbf_spec s = self->spec[1];
@@ -314,6 +382,30 @@ TEST_F(mpkt, bad_input_changes_nothing)
 						  uni, 4));
 	EXPECT_EQ(-ENODEV, kbloom_mcbf_port_build(self->n, 999999,
 						  &self->spec[1], NULL, 0));
+	/* an update with a group of an unused class, a unicast address, a
+	 * bad flag or an unknown port: refused whole
+	 */
+	{
+		struct kbloom_addr_key two[2];
+
+		mcbf_group(&two[0], 0, 0, 77777);
+		mcbf_group(&two[1], 0, 3, 5);
+		EXPECT_EQ(-EINVAL, kbloom_mcbf_port_update(self->n,
+							   self->ifindex[1],
+							   two, 2, 0));
+		two[1].len = 4;
+		memcpy(two[1].addr, uni, 4);
+		EXPECT_EQ(-EINVAL, kbloom_mcbf_port_update(self->n,
+							   self->ifindex[1],
+							   two, 2, 0));
+		EXPECT_EQ(-EINVAL, kbloom_mcbf_port_update(self->n,
+							   self->ifindex[1],
+							   two, 1, 0x80));
+		EXPECT_EQ(-ENOENT, kbloom_mcbf_port_update(self->n, 999999,
+							   two, 1, 0));
+		EXPECT_EQ(NG1, kbloom_mcbf_groups(self->n, self->ifindex[1],
+						  two, 0));
+	}
 	ASSERT_EQ(0, kbloom_mcbf_port_get(self->n, self->ifindex[1], &after));
 	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)));
 	/* an ipbf call on an mcbf instance */

@@ -136,6 +136,13 @@ enum kbloom_net_prog {
 /* A program of the instance (the handle owns the fd), or -EINVAL. */
 int kbloom_net_prog_fd(const struct kbloom_net *n, enum kbloom_net_prog p);
 
+/*
+ * The ports of the instance (ifindexes, ascending): up to @max of them
+ * into @ifindex (which may be NULL when @max is 0).  Return: how many
+ * there are (may exceed @max); -errno.
+ */
+int kbloom_net_ports(struct kbloom_net *n, __u32 *ifindex, __u32 max);
+
 /* ---- ipbf ------------------------------------------------------------ */
 
 /*
@@ -252,6 +259,23 @@ int kbloom_mcbf_port_build(struct kbloom_net *n, int ifindex,
 			   const struct kbloom_addr_key *groups,
 			   __u32 ngroups);
 
+/*
+ * Port @ifindex joins (or, with KBLOOM_MCBF_UPD_LEAVE, leaves) @ngroups
+ * groups: under the instance's lock its recorded memberships are read,
+ * changed, its filter rebuilt from them with its own m, hash, seed and
+ * classes, loaded as kbloom_mcbf_port_load() and the memberships
+ * recorded, so concurrent updates of a port (two operators joining at
+ * once) are never lost.  Return: 0; -EEXIST / -ENOENT for a group joined
+ * already / not joined (ignored with KBLOOM_MCBF_UPD_EXIST); -EINVAL for
+ * a bad address, a group of an unused class or unknown flags; -ENOENT
+ * for a port that is not one.  Nothing is changed on error.
+ */
+#define KBLOOM_MCBF_UPD_LEAVE	0x1U
+#define KBLOOM_MCBF_UPD_EXIST	0x2U
+int kbloom_mcbf_port_update(struct kbloom_net *n, int ifindex,
+			    const struct kbloom_addr_key *groups,
+			    __u32 ngroups, __u32 flags);
+
 int kbloom_mcbf_port_get(struct kbloom_net *n, int ifindex,
 			 struct kbloom_mcbf_port *port);
 /* Remove a port: its link, devmap entry, filter, memberships, counters. */
@@ -266,8 +290,34 @@ int kbloom_mcbf_member_add(struct kbloom_net *n, int ifindex,
 int kbloom_mcbf_member_del(struct kbloom_net *n, int ifindex,
 			   const void *group, __u32 len);
 
-/* Set KBLOOM_MCBF_F_* (auditing of leaks). */
+/* Set or read KBLOOM_MCBF_F_* (auditing of leaks). */
 int kbloom_mcbf_set_flags(struct kbloom_net *n, __u32 flags);
+int kbloom_mcbf_get_flags(struct kbloom_net *n, __u32 *flags);
+
+/*
+ * The recorded memberships of port @ifindex, sorted (IPv4 first): up to
+ * @max into @out.  Return: how many there are (may exceed @max); -errno.
+ */
+int kbloom_mcbf_groups(struct kbloom_net *n, int ifindex,
+		       struct kbloom_addr_key *out, __u32 max);
+
+/**
+ * struct kbloom_mcbf_fill - what port's filter holds, as published
+ * @m: bits
+ * @ones: one bits
+ * @fpr: per class, the false-positive rate the filter predicts for a
+ *       group not inserted: the mean over the blocks of (block fill)^k
+ *       at the class's k (0 for an unused class)
+ */
+struct kbloom_mcbf_fill {
+	__u64 m;
+	__u64 ones;
+	double fpr[KB_MCBF_CLASSES];
+};
+
+/* Port @ifindex's fill and predicted rates.  -ENOENT: no such port. */
+int kbloom_mcbf_port_fill(struct kbloom_net *n, int ifindex,
+			  struct kbloom_mcbf_fill *f);
 
 /* Port @ifindex's counters, summed over the CPUs. */
 int kbloom_mcbf_stats(struct kbloom_net *n, int ifindex,

@@ -10,6 +10,10 @@
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
  *   gate rebuild NAME [SIZE]
+ *
+ * A kfunc gate ("xdp attach gate ... module-filter F") tests a kbloom.ko
+ * filter instead: add and del go to it too, test and stats show what it
+ * says, and there is nothing to rebuild.
  */
 #include <errno.h>
 #include <limits.h>
@@ -127,6 +131,30 @@ static void addrs_free(struct addrs *as)
 
 /* ---- add, del, test ----------------------------------------------------- */
 
+/*
+ * A kfunc gate: its module filter's name into @mf and /dev/kbloom into
+ * *@dev; a map-backed gate: *@dev = -1.  Exit 3 when the gate has no
+ * module filter.
+ */
+static int gate_module_open(struct ctl *c, struct kbloom_xdp *x,
+			    char mf[KBLOOM_NAME_LEN], int *dev)
+{
+	int ret;
+
+	*dev = -1;
+	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_KFUNC)
+		return 0;
+	ret = kbloom_xdp_module_filter(x, 0, mf);
+	if (ret)
+		return ctl_syserr(c, ret, "a kfunc gate without a module filter; xdp attach gate NAME ... module-filter F",
+				  "%s", c->cmd_path);
+	*dev = kbloom_dev_open(c->dev_path);
+	if (*dev < 0)
+		return ctl_syserr(c, *dev, NULL, "%s: open %s", c->cmd_path,
+				  c->dev_path);
+	return 0;
+}
+
 static int set_cmd(struct ctl *c, int argc, char **argv, bool add)
 {
 	struct kbloom_xdp *x = NULL;
@@ -154,6 +182,12 @@ static int set_cmd(struct ctl *c, int argc, char **argv, bool add)
 		if (!ret) {
 			done[i] = true;
 			continue;
+		}
+		if (add && ret == -ENOENT) {
+			/* a kfunc gate's module filter: the library says which */
+			ret = xdp_fail(c, ret, "%s %s: %s", c->cmd_path,
+				       argv[0], as.text[i]);
+			goto undo;
 		}
 		ret = ctl_syserr(c, ret, ret == -EEXIST ?
 				 "in the set already; -exist ignores it" :
@@ -195,8 +229,9 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
 	struct addrs as = { 0 };
-	int i, exact = -1, ret, in, f;
+	int i, exact = -1, dev = -1, ret, in, f;
 	int *res_in = NULL, *res_f = NULL, members = 0;
+	char mf[KBLOOM_NAME_LEN];
 	struct json j;
 
 	ret = xdp_arg_name(c, argv[0]);
@@ -218,8 +253,14 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 			       argv[0]);
 		goto out;
 	}
+	ret = gate_module_open(c, x, mf, &dev);
+	if (ret)
+		goto out;
 	for (i = 0; i < as.n; i++) {
-		f = kbloom_xdp_filter_test(x, 0, as.a[i], as.len[i]);
+		f = dev < 0 ? kbloom_xdp_filter_test(x, 0, as.a[i], as.len[i]) :
+			      (int)kbloom_dev_test_batch(dev, mf, as.a[i],
+							 as.len[i], as.len[i],
+							 1, NULL, NULL);
 		in = gate_member(exact, as.a[i], as.len[i]);
 		if (f < 0 || in < 0) {
 			ret = xdp_fail(c, f < 0 ? f : in, "%s %s: %s",
@@ -269,6 +310,7 @@ done:
 out:
 	if (exact >= 0)
 		close(exact);
+	kbloom_dev_close(dev);
 	kbloom_xdp_close(x);
 	addrs_free(&as);
 	free(res_in);
@@ -374,7 +416,8 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 
 static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
-		       const struct kbloom_gate_stats *st)
+		       const struct kbloom_gate_stats *st, int kf,
+		       const char *mf)
 {
 	char a[32], b[32];
 
@@ -382,9 +425,16 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	printf("policy:            %s, match %s\n", gate_mode_name(mode),
 	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	printf("set:               %llu addresses\n", (unsigned long long)keys);
-	printf("filter:            %llu bits, k %u, hash %s, seed 0x%016llx\n",
-	       (unsigned long long)fi->m, fi->params.k,
-	       hash_name(fi->params.hash_id),
+	if (kf)
+		printf("variant:           kfunc, module filter %s%s\n",
+		       mf[0] ? mf : "none", mf[0] && !fi->m ?
+		       " (not in kbloom.ko)" : "");
+	else
+		printf("variant:           map\n");
+	printf("filter:            %llu %s, k %u, hash %s, seed 0x%016llx\n",
+	       (unsigned long long)fi->m,
+	       fi->params.type == KBLOOM_TYPE_COUNTING ? "counters" : "bits",
+	       fi->params.k, hash_name(fi->params.hash_id),
 	       (unsigned long long)fi->params.seed);
 	printf("inserted:          %llu\n",
 	       (unsigned long long)fi->params.inserted);
@@ -415,7 +465,8 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 
 static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
-		       const struct kbloom_gate_stats *st)
+		       const struct kbloom_gate_stats *st, int kf,
+		       const char *mf)
 {
 	struct json j;
 	char seed[24];
@@ -426,6 +477,12 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_kstr(&j, "policy", gate_mode_name(mode));
 	json_kstr(&j, "match", flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	json_ku64(&j, "keys", keys);
+	json_kstr(&j, "variant", kf ? "kfunc" : "map");
+	json_key(&j, "module_filter");
+	if (mf[0])
+		json_str(&j, mf);
+	else
+		json_null(&j);
 	json_ku64(&j, "m", fi->m);
 	json_ku64(&j, "k", fi->params.k);
 	json_kstr(&j, "hash", hash_name(fi->params.hash_id));
@@ -461,9 +518,10 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_xdp_filter_info fi;
 	struct kbloom_gate_stats st;
 	struct kbloom_xdp *x = NULL;
+	char mf[KBLOOM_NAME_LEN];
 	__u32 mode = 0, flags = 0;
 	__u64 keys = 0;
-	int ret;
+	int ret, kf = 0;
 
 	ret = xdp_arg_name(c, argv[0]);
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
@@ -473,15 +531,17 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	ret = ret ?: kbloom_xdp_filter_info(x, 0, &fi);
 	ret = ret ?: gate_cfg_read(x, &mode, &flags);
 	ret = ret ?: gate_count(x, &keys);
+	if (!ret)
+		kf = xdp_module_info(c, x, 0, &fi, mf);
 	kbloom_xdp_close(x);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
 	if (ctl_quiet(c))
 		return KBCTL_OK;
 	if (c->set[CO_JSON])
-		stats_json(argv[0], mode, flags, keys, &fi, &st);
+		stats_json(argv[0], mode, flags, keys, &fi, &st, kf, mf);
 	else
-		stats_text(argv[0], mode, flags, keys, &fi, &st);
+		stats_text(argv[0], mode, flags, keys, &fi, &st, kf, mf);
 	return ctl_flush_stdout(c);
 }
 
@@ -515,10 +575,11 @@ static const struct ctl_cmd gate_sub[] = {
 		.synopsis = "NAME ADDR...",
 		.summary = "add IPv4/IPv6 addresses to the set",
 		.help =
-"Each address goes into the exact map, then into the filter: when add\n"
-"returns it is in force.  Every address is checked first; if one fails,\n"
-"the ones added by this command are removed again.  -exist: an address in\n"
-"the set already is not an error.\n",
+"Each address goes into the exact map, then into the filter (of a kfunc\n"
+"gate: its module filter too): when add returns it is in force.  Every\n"
+"address is checked first; if one fails, the ones added by this command\n"
+"are removed again.  -exist: an address in the set already is not an\n"
+"error.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -531,7 +592,9 @@ static const struct ctl_cmd gate_sub[] = {
 		.help =
 "An address leaves the exact map at once; its bits stay in the filter\n"
 "(its packets then cost one exact lookup, counted as a false positive)\n"
-"until gate rebuild.  -exist: an address not in the set is not an error.\n",
+"until gate rebuild.  A kfunc gate also deletes it from its module\n"
+"filter, which a counting filter does at once.  -exist: an address not\n"
+"in the set is not an error.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -595,7 +658,8 @@ static const struct ctl_cmd gate_sub[] = {
 		.help =
 "A new filter holding exactly the addresses of the set is built and\n"
 "swapped in whole: every packet is tested against the old filter or the\n"
-"new one.  Clears the bits of deleted addresses; with a size, resizes.\n",
+"new one.  Clears the bits of deleted addresses; with a size, resizes.\n"
+"Not for a kfunc gate: its filter is kbloom.ko's.\n",
 		.min_args = 1,
 		.max_args = 13,
 		.run = cmd_rebuild,

@@ -15,6 +15,10 @@
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
+ *   ipbf.c     ipbf topo create setup config port ports stats header send
+ *              (in-packet Bloom filters), and what ipbf and mcbf share
+ *   mcbf.c     mcbf optimize create port join leave ports groups stats
+ *              (Multi-Class Bloom filters)
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
@@ -296,8 +300,86 @@ void xdp_notes(const struct ctl *c);
 int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
 void fmt_rate(char *buf, size_t len, double p);
 
+/*
+ * ipbf.c, mcbf.c: the in-packet (ipbf) and Multi-Class (mcbf) paths of
+ * libkbloom_xdp_net.h; ipbf.c holds what both share and what xdp.c calls
+ * for their instances (xdp attach, detach, status).
+ */
+extern const struct ctl_cmd ipbf_cmds[];
+extern const struct ctl_cmd mcbf_cmds[];
+
+struct kbloom_net;
+
+/* an open ipbf or mcbf instance */
+struct netinst {
+	struct kbloom_net *n;
+	const char *name;
+	const char *netns;	/* given or recorded, NULL: ours */
+	int ns_fd;
+	char op[160];		/* "CMD NAME", for messages */
+};
+
+/* what xdp status shows of an ipbf or mcbf instance */
+struct net_summary {
+	bool valid;
+	__u32 ports;
+	__u32 fill_limit, d, k;	/* ipbf */
+	__u64 seed;
+	__u64 members;		/* mcbf */
+	__u32 flags;
+};
+
+int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
+		  const char *netns, enum xdp_kind want);
+void net_inst_close(struct netinst *m);
+bool net_is_port(struct kbloom_net *n, int ifindex);
+int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt);
+bool net_attached(struct kbloom_net *n, int ifindex);
+int net_inst_port(struct ctl *c, struct netinst *m, const char *s,
+		  int *ifindex);
+void net_port_name(const struct netinst *m, __u32 ifindex, char *buf,
+		   size_t len);
+int net_which(struct ctl *c, struct netinst *m, const char *port,
+	      __u32 **ids, __u32 *n);
+int net_take_netns(const struct ctl *c, int *argc, char **argv,
+		   const char **netns);
+int net_mark_netns(struct kbloom_net *n, int ns_fd);
+int net_arg_mode(const struct ctl *c, const char *s, int *mode);
+int net_arg_devs(const struct ctl *c, int ndev, char **dev);
+int net_devs_resolve(const struct ctl *c, const char *op, int ns_fd,
+		     const char *netns, int ndev, char **dev, int *ifindex);
+int net_attach_all(struct ctl *c, struct kbloom_net *n, int ndev,
+		   char **dev, const int *ifindex, int mode, const char *op);
+/* the keywords of every kind of xdp attach, for net_foreign_kw() */
+#define XKW_FOREIGN							\
+	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
+	{ .name = "hashes", .arg = "K" }, { .name = "keys", .arg = "N" }, \
+	{ .name = "policy", .arg = "POLICY" },				\
+	{ .name = "match", .arg = "src|dst" },				\
+	{ .name = "variant", .arg = "VARIANT" },				\
+	{ .name = "module-filter", .arg = "NAME...", .many = true }
+
+int net_foreign_kw(const struct ctl *c, struct xkw *kw,
+		   const char *const *foreign, const char *kind,
+		   const char *allowed);
+int ipbf_xdp_attach(struct ctl *c, int argc, char **argv);
+int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
+int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+		     const char *netns, int ndev, char **dev,
+		     const int *ifindex, const char *op);
+int net_destroy(const char *name);
+void net_summary_read(const char *name, const char *netns,
+		      struct net_summary *s);
+void net_summary_text(const struct net_summary *s, enum xdp_kind k);
+void net_summary_json(struct json *j, const struct net_summary *s,
+		      enum xdp_kind k);
+
 /* mcast.c, gate.c: read by xdp status */
 int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+struct kbloom_xdp_filter_info;
+int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
+		    struct kbloom_xdp_filter_info *fi,
+		    char name[KBLOOM_NAME_LEN]);
 int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
 int gate_count(struct kbloom_xdp *x, __u64 *n);
 const char *gate_mode_name(__u32 mode);

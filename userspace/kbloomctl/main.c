@@ -40,6 +40,8 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	plan_cmds,
 	experiment_cmds,
 	xdp_cmds, mcast_cmds, gate_cmds, map_cmds,
+	ipbf_cmds,
+	mcbf_cmds,
 	main_cmds,
 	NULL
 };

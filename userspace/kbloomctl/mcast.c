@@ -12,6 +12,10 @@
  * which the egress program counts (tx_leaked) against the exact record
  * of memberships.  stats puts the leak rate measured next to the rate the
  * filter predicts for the groups it holds (fpr_now).
+ *
+ * In a kfunc instance ("xdp attach mcast ... variant kfunc") a port's
+ * filter is a kbloom.ko filter: ports and stats show that filter's
+ * numbers (KBLOOM_IOCTL_STAT) and its name.
  */
 #include <errno.h>
 #include <limits.h>
@@ -62,6 +66,43 @@ int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
 		qsort(v, *n, sizeof(*v), u32_cmp);
 	*ids = v;
 	return 0;
+}
+
+/*
+ * Filter @id of a kfunc instance is the module filter named for it: its
+ * name into @name and its numbers over @fi (all zero when there is no
+ * such filter).  Return: 1 for a kfunc instance, 0 for map-backed (@fi
+ * untouched, @name "").
+ */
+int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
+		    struct kbloom_xdp_filter_info *fi,
+		    char name[KBLOOM_NAME_LEN])
+{
+	struct kbloom_stat st;
+	int fd, ret = -ENOENT;
+
+	name[0] = 0;
+	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_KFUNC)
+		return 0;
+	if (kbloom_xdp_module_filter(x, id, name))
+		name[0] = 0;
+	fd = name[0] ? kbloom_dev_open(c->dev_path) : -1;
+	if (fd >= 0)
+		ret = kbloom_dev_stat(fd, name, &st);
+	kbloom_dev_close(fd);
+	fi->m = ret ? 0 : st.m;
+	fi->ones = ret ? 0 : st.ones;
+	fi->occupancy_ppm = ret ? 0 : st.occupancy_ppm;
+	fi->n_est = ret ? 0 : st.n_est;
+	fi->fpr_now_pico = ret ? 0 : st.fpr_now_pico;
+	fi->params.k = ret ? 0 : st.k;
+	fi->params.hash_id = ret ? 0 : st.hash_id;
+	fi->params.seed = ret ? 0 : st.seed;
+	fi->params.inserted = ret ? 0 : st.inserted;
+	fi->params.capacity = ret ? 0 : st.capacity;
+	fi->params.fpr_pico = ret ? 0 : st.fpr_pico;
+	fi->params.type = ret ? 0 : st.type;
+	return 1;
 }
 
 /*
@@ -191,6 +232,11 @@ static int member_cmd(struct ctl *c, int argc, char **argv, bool join)
 			continue;
 		}
 		xdp_addr_str(addr[i], len[i], a, sizeof(a));
+		if (join && ret == -ENOENT) {
+			/* the port's module filter: the library says which */
+			ret = xdp_fail(c, ret, "%s: %s %s", m.op, port, a);
+			goto undo;
+		}
 		ret = ctl_syserr(c, ret, ret == -EEXIST ?
 				 "joined already; -exist ignores it" :
 				 ret == -ENOENT ? "not joined; -exist ignores it" :
@@ -279,11 +325,11 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp_filter_info fi;
 	struct mc m = { .ns_fd = -1 };
-	char ifn[IF_NAMESIZE], occ[24], fpr[24];
+	char ifn[IF_NAMESIZE], occ[24], fpr[24], mf[KBLOOM_NAME_LEN];
 	const char *netns;
 	__u32 *ids = NULL, n = 0, i;
 	struct json j;
-	int g, ret;
+	int g, ret, kf;
 
 	ret = take_netns(c, &argc, argv, &netns);
 	ret = ret ?: xdp_arg_name(c, argv[0]);
@@ -303,9 +349,11 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		json_init(&j, stdout);
 		json_arr(&j);
 	} else {
-		printf("%-16s %7s %-8s %9s %3s %6s %9s %8s %9s\n", "PORT",
+		printf("%-16s %7s %-8s %9s %3s %6s %9s %8s %9s%s\n", "PORT",
 		       "IFINDEX", "ATTACHED", "M", "K", "GROUPS", "OCCUPANCY",
-		       "N_EST", "FPR_NOW");
+		       "N_EST", "FPR_NOW",
+		       kbloom_xdp_variant(m.x) == KBLOOM_XDP_VARIANT_KFUNC ?
+		       "  MODULE_FILTER" : "");
 	}
 	for (i = 0; i < n; i++) {
 		ret = kbloom_xdp_filter_info(m.x, ids[i], &fi);
@@ -315,6 +363,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 			ret = xdp_fail(c, ret, "%s: port %u", m.op, ids[i]);
 			goto out;
 		}
+		kf = xdp_module_info(c, m.x, ids[i], &fi, mf);
 		g = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
 		port_name(&m, ids[i], ifn, sizeof(ifn));
 		if (c->set[CO_JSON]) {
@@ -335,15 +384,25 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 			json_ku64(&j, "n_est", fi.n_est);
 			json_kdouble(&j, "fpr_now",
 				     pico_to_double(fi.fpr_now_pico));
+			if (kf) {
+				json_key(&j, "module_filter");
+				if (mf[0])
+					json_str(&j, mf);
+				else
+					json_null(&j);
+			}
 			json_obj_end(&j);
 			continue;
 		}
 		snprintf(occ, sizeof(occ), "%.2f%%", fi.occupancy_ppm / 1e4);
 		fpr_cell(fpr, sizeof(fpr), &fi);
-		printf("%-16s %7u %-8s %9llu %3u %6d %9s %8llu %9s\n", ifn,
+		printf("%-16s %7u %-8s %9llu %3u %6d %9s %8llu %9s", ifn,
 		       ids[i], attached(m.x, ids[i]) ? "yes" : "no",
 		       (unsigned long long)fi.m, fi.params.k, g > 0 ? g : 0,
 		       occ, (unsigned long long)fi.n_est, fpr);
+		if (kf)
+			printf("  %s", mf[0] ? mf : "none");
+		printf("\n");
 	}
 	if (c->set[CO_JSON]) {
 		json_arr_end(&j);
@@ -432,7 +491,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_xdp_filter_info fi;
 	struct kbloom_mcast_stats st;
 	struct mc m = { .ns_fd = -1 };
-	char ifn[IF_NAMESIZE], fpr[24], leak[24];
+	char ifn[IF_NAMESIZE], fpr[24], leak[24], mf[KBLOOM_NAME_LEN];
 	const char *netns;
 	__u32 *ids = NULL, n = 0, i;
 	__u64 nonmember;
@@ -468,6 +527,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 			ret = xdp_fail(c, ret, "%s: port %u", m.op, ids[i]);
 			goto out;
 		}
+		xdp_module_info(c, m.x, ids[i], &fi, mf);
 		port_name(&m, ids[i], ifn, sizeof(ifn));
 		/* copies of groups the port has not joined */
 		nonmember = st.tx_filtered + st.tx_leaked;
@@ -535,7 +595,8 @@ static const struct ctl_cmd mcast_sub[] = {
 "(ff00::/8).  When join returns, every later packet of the group is\n"
 "forwarded on the port.  Every group is checked first; if one fails, the\n"
 "groups joined by this command are left again.  -exist: a group joined\n"
-"already is not an error.\n",
+"already is not an error.  On a kfunc instance the group is also added to\n"
+"the port's module filter (xdp attach ... module-filter).\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -548,7 +609,8 @@ static const struct ctl_cmd mcast_sub[] = {
 		.help =
 "The membership is removed and the port's filter rewritten from the groups\n"
 "still joined, so that none of those is missed meanwhile.  -exist: a group\n"
-"not joined is not an error.\n",
+"not joined is not an error.  On a kfunc instance the group is deleted\n"
+"from the port's module filter, which must be a counting filter.\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -560,7 +622,9 @@ static const struct ctl_cmd mcast_sub[] = {
 		.summary = "the ports and their filters: m, k, groups, occupancy, n_est, fpr_now",
 		.help =
 "fpr_now is the false-positive rate the port's filter predicts for the\n"
-"groups it holds: the fraction of other groups' packets it lets through.\n",
+"groups it holds: the fraction of other groups' packets it lets through.\n"
+"On a kfunc instance the numbers are the module filter's (MODULE_FILTER;\n"
+"all 0 while it does not exist).\n",
 		.min_args = 1,
 		.max_args = 3,
 		.opts = CTL_OPT(CO_JSON),

@@ -765,6 +765,7 @@ int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf)
  * @ns_ino: pass links: the inode of their namespace, else 0
  * @ifname: the interface's name, "" if unknown
  * @netns: pass links: the namespace's name in /run/netns, "-" for ours
+ * @mfilter: ports of a kfunc mcast instance: the module filter, or ""
  */
 struct xlink {
 	char pin[64];
@@ -775,6 +776,7 @@ struct xlink {
 	__u64 ns_ino;
 	char ifname[IF_NAMESIZE];
 	char netns[64];
+	char mfilter[KBLOOM_NAME_LEN];
 };
 
 static __u32 query_mode(int ifindex, __u32 prog_id)
@@ -929,6 +931,11 @@ struct attach {
 	struct kbloom_xdp_geom geom;
 	bool geom_given;
 	bool create_opts;	/* ports, members, keys, policy, match */
+	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
+	bool variant_given;
+	char **mf;		/* module-filter NAME... */
+	int nmf;
+	bool mf_pattern;	/* mcast: one NAME with %s, for every new port */
 };
 
 static int kw_pick(const struct ctl *c, const char *kw, const char *v,
@@ -999,6 +1006,163 @@ static bool inst_has_pin(const char *name, const char *leaf)
 	return has_pin(dir, leaf);
 }
 
+/* ---- xdp attach: module filters (the kfunc variant) ------------------------- */
+
+static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
+
+/* A module filter name; with @pattern, one %s (the port's interface). */
+static int arg_module_filter(const struct ctl *c, const char *s, bool pattern)
+{
+	const char *p = strstr(s, "%s");
+	char t[KBLOOM_NAME_LEN + 8];
+	int n;
+
+	if (p && (!pattern || strstr(p + 2, "%s")))
+		goto bad;
+	if (p)
+		n = snprintf(t, sizeof(t), "%.*sa%s", (int)(p - s), s, p + 2);
+	else
+		n = snprintf(t, sizeof(t), "%s", s);
+	if (n > 0 && n < (int)KBLOOM_NAME_LEN && kb_name_valid(t))
+		return 0;
+bad:
+	return ctl_usage(c, "module-filter '%s': not a module filter name (allowed: 1..31 of A-Z a-z 0-9 _ . -%s)",
+			 s, pattern ? ", and for mcast one %s standing for the port's interface" : "");
+}
+
+/* variant auto|map|kfunc and module-filter NAME... of xdp attach. */
+static int attach_module_args(const struct ctl *c, struct xkw *kw,
+			      struct attach *a)
+{
+	struct xkw *mf = xkw_get(kw, "module-filter");
+	const char *v = xkw_val(kw, "variant");
+	int i, k = 0, ret;
+
+	if ((v || mf->n) && a->kind != XK_MCAST && a->kind != XK_GATE)
+		return ctl_usage(c, "%s: only for mcast and gate instances",
+				 v ? "variant" : "module-filter");
+	if (v) {
+		ret = kw_pick(c, "variant", v, variant_words, &k);
+		if (ret)
+			return ret;
+		a->variant = k == 0 ? KBLOOM_XDP_VARIANT_AUTO :
+			     k == 1 ? KBLOOM_XDP_VARIANT_MAP :
+				      KBLOOM_XDP_VARIANT_KFUNC;
+		a->variant_given = true;
+	}
+	a->o.variant = a->variant;
+	a->mf = mf->v;
+	a->nmf = mf->n;
+	if (!a->nmf)
+		return 0;
+	if (a->variant == KBLOOM_XDP_VARIANT_MAP)
+		return ctl_usage(c, "module-filter: not with variant map (allowed: variant kfunc or auto)");
+	if (a->kind == XK_GATE && a->nmf != 1)
+		return ctl_usage(c, "module-filter: %d names for a gate (allowed: one NAME)",
+				 a->nmf);
+	if (a->kind == XK_MCAST && a->nmf != 1 && a->nmf != a->ndev)
+		return ctl_usage(c, "module-filter: %d names for %d devs (allowed: one NAME per dev, in order, or one NAME with %%s for each port's interface)",
+				 a->nmf, a->ndev);
+	for (i = 0; i < a->nmf; i++) {
+		ret = arg_module_filter(c, a->mf[i], a->kind == XK_MCAST);
+		if (ret)
+			return ret;
+	}
+	a->mf_pattern = a->kind == XK_MCAST && a->nmf == 1 &&
+			strstr(a->mf[0], "%s");
+	if (a->kind == XK_GATE || a->mf_pattern)
+		a->o.module_filter = a->mf[0];
+	return 0;
+}
+
+/*
+ * A new instance with per-port names and variant auto: the library sees
+ * no module_filter, so the choice it would make is made here.
+ */
+static void attach_variant_auto(struct attach *a)
+{
+	if (!a->nmf || a->o.module_filter ||
+	    a->o.variant != KBLOOM_XDP_VARIANT_AUTO)
+		return;
+	if (!access(KBLOOM_XDP_MODULE_BTF, F_OK)) {
+		a->o.variant = KBLOOM_XDP_VARIANT_KFUNC;
+		return;
+	}
+	a->o.variant = KBLOOM_XDP_VARIANT_MAP;
+	xdp_log(NULL, "kbloom.ko with BTF is not here (" KBLOOM_XDP_MODULE_BTF
+		" is missing): map-backed filters, module-filter not used");
+}
+
+/*
+ * Before any interface is attached: the variant asked for against the
+ * instance's, and the module filter names set (a new instance got the
+ * gate's name or the ports' pattern from its options).
+ */
+static int attach_module(struct ctl *c, struct attach *a,
+			 struct kbloom_xdp *x, bool created, const char *op)
+{
+	enum kbloom_xdp_variant v = kbloom_xdp_variant(x);
+	int i, ret = 0;
+
+	if (!created && a->variant_given &&
+	    a->variant != KBLOOM_XDP_VARIANT_AUTO && a->variant != v)
+		return ctl_syserr(c, EEXIST, v == KBLOOM_XDP_VARIANT_KFUNC ?
+				  "a kfunc instance already; variant applies when the instance is made" :
+				  "a map-backed instance already; variant applies when the instance is made",
+				  "%s", op);
+	if (!a->nmf)
+		return 0;
+	if (v != KBLOOM_XDP_VARIANT_KFUNC) {
+		if (created)
+			return 0;	/* auto chose map, with a note */
+		return ctl_syserr(c, EOPNOTSUPP, "a map-backed instance; module filters need one made with variant kfunc",
+				  "%s: module-filter", op);
+	}
+	if (a->kind == XK_GATE || a->mf_pattern) {
+		if (!created)
+			ret = kbloom_xdp_set_module_filter(x, 0, a->mf[0]);
+	} else {
+		for (i = 0; !ret && i < a->ndev; i++)
+			ret = kbloom_xdp_set_module_filter(x, a->ifindex[i],
+							   a->mf[i]);
+	}
+	if (ret)
+		return xdp_fail(c, ret, "%s: module-filter", op);
+	return 0;
+}
+
+/* Notes for names missing, or naming no filter of kbloom.ko (yet). */
+static void attach_module_notes(struct attach *a, struct kbloom_xdp *x)
+{
+	char name[KBLOOM_NAME_LEN], msg[160];
+	struct kbloom_stat st;
+	int i, n, fd;
+	__u32 id;
+
+	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_KFUNC)
+		return;
+	fd = kbloom_dev_open(getenv("KBLOOMCTL_DEVICE"));
+	n = a->kind == XK_GATE ? 1 : a->ndev;
+	for (i = 0; i < n; i++) {
+		id = a->kind == XK_GATE ? 0 : (__u32)a->ifindex[i];
+		if (kbloom_xdp_module_filter(x, id, name)) {
+			snprintf(msg, sizeof(msg), "%s%s: no module filter named (module-filter NAME): %s",
+				 a->kind == XK_GATE ? "gate " : "dev ",
+				 a->kind == XK_GATE ? a->name : a->dev[i],
+				 a->kind == XK_GATE ?
+				 "errors counted, the exact set decides" :
+				 "its copies are dropped");
+			xdp_log(NULL, msg);
+		} else if (fd >= 0 &&
+			   kbloom_dev_stat(fd, name, &st) == -ENOENT) {
+			snprintf(msg, sizeof(msg), "module filter %s does not exist yet: kbloomctl create %s counting ...",
+				 name, name);
+			xdp_log(NULL, msg);
+		}
+	}
+	kbloom_dev_close(fd);
+}
+
 /* mcast and gate: create the instance if needed, attach every device. */
 static int attach_path(struct ctl *c, struct attach *a, const char *op)
 {
@@ -1030,6 +1194,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 	}
 	if (have == XK_NONE) {
 		a->o.geom = a->geom;
+		attach_variant_auto(a);
 		ret = kbloom_xdp_create(a->name, kind, &a->o, &x);
 		if (ret) {
 			ret = xdp_fail(c, ret, "%s: create", op);
@@ -1060,6 +1225,9 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 			goto out;
 		}
 	}
+	ret = attach_module(c, a, x, created, op);
+	if (ret)
+		goto undo;
 	for (i = 0; i < a->ndev; i++) {
 		snprintf(leaf, sizeof(leaf), "link_%d", a->ifindex[i]);
 		if (inst_has_pin(a->name, leaf))
@@ -1084,6 +1252,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 		ret = xdp_fail(c, ret, "%s: record the namespace", op);
 		goto undo;
 	}
+	attach_module_notes(a, x);
 	xdp_notes(c);
 	ret = KBCTL_OK;
 	goto out;
@@ -1237,6 +1406,8 @@ static int cmd_attach(struct ctl *c, int argc, char **argv)
 		{ .name = "keys", .arg = "N" },
 		{ .name = "policy", .arg = "monitor|deny|allow" },
 		{ .name = "match", .arg = "src|dst" },
+		{ .name = "variant", .arg = "auto|map|kfunc" },
+		{ .name = "module-filter", .arg = "NAME...", .many = true },
 		{ 0 }
 	};
 	static const char *const only_mcast[] = { "ports", "members", NULL };
@@ -1245,17 +1416,17 @@ static int cmd_attach(struct ctl *c, int argc, char **argv)
 	static const char *const geom_kw[] = { "capacity", "fpr", "bits",
 					       "hashes", "hash", "seed", NULL };
 	struct attach a = { .ns_fd = -1 };
-	char op[160], all[96];
+	char op[160];
 	int i, k = 0, ret;
 
 	ret = kw_pick(c, "KIND", argv[0], kind_words, &k);
 	if (ret)
 		return ret;
-	if (k >= 3) {
-		arg_words(all, sizeof(all), kind_words);
-		return ctl_usage(c, "KIND '%s': not attached by kbloomctl (allowed: mcast|gate|pass; an %s instance is set up with its ports by libkbloom_xdp_net.h, then shown and removed with xdp status and xdp detach)",
-				 argv[0], argv[0]);
-	}
+	/* ipbf, mcbf: ipbf.c, mcbf.c (libkbloom_xdp_net.h) */
+	if (k == 3)
+		return ipbf_xdp_attach(c, argc - 1, argv + 1);
+	if (k == 4)
+		return mcbf_xdp_attach(c, argc - 1, argv + 1);
 	a.kind = k == 0 ? XK_MCAST : k == 1 ? XK_GATE : XK_PASS;
 	a.name = argv[1];
 	ret = xdp_arg_name(c, a.name);
@@ -1301,6 +1472,7 @@ static int cmd_attach(struct ctl *c, int argc, char **argv)
 			    "memberships, all ports together", &a.o.max_keys);
 	ret = ret ?: kw_u32(c, kw, "keys", 1, 1U << 24,
 			    "addresses in the set", &a.o.max_keys);
+	ret = ret ?: attach_module_args(c, kw, &a);
 	if (ret)
 		return ret;
 	if (xkw_val(kw, "policy")) {
@@ -1387,6 +1559,10 @@ static int detach_devs(struct ctl *c, struct attach *a, enum xdp_kind k,
 	bool *skip;
 	int i, ret = 0;
 
+	/* ipbf, mcbf: the ports are removed (ipbf.c) */
+	if (k == XK_IPBF || k == XK_MCBF)
+		return net_detach_ports(c, k, a->name, a->netns, a->ndev,
+					a->dev, a->ifindex, op);
 	skip = calloc(a->ndev, sizeof(bool));
 	if (!skip)
 		return ctl_syserr(c, ENOMEM, NULL, "%s", op);
@@ -1498,6 +1674,8 @@ static int cmd_detach(struct ctl *c, int argc, char **argv)
 	if (k == XK_MCAST || k == XK_GATE) {
 		ret = kbloom_xdp_open(a.name, &a.o, &x);
 		ret = ret ?: kbloom_xdp_destroy(x);
+	} else if (k == XK_IPBF || k == XK_MCBF) {
+		ret = net_destroy(a.name);
 	} else {
 		ret = kbloom_xdp_unpin(xdp_root(), a.name);
 	}
@@ -1514,6 +1692,8 @@ struct inst_info {
 	enum xdp_kind kind;
 	struct xlink *links;
 	int nlinks;
+	/* ipbf, mcbf (ipbf.c) */
+	struct net_summary net;
 	/* mcast */
 	__u32 ports;
 	__u64 groups;
@@ -1521,6 +1701,9 @@ struct inst_info {
 	__u32 mode, flags;
 	__u64 keys;
 	bool have_extra;
+	/* mcast and gate: map or kfunc; the gate's (or new ports') module filter */
+	enum kbloom_xdp_variant variant;
+	char mfilter[KBLOOM_NAME_LEN];
 };
 
 static void inst_read(const char *name, const char *netns, int ns_fd,
@@ -1552,11 +1735,20 @@ static void inst_read(const char *name, const char *netns, int ns_fd,
 	links_read(dir, ns_fd, &ii->links, &ii->nlinks);
 	if (own_fd >= 0)
 		close(own_fd);
+	if (ii->kind == XK_IPBF || ii->kind == XK_MCBF)
+		net_summary_read(name, netns, &ii->net);
 	if (ii->kind != XK_MCAST && ii->kind != XK_GATE)
 		return;
 	opts_init(&o, netns);
 	if (kbloom_xdp_open(name, &o, &x))
 		return;
+	ii->variant = kbloom_xdp_variant(x);
+	if (kbloom_xdp_module_filter(x, 0, ii->mfilter))
+		ii->mfilter[0] = 0;
+	for (i = 0; ii->kind == XK_MCAST && i < (__u32)ii->nlinks; i++)
+		if (kbloom_xdp_module_filter(x, ii->links[i].ifindex,
+					     ii->links[i].mfilter))
+			ii->links[i].mfilter[0] = 0;
 	if (ii->kind == XK_MCAST && !mcast_port_ids(x, &ids, &n)) {
 		ii->ports = n;
 		for (i = 0; i < n; i++) {
@@ -1572,6 +1764,11 @@ static void inst_read(const char *name, const char *netns, int ns_fd,
 	    !gate_count(x, &ii->keys))
 		ii->have_extra = true;
 	kbloom_xdp_close(x);
+}
+
+static const char *variant_name(enum kbloom_xdp_variant v)
+{
+	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" : "map";
 }
 
 static void status_json_one(struct json *j, const struct inst_info *ii)
@@ -1594,6 +1791,15 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 								     "src");
 		json_ku64(j, "keys", ii->keys);
 	}
+	net_summary_json(j, &ii->net, ii->kind);
+	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
+		json_kstr(j, "variant", variant_name(ii->variant));
+		json_key(j, "module_filter");
+		if (ii->mfilter[0])
+			json_str(j, ii->mfilter);
+		else
+			json_null(j);
+	}
 	json_key(j, "links");
 	json_arr(j);
 	for (i = 0; i < ii->nlinks; i++) {
@@ -1611,6 +1817,14 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 			json_kstr(j, "netns", l->netns);
 		json_ku64(j, "link_id", l->link_id);
 		json_ku64(j, "prog_id", l->prog_id);
+		if (ii->kind == XK_MCAST &&
+		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC) {
+			json_key(j, "module_filter");
+			if (l->mfilter[0])
+				json_str(j, l->mfilter);
+			else
+				json_null(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -1632,6 +1846,16 @@ static void status_text_one(const struct inst_info *ii)
 		       gate_mode_name(ii->mode),
 		       ii->flags & KBLOOM_GATE_F_DST ? "dst" : "src",
 		       (unsigned long long)ii->keys);
+	net_summary_text(&ii->net, ii->kind);
+	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
+		if (ii->variant != KBLOOM_XDP_VARIANT_KFUNC)
+			printf("  variant map (filters in BPF maps)\n");
+		else
+			printf("  variant kfunc (kbloom.ko filters), %s %s\n",
+			       ii->kind == XK_GATE ? "module filter" :
+			       "module filter of new ports",
+			       ii->mfilter[0] ? ii->mfilter : "none");
+	}
 	if (!ii->nlinks) {
 		printf("  not attached\n");
 		return;
@@ -1644,9 +1868,14 @@ static void status_text_one(const struct inst_info *ii)
 
 		if (ii->kind == XK_PASS)
 			snprintf(ns, sizeof(ns), "%-16.16s ", l->netns);
-		printf("  %-16s %7u %-7s %s%7u %7u\n",
+		printf("  %-16s %7u %-7s %s%7u %7u",
 		       l->ifname[0] ? l->ifname : "?", l->ifindex,
 		       mode_name(l->mode), ns, l->link_id, l->prog_id);
+		if (ii->kind == XK_MCAST &&
+		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC)
+			printf("  module filter %s",
+			       l->mfilter[0] ? l->mfilter : "none");
+		printf("\n");
 	}
 }
 
@@ -1779,7 +2008,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -1801,10 +2030,26 @@ static const struct ctl_cmd xdp_sub[] = {
 "         peer runs an XDP program).  Links of several namespaces may\n"
 "         share one pass instance.\n"
 "SIZE: capacity N fpr P, or bits M hashes K (M a multiple of 512), and\n"
-"hash fast|siphash, seed S.  Every interface is resolved first; when one\n"
+"hash fast|siphash, seed S.\n"
+"variant, mcast and gate, when the instance is made: map (filters in BPF\n"
+"maps), kfunc (the programs test filters of kbloom.ko, which /dev/kbloom\n"
+"users add to, delete from and swap: kbloomctl add/del/restore), or auto\n"
+"(the default): kfunc when module-filter is given and kbloom.ko is loaded\n"
+"with BTF, map otherwise (with a note).  kfunc without the module is an\n"
+"error.  module-filter NAME: the gate's module filter; for mcast one NAME\n"
+"per dev, in order, or one NAME with %s standing for each port's\n"
+"interface (sw0.%s), kept for the ports made later.  On a kfunc instance\n"
+"made already it renames.  gate add and mcast join add to the module\n"
+"filter too, gate del and mcast leave delete from it (a leave needs a\n"
+"counting filter).  Every interface is resolved first; when one\n"
 "fails to attach, what this command did is undone.  -exist: an interface\n"
-"attached already is not an error.  ipbf and mcbf instances are made with\n"
-"their ports by libkbloom_xdp_net.h; xdp status and xdp detach handle them.\n",
+"attached already is not an error.\n"
+"  ipbf   attach ports made by ipbf port (ipbf setup makes a whole node and\n"
+"         attaches it): dev, mode and netns only.\n"
+"  mcbf   Multi-Class Bloom filter switch: each interface becomes a port\n"
+"         with an empty filter (bits M: 4096; classes LIST or class\n"
+"         GROUPS:P[:W]...: all:4; seed S; hash fast|siphash; see mcbf port,\n"
+"         mcbf join); ports N, members N, audit on|off when it is made.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -1815,10 +2060,10 @@ static const struct ctl_cmd xdp_sub[] = {
 		.synopsis = "NAME [dev IFACE...] [netns NS]",
 		.summary = "detach interfaces, or remove the whole instance",
 		.help =
-"With dev: detach those interfaces; an mcast port is removed with its\n"
-"filter, memberships and counters.  Without: detach every interface and\n"
-"remove instance NAME and all its pins.  -exist: a missing instance or an\n"
-"interface not attached is not an error.\n",
+"With dev: detach those interfaces; an mcast, ipbf or mcbf port is removed\n"
+"with its filter (or link IDs), memberships and counters.  Without: detach\n"
+"every interface and remove instance NAME and all its pins.  -exist: a\n"
+"missing instance or an interface not attached is not an error.\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -1830,8 +2075,10 @@ static const struct ctl_cmd xdp_sub[] = {
 		.summary = "the instances: kind, pins, attached interfaces and modes",
 		.help =
 "For each instance (or NAME): its kind and directory, for mcast the ports\n"
-"and memberships, for a gate its policy and the size of its set, and its\n"
-"links: interface, ifindex, mode (native or generic), link and program ids.\n"
+"and memberships, for a gate its policy and the size of its set, the\n"
+"variant (map or kfunc, with the module filters), for ipbf its ports and\n"
+"configuration, for mcbf its ports, memberships and audit, and its links:\n"
+"interface, ifindex, mode (native or generic), link and program ids.\n"
 "Interface names are looked up in netns NS (pass links: in their own).\n",
 		.max_args = 3,
 		.opts = CTL_OPT(CO_JSON),

@@ -13,9 +13,11 @@
  * one update of the port's element, then the old slot is emptied after
  * an RCU grace period, as the mcast path does).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -1447,11 +1449,12 @@ static int mcbf_key(struct kbloom_member_key *k, int ifindex,
 	return 0;
 }
 
-/* Delete the recorded memberships of port @ifindex. */
-static void mcbf_members_clear(struct kbloom_net *n, int ifindex)
+/* The recorded memberships of port @ifindex, malloc()ed. */
+static int mcbf_members_of(struct kbloom_net *n, int ifindex,
+			   struct kbloom_member_key **out, __u32 *cnt)
 {
 	struct kbloom_member_key key, next, *v = NULL, *t;
-	__u32 cnt = 0, cap = 0, i;
+	__u32 len = 0, cap = 0;
 	int ret;
 
 	for (ret = bpf_map_get_next_key(n->map_fd[NM_MEMBERS], NULL, &next);
@@ -1460,18 +1463,71 @@ static void mcbf_members_clear(struct kbloom_net *n, int ifindex)
 		key = next;
 		if (key.ifindex != (__u32)ifindex)
 			continue;
-		if (cnt == cap) {
+		if (len == cap) {
 			cap = cap ? 2 * cap : 64;
 			t = realloc(v, cap * sizeof(*v));
-			if (!t)
-				break;
+			if (!t) {
+				free(v);
+				return -ENOMEM;
+			}
 			v = t;
 		}
-		v[cnt++] = key;
+		v[len++] = key;
 	}
+	*out = v;
+	*cnt = len;
+	return 0;
+}
+
+/* Delete the recorded memberships of port @ifindex. */
+static void mcbf_members_clear(struct kbloom_net *n, int ifindex)
+{
+	struct kbloom_member_key *v;
+	__u32 cnt, i;
+
+	if (mcbf_members_of(n, ifindex, &v, &cnt))
+		return;
 	for (i = 0; i < cnt; i++)
 		bpf_map_delete_elem(n->map_fd[NM_MEMBERS], &v[i]);
 	free(v);
+}
+
+/* A filter of @spec holding @ngroups groups (-EINVAL: one is not). */
+static int mcbf_filter_of(struct kbloom_net *n,
+			  const struct kbloom_mcbf_spec *spec,
+			  const struct kbloom_addr_key *groups, __u32 ngroups,
+			  struct kb_mcbf **out)
+{
+	struct kbloom_member_key mk;
+	struct kb_mcbf *f = NULL;
+	__u32 i;
+	int ret;
+
+	ret = kb_mcbf_new(KBLOOM_TYPE_BLOCKED, spec->m,
+			  spec->hash_id ? spec->hash_id : KBLOOM_HASH_FAST,
+			  spec->seed, &spec->classes, &f);
+	if (ret)
+		return ret;
+	for (i = 0; i < ngroups; i++) {
+		ret = mcbf_key(&mk, 1, groups[i].addr, groups[i].len);
+		if (!ret)
+			ret = groups[i].len == KBLOOM_ADDR4_LEN ?
+			      kb_mcbf_add_v4(f, groups[i].addr) :
+			      kb_mcbf_add_v6(f, groups[i].addr);
+		if (ret) {
+			char a[INET6_ADDRSTRLEN] = "?";
+
+			inet_ntop(groups[i].len == KBLOOM_ADDR4_LEN ?
+				  AF_INET : AF_INET6, groups[i].addr, a,
+				  sizeof(a));
+			net_log(n, "%s: group %s: not a multicast address or of an unused class",
+				n->name, a);
+			kb_mcbf_free(f);
+			return -EINVAL;
+		}
+	}
+	*out = f;
+	return 0;
 }
 
 int kbloom_mcbf_port_build(struct kbloom_net *n, int ifindex,
@@ -1487,24 +1543,9 @@ int kbloom_mcbf_port_build(struct kbloom_net *n, int ifindex,
 	if (mcbf_check(n) || !spec || (ngroups && !groups) || ifindex <= 0)
 		return -EINVAL;
 	ret = mcbf_spec_ok(n, spec);
-	ret = ret ?: kb_mcbf_new(KBLOOM_TYPE_BLOCKED, spec->m,
-				 spec->hash_id ? spec->hash_id :
-				 KBLOOM_HASH_FAST, spec->seed,
-				 &spec->classes, &f);
+	ret = ret ?: mcbf_filter_of(n, spec, groups, ngroups, &f);
 	if (ret)
 		return ret;
-	for (i = 0; i < ngroups; i++) {
-		ret = mcbf_key(&mk, ifindex, groups[i].addr, groups[i].len);
-		if (!ret)
-			ret = groups[i].len == KBLOOM_ADDR4_LEN ?
-			      kb_mcbf_add_v4(f, groups[i].addr) :
-			      kb_mcbf_add_v6(f, groups[i].addr);
-		if (ret) {
-			net_log(n, "%s: group %u: not a multicast address or of an unused class",
-				n->name, i);
-			goto out;
-		}
-	}
 	ret = net_ifindex_ok(n, ifindex);
 	ret = ret ?: net_lock(n);
 	if (ret)
@@ -1521,6 +1562,126 @@ int kbloom_mcbf_port_build(struct kbloom_net *n, int ifindex,
 	net_unlock(n);
 out:
 	kb_mcbf_free(f);
+	return ret;
+}
+
+static int mcbf_group_find(const struct kbloom_addr_key *g, __u32 n,
+			   const struct kbloom_addr_key *k)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		if (g[i].len == k->len && !memcmp(g[i].addr, k->addr, k->len))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The recorded groups of @ifindex with @nupd joined (@join) or left, into
+ * a malloc()ed @out: -EEXIST / -ENOENT for one joined already / not
+ * joined, unless @exist.
+ */
+static int mcbf_groups_updated(struct kbloom_net *n, int ifindex,
+			       const struct kbloom_addr_key *upd, __u32 nupd,
+			       bool join, bool exist,
+			       struct kbloom_addr_key **out, __u32 *nout)
+{
+	struct kbloom_member_key *v;
+	struct kbloom_addr_key *g;
+	__u32 cnt, i, len = 0;
+	int ret, at;
+
+	ret = mcbf_members_of(n, ifindex, &v, &cnt);
+	if (ret)
+		return ret;
+	g = calloc((size_t)cnt + nupd + 1, sizeof(*g));
+	if (!g) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cnt; i++, len++) {
+		g[len].len = v[i].len;
+		memcpy(g[len].addr, v[i].addr, sizeof(g[len].addr));
+	}
+	free(v);
+	for (i = 0; i < nupd; i++) {
+		at = mcbf_group_find(g, len, &upd[i]);
+		if (join && at < 0)
+			g[len++] = upd[i];
+		else if (!join && at >= 0)
+			g[at] = g[--len];
+		else if (!exist)
+			ret = join ? -EEXIST : -ENOENT;
+	}
+	if (ret) {
+		free(g);
+		return ret;
+	}
+	*out = g;
+	*nout = len;
+	return 0;
+}
+
+/* Record @nupd groups of @ifindex as joined or left (after the load). */
+static int mcbf_members_update(struct kbloom_net *n, int ifindex,
+			       const struct kbloom_addr_key *upd, __u32 nupd,
+			       bool join)
+{
+	struct kbloom_member_key mk;
+	__u32 i, one = 1;
+	int ret = 0;
+
+	for (i = 0; !ret && i < nupd; i++) {
+		mcbf_key(&mk, ifindex, upd[i].addr, upd[i].len);
+		if (join)
+			ret = net_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS],
+							  &mk, &one, 0));
+		else
+			bpf_map_delete_elem(n->map_fd[NM_MEMBERS], &mk);
+	}
+	return ret;
+}
+
+int kbloom_mcbf_port_update(struct kbloom_net *n, int ifindex,
+			    const struct kbloom_addr_key *groups,
+			    __u32 ngroups, __u32 flags)
+{
+	bool join = !(flags & KBLOOM_MCBF_UPD_LEAVE);
+	struct kbloom_addr_key *g = NULL;
+	struct kbloom_mcbf_port cur;
+	struct kbloom_mcbf_spec spec;
+	struct kbloom_member_key mk;
+	struct kb_mcbf *f = NULL;
+	__u32 i, key = ifindex, cnt;
+	int ret;
+
+	if (mcbf_check(n) || (ngroups && !groups) || ifindex <= 0 ||
+	    (flags & ~(KBLOOM_MCBF_UPD_LEAVE | KBLOOM_MCBF_UPD_EXIST)))
+		return -EINVAL;
+	for (i = 0; i < ngroups; i++)
+		if (mcbf_key(&mk, ifindex, groups[i].addr, groups[i].len))
+			return -EINVAL;
+	ret = net_lock(n);
+	if (ret)
+		return ret;
+	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	if (ret)
+		goto out;
+	memset(&spec, 0, sizeof(spec));
+	spec.m = (__u64)cur.p.nblocks * KBLOOM_BLOCK_BITS;
+	spec.hash_id = cur.p.hash_id;
+	spec.seed = cur.p.seed;
+	spec.classes = cur.cls;
+	ret = mcbf_groups_updated(n, ifindex, groups, ngroups, join,
+				  flags & KBLOOM_MCBF_UPD_EXIST, &g, &cnt);
+	ret = ret ?: mcbf_filter_of(n, &spec, g, cnt, &f);
+	ret = ret ?: mcbf_load_locked(n, ifindex, &spec,
+				      kb_mcbf_words(f, NULL));
+	ret = ret ?: mcbf_members_update(n, ifindex, groups, ngroups, join);
+out:
+	net_unlock(n);
+	kb_mcbf_free(f);
+	free(g);
 	return ret;
 }
 
@@ -1627,4 +1788,128 @@ int kbloom_mcbf_stats(struct kbloom_net *n, int ifindex,
 	if (mcbf_check(n) || !st || ifindex <= 0)
 		return -EINVAL;
 	return net_stats(n, ifindex, (__u64 *)st);
+}
+
+static int net_u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+int kbloom_net_ports(struct kbloom_net *n, __u32 *ifindex, __u32 max)
+{
+	__u32 *keys, cnt, i;
+	int ret;
+
+	if (!n || (max && !ifindex))
+		return -EINVAL;
+	ret = net_keys(n->map_fd[NM_PORT], &keys, &cnt);
+	if (ret)
+		return ret;
+	if (cnt)
+		qsort(keys, cnt, sizeof(*keys), net_u32_cmp);
+	for (i = 0; i < cnt && i < max; i++)
+		ifindex[i] = keys[i];
+	free(keys);
+	return (int)cnt;
+}
+
+int kbloom_mcbf_get_flags(struct kbloom_net *n, __u32 *flags)
+{
+	struct kbloom_mcbf_cfg cfg;
+	__u32 zero = 0;
+	int ret;
+
+	if (mcbf_check(n) || !flags)
+		return -EINVAL;
+	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_CONFIG], &zero, &cfg));
+	if (!ret)
+		*flags = cfg.flags;
+	return ret;
+}
+
+static int mcbf_key_cmp(const void *a, const void *b)
+{
+	const struct kbloom_member_key *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->addr, y->addr, sizeof(x->addr));
+}
+
+int kbloom_mcbf_groups(struct kbloom_net *n, int ifindex,
+		       struct kbloom_addr_key *out, __u32 max)
+{
+	struct kbloom_member_key *m;
+	__u32 cnt, i;
+	int ret;
+
+	if (mcbf_check(n) || ifindex <= 0 || (max && !out))
+		return -EINVAL;
+	ret = mcbf_members_of(n, ifindex, &m, &cnt);
+	if (ret)
+		return ret;
+	if (cnt)
+		qsort(m, cnt, sizeof(*m), mcbf_key_cmp);
+	for (i = 0; i < cnt && i < max; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].len = m[i].len;
+		memcpy(out[i].addr, m[i].addr, sizeof(out[i].addr));
+	}
+	free(m);
+	return (int)cnt;
+}
+
+/* Fill of each block, the per-class rates over the blocks, into @f. */
+static void mcbf_fill_blocks(const __u64 *w, __u32 nblocks,
+			     const struct kbloom_mcbf_port *rec,
+			     struct kbloom_mcbf_fill *f)
+{
+	__u32 b, i, c, ones;
+	double x, sum[KB_MCBF_CLASSES] = { 0 };
+
+	for (b = 0; b < nblocks; b++) {
+		ones = 0;
+		for (i = 0; i < KBLOOM_BLOCK_BITS / 64; i++)
+			ones += (__u32)__builtin_popcountll(w[b * 8 + i]);
+		f->ones += ones;
+		x = (double)ones / KBLOOM_BLOCK_BITS;
+		for (c = 0; c < KB_MCBF_CLASSES; c++)
+			if (rec->cls.k[c])
+				sum[c] += pow(x, rec->cls.k[c]);
+	}
+	for (c = 0; c < KB_MCBF_CLASSES; c++)
+		f->fpr[c] = nblocks ? sum[c] / nblocks : 0;
+}
+
+int kbloom_mcbf_port_fill(struct kbloom_net *n, int ifindex,
+			  struct kbloom_mcbf_fill *f)
+{
+	struct kbloom_mcbf_port rec;
+	__u32 key = ifindex, id;
+	size_t bytes;
+	__u64 *w;
+	int fd, ret;
+
+	if (mcbf_check(n) || !f || ifindex <= 0)
+		return -EINVAL;
+	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &rec));
+	ret = ret ?: net_err(bpf_map_lookup_elem(n->map_fd[NM_FILTERS],
+						 &rec.p.slot, &id));
+	if (ret)
+		return ret;
+	fd = net_err(bpf_map_get_fd_by_id(id));
+	if (fd < 0)
+		return fd;
+	bytes = (size_t)rec.p.nblocks * sizeof(struct kbloom_block);
+	w = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (w == MAP_FAILED)
+		return -errno;
+	memset(f, 0, sizeof(*f));
+	f->m = (__u64)rec.p.nblocks * KBLOOM_BLOCK_BITS;
+	mcbf_fill_blocks(w, rec.p.nblocks, &rec, f);
+	munmap(w, bytes);
+	return 0;
 }
