@@ -33,7 +33,13 @@
 #include "kbloom_layout.h"
 
 #define KBLOOM_IMAGE_MAGIC	0x4D4C424BU	/* "KBLM" */
-#define KBLOOM_IMAGE_VERSION	1U
+/*
+ * Version 2: standard and counting payloads are at the positions of the
+ * 64-bit multiplicative probe sequence (kbloom_layout.h); version 1 used
+ * double hashing in the 32-bit domain, so its images are refused rather
+ * than read at the wrong positions.
+ */
+#define KBLOOM_IMAGE_VERSION	2U
 #define KBLOOM_NAME_LEN		32U		/* 1..31 chars + NUL */
 
 struct kbloom_image_hdr {

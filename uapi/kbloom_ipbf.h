@@ -58,8 +58,8 @@
  * so a stage takes (gamma_len + 4 + m + 7) / 8 bytes.  Stage s holds the
  * tree links that leave the tree nodes s hops from the source.  A node
  * tests its links against the first stage with the k positions of
- * kb_ipbf_stage_bit() (enhanced double hashing of the link's hash in the
- * header's tag set: the positions of uapi/kbloom_layout.h over m bits),
+ * kb_ipbf_stage_bit() (the kb_probe positions of uapi/kbloom_layout.h
+ * over m bits, from the link's hash in the header's tag set),
  * forwards on every match but the ingress link with that stage removed
  * (nstages - 1, hop_limit - 1; the Ethernet and fixed headers move forward
  * by the stage's bytes and bpf_xdp_adjust_head() drops them), and

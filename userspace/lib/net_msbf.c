@@ -233,7 +233,7 @@ static void probe_words(__u64 lh, __u32 *x)
 
 	kb_probe_init(&pr, lh);
 	for (i = 0; i < KB_IPBF_STAGE_K_MAX; i++) {
-		x[i] = pr.x;
+		x[i] = kb_probe_word(&pr);
 		kb_probe_next(&pr, 1);
 	}
 }
