@@ -365,8 +365,9 @@ static const struct {
 	const char *what;
 	int err;
 } edits[] = {
-	{ "version 2", -EPROTONOSUPPORT },
+	{ "version 3 (a future version)", -EPROTONOSUPPORT },
 	{ "version 0", -EPROTONOSUPPORT },
+	{ "version 1 (the old probe positions)", -EPROTONOSUPPORT },
 	{ "hdr_len 136", -EBADMSG },
 	{ "flags", -EBADMSG },
 	{ "reserved0", -EBADMSG },
@@ -393,29 +394,30 @@ static const struct {
 static void edit_hdr(struct kbloom_image_hdr *h, size_t which, bool counting)
 {
 	switch (which) {
-	case 0: h->version = kb_le16(2); break;
+	case 0: h->version = kb_le16(KBLOOM_IMAGE_VERSION + 1); break;
 	case 1: h->version = 0; break;
-	case 2: h->hdr_len = kb_le16(136); break;
-	case 3: h->flags = 1; break;
-	case 4: h->reserved0 = kb_le32(1); break;
-	case 5: h->reserved1 = kb_le32(1); break;
-	case 6: h->reserved2 = kb_le64(1); break;
-	case 7: h->type = 0; break;
-	case 8: h->type = KBLOOM_TYPE_MAX + 1; break;
-	case 9: h->type = 255; break;
-	case 10: h->hash_id = 0; break;
-	case 11: h->hash_id = KBLOOM_HASH_MAX + 1; break;
-	case 12: h->k = 0; break;
-	case 13: h->k = kb_le32(KBLOOM_K_MAX + 1); break;
-	case 14: h->m = 0; break;
-	case 15: h->m = kb_le64(kb_le64(h->m) + 1); break;
-	case 16: h->m = kb_le64(KBLOOM_M_MAX + 512); break;
-	case 17: h->block_bits = kb_le32(kb_le32(h->block_bits) ^ 512); break;
-	case 18: h->counter_bits = counting ? 5 : 4; break;
-	case 19: h->payload_len = kb_le64(kb_le64(h->payload_len) - 8); break;
-	case 20: h->name[1] = '/'; break;
-	case 21: h->name[30] = 'x'; break;
-	case 22: memset(h->name, 'a', KBLOOM_NAME_LEN); break;
+	case 2: h->version = kb_le16(1); break;
+	case 3: h->hdr_len = kb_le16(136); break;
+	case 4: h->flags = 1; break;
+	case 5: h->reserved0 = kb_le32(1); break;
+	case 6: h->reserved1 = kb_le32(1); break;
+	case 7: h->reserved2 = kb_le64(1); break;
+	case 8: h->type = 0; break;
+	case 9: h->type = KBLOOM_TYPE_MAX + 1; break;
+	case 10: h->type = 255; break;
+	case 11: h->hash_id = 0; break;
+	case 12: h->hash_id = KBLOOM_HASH_MAX + 1; break;
+	case 13: h->k = 0; break;
+	case 14: h->k = kb_le32(KBLOOM_K_MAX + 1); break;
+	case 15: h->m = 0; break;
+	case 16: h->m = kb_le64(kb_le64(h->m) + 1); break;
+	case 17: h->m = kb_le64(KBLOOM_M_MAX + 512); break;
+	case 18: h->block_bits = kb_le32(kb_le32(h->block_bits) ^ 512); break;
+	case 19: h->counter_bits = counting ? 5 : 4; break;
+	case 20: h->payload_len = kb_le64(kb_le64(h->payload_len) - 8); break;
+	case 21: h->name[1] = '/'; break;
+	case 22: h->name[30] = 'x'; break;
+	case 23: memset(h->name, 'a', KBLOOM_NAME_LEN); break;
 	}
 }
 

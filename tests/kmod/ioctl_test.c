@@ -516,7 +516,11 @@ TEST_F(kb, save_restore)
 	h->magic ^= 1;
 	EXPECT_ERRNO(EBADMSG, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
-	h->version = kb_le16(2);
+	h->version = kb_le16(KBLOOM_IMAGE_VERSION + 1);
+	reseal(bad, len);
+	EXPECT_ERRNO(EPROTONOSUPPORT, ku_restore(self->fd, "e1", bad, len, 0));
+	memcpy(bad, img, len);
+	h->version = kb_le16(1);	/* the old probe positions */
 	reseal(bad, len);
 	EXPECT_ERRNO(EPROTONOSUPPORT, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
