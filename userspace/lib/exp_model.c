@@ -89,6 +89,9 @@ struct exp_worker {
 	__u32 *path;
 	__u8 *hdr;
 	__u32 *fpmark;			/* per port: fepoch of a known positive */
+	__u32 *dmark;			/* per port: fepoch of dval[] */
+	__u8 *dval;			/* per port: port_decide() this packet */
+	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
 	/* per-port tests: (group, port) positives, predicted per group */
 	__u32 *pairs;
 	__u64 npairs;
@@ -116,6 +119,8 @@ struct kb_exp {
 	__u32 size_max;
 	double *zipf_cdf;
 	struct exp_group *grp;
+	__u32 *gkey;			/* per group: its address, as bytes */
+	__u8 *gcls;			/* per group: its class */
 	__u32 *members;
 	__u64 nmembers;
 	int prepared;
@@ -130,7 +135,7 @@ struct kb_exp {
 	__u32 *present;
 	__u32 *absent;
 	__u32 *port_n;			/* groups inserted per port */
-	/* per port: the groups for which it is a candidate link (CSR) */
+	/* per port: the groups for which it is a candidate link (CSR), by class */
 	__u64 *cand_off;
 	__u32 *cand_g;
 	__u64 *sw_cand;			/* per switch: candidate links */
@@ -409,6 +414,9 @@ static void worker_free(struct exp_worker *w)
 	free(w->path);
 	free(w->hdr);
 	free(w->fpmark);
+	free(w->dmark);
+	free(w->dval);
+	free(w->zf_pred);
 	free(w->pairs);
 	free(w->g_pred);
 	free(w->keys);
@@ -426,7 +434,7 @@ static int worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
 {
 	const struct kb_topo *t = x->topo;
 	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	size_t nn = t->nnodes, pc = (size_t)t->nports * KB_MCBF_CLASSES;
+	size_t nn = t->nnodes, pc = (size_t)t->nports * KB_MCBF_CLASSES, i;
 	int err;
 
 	memset(w, 0, sizeof(*w));
@@ -451,6 +459,9 @@ static int worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
 	w->path = malloc(nn * sizeof(*w->path));
 	w->hdr = malloc(EXP_HDR_MAX);
 	w->fpmark = calloc(t->nports + 1, sizeof(*w->fpmark));
+	w->dmark = calloc(t->nports + 1, sizeof(*w->dmark));
+	w->dval = calloc(t->nports + 1, sizeof(*w->dval));
+	w->zf_pred = malloc((t->nports + 1) * sizeof(*w->zf_pred));
 	w->g_pred = calloc(x->p.groups + 1, sizeof(*w->g_pred));
 	w->acc.sw_fp = calloc(x->nsw + 1, sizeof(__u64));
 	w->acc.sw_cand = calloc(x->nsw + 1, sizeof(__u64));
@@ -459,11 +470,15 @@ static int worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
 	w->absent = calloc(pc + 1, sizeof(__u32));
 	w->sw_groups = calloc(x->nsw + 1, sizeof(__u32));
 	if (!w->mark || !w->q || !w->trace || !w->seen || !w->cmark ||
-	    !w->path || !w->hdr || !w->fpmark || !w->g_pred || !w->acc.sw_fp || !w->acc.sw_cand ||
+	    !w->path || !w->hdr || !w->fpmark || !w->dmark || !w->dval ||
+	    !w->zf_pred || !w->g_pred ||
+	    !w->acc.sw_fp || !w->acc.sw_cand ||
 	    !w->acc.sw_cand_fp || !w->present || !w->absent || !w->sw_groups) {
 		err = -ENOMEM;
 		goto fail;
 	}
+	for (i = 0; i <= t->nports; i++)
+		w->zf_pred[i] = -1.0;
 	return 0;
 fail:
 	worker_free(w);
@@ -472,12 +487,28 @@ fail:
 
 typedef int (*par_fn)(struct exp_worker *w, void *arg);
 
+/* The workers still running a phase; the last one out wakes the caller. */
+struct par_sync {
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+	__u32 running;
+};
+
 struct par_job {
 	par_fn fn;
 	void *arg;
 	struct exp_worker *w;
-	atomic_uint *running;
+	struct par_sync *sync;
 };
+
+static void par_exit(struct par_sync *ps, __u32 n)
+{
+	pthread_mutex_lock(&ps->lock);
+	ps->running -= n;
+	if (!ps->running)
+		pthread_cond_signal(&ps->done);
+	pthread_mutex_unlock(&ps->lock);
+}
 
 static void *par_main(void *a)
 {
@@ -486,7 +517,7 @@ static void *par_main(void *a)
 
 	j->w->err = j->fn(j->w, j->arg);
 	j->w->cpu += cpu_s() - c0;
-	atomic_fetch_sub(j->running, 1);
+	par_exit(j->sync, 1);
 	return NULL;
 }
 
@@ -502,8 +533,13 @@ static void progress_tick(struct kb_exp *x)
  */
 static int par_run(struct kb_exp *x, par_fn fn, void *arg)
 {
+	struct par_sync ps = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.done = PTHREAD_COND_INITIALIZER,
+		.running = x->nthreads,
+	};
 	struct par_job jobs[KB_EXP_THREADS_MAX];
-	atomic_uint running;
+	struct timespec until;
 	__u32 i, started = 0;
 	int err = 0;
 
@@ -516,21 +552,32 @@ static int par_run(struct kb_exp *x, par_fn fn, void *arg)
 		progress_tick(x);
 		return err;
 	}
-	atomic_store(&running, x->nthreads);
 	for (i = 0; i < x->nthreads; i++) {
-		jobs[i] = (struct par_job){ fn, arg, &x->w[i], &running };
+		jobs[i] = (struct par_job){ fn, arg, &x->w[i], &ps };
 		x->w[i].err = 0;
 		if (pthread_create(&x->w[i].thread, NULL, par_main, &jobs[i])) {
-			atomic_fetch_sub(&running, x->nthreads - i);
+			par_exit(&ps, x->nthreads - i);
 			err = -EAGAIN;
 			break;
 		}
 		started++;
 	}
-	while (atomic_load(&running) > 0) {
-		usleep(20000);
-		progress_tick(x);
+	/* progress every 100 ms until the last worker is out */
+	pthread_mutex_lock(&ps.lock);
+	while (ps.running) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		if (pthread_cond_timedwait(&ps.done, &ps.lock, &until)) {
+			pthread_mutex_unlock(&ps.lock);
+			progress_tick(x);
+			pthread_mutex_lock(&ps.lock);
+		}
 	}
+	pthread_mutex_unlock(&ps.lock);
 	for (i = 0; i < started; i++) {
 		pthread_join(x->w[i].thread, NULL);
 		if (!err)
@@ -650,55 +697,87 @@ static int phase_trees(struct exp_worker *w, void *arg)
 	return 0;
 }
 
+/*
+ * The groups of worker @w in the two passes over the trees that make the
+ * port lists (phase_counts(), phase_cands()): a fixed share, so that the
+ * second pass finds where its share of each list starts from the first
+ * pass's counts of every worker.
+ */
+static void group_share(const struct exp_worker *w, __u32 *lo, __u32 *hi)
+{
+	__u64 G = w->x->p.groups, T = w->x->nthreads;
+
+	*lo = (__u32)(G * w->id / T);
+	*hi = (__u32)(G * (w->id + 1) / T);
+}
+
 /* Per port and class: groups present and candidates; groups per switch. */
 static int phase_counts(struct exp_worker *w, void *arg)
 {
 	struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
 	struct kb_tree *tr = w->tr;
-	__u32 lo, hi, g, i, v, p, end, c, nc = x->nclass;
+	__u32 lo, hi, g, i, v, p, end, c, nc = x->nclass, n = 0;
 
 	(void)arg;
-	while (grab(x, &lo, &hi)) {
-		for (g = lo; g < hi; g++) {
-			group_tree(x, g, tr);
-			c = x->grp[g].cls;
-			for (i = 0; i < tr->nnodes; i++) {
-				v = tr->nodes[i];
-				if (t->nodes[v].kind != KB_NODE_SWITCH)
+	group_share(w, &lo, &hi);
+	for (g = lo; g < hi; g++) {
+		group_tree(x, g, tr);
+		c = x->grp[g].cls;
+		for (i = 0; i < tr->nnodes; i++) {
+			v = tr->nodes[i];
+			if (t->nodes[v].kind != KB_NODE_SWITCH)
+				continue;
+			w->sw_groups[x->sw_index[v]]++;
+			end = t->nodes[v].first_port + t->nodes[v].nports;
+			for (p = t->nodes[v].first_port; p < end; p++) {
+				if (p == tr->in_port[v])
 					continue;
-				w->sw_groups[x->sw_index[v]]++;
-				end = t->nodes[v].first_port + t->nodes[v].nports;
-				for (p = t->nodes[v].first_port; p < end; p++) {
-					if (p == tr->in_port[v])
-						continue;
-					if (tr->on_tree[p])
-						w->present[(size_t)p * nc + c]++;
-					else
-						w->absent[(size_t)p * nc + c]++;
-				}
+				if (tr->on_tree[p])
+					w->present[(size_t)p * nc + c]++;
+				else
+					w->absent[(size_t)p * nc + c]++;
 			}
 		}
-		atomic_fetch_add(&x->done, hi - lo);
+		if (++n == 256) {
+			atomic_fetch_add(&x->done, n);
+			n = 0;
+		}
 	}
+	atomic_fetch_add(&x->done, n);
 	return 0;
 }
 
-/* Fill the candidate lists of this thread's ports (groups ascending). */
+/*
+ * The starts of one worker's shares of the lists (cand_starts()): per port
+ * and class (candidates), then per port (present).
+ */
+static size_t cand_stride(const struct kb_exp *x)
+{
+	return (size_t)x->topo->nports * (x->nclass + 1) + 1;
+}
+
+/*
+ * Fill this worker's share of every port's lists: the candidates by class,
+ * groups ascending in each class (the shares are in worker order), the
+ * present groups ascending.  @arg holds each worker's starts.
+ */
 static int phase_cands(struct exp_worker *w, void *arg)
 {
 	struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
 	struct kb_tree *tr = w->tr;
-	__u64 *pos = arg, *ppos = pos + t->nports + 1;
-	__u32 T = x->nthreads, g, i, v, p, end;
+	__u64 *pos = (__u64 *)arg + w->id * cand_stride(x), *cpos;
+	__u64 *ppos = pos + (size_t)t->nports * x->nclass;
+	__u32 lo, hi, g, i, v, p, end, n = 0, nc = x->nclass;
 
-	for (g = 0; g < x->p.groups; g++) {
+	group_share(w, &lo, &hi);
+	for (g = lo; g < hi; g++) {
 		group_tree(x, g, tr);
+		cpos = pos + x->gcls[g];
 		for (i = 0; i < tr->nlinks; i++) {
 			p = tr->links[i];
-			if (p % T == w->id &&
-			    t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
+			if (t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
 				x->pres_g[ppos[p]++] = g;
 		}
 		for (i = 0; i < tr->nnodes; i++) {
@@ -707,14 +786,45 @@ static int phase_cands(struct exp_worker *w, void *arg)
 				continue;
 			end = t->nodes[v].first_port + t->nodes[v].nports;
 			for (p = t->nodes[v].first_port; p < end; p++)
-				if (p % T == w->id && p != tr->in_port[v] &&
-				    !tr->on_tree[p])
-					x->cand_g[pos[p]++] = g;
+				if (p != tr->in_port[v] && !tr->on_tree[p])
+					x->cand_g[cpos[(size_t)p * nc]++] = g;
 		}
-		if ((g & 1023) == 1023 && w->id == 0)
-			atomic_fetch_add(&x->done, 1024);
+		if (++n == 256) {
+			atomic_fetch_add(&x->done, n);
+			n = 0;
+		}
 	}
+	atomic_fetch_add(&x->done, n);
 	return 0;
+}
+
+/*
+ * Where each worker's share of each list starts (phase_cands()).  A
+ * port's candidates go class by class: the filter tests of a class (its
+ * k) follow each other.
+ */
+static void cand_starts(const struct kb_exp *x, __u64 *pos)
+{
+	const struct kb_topo *t = x->topo;
+	size_t stride = cand_stride(x), pres = (size_t)t->nports * x->nclass;
+	__u32 p, c, j, nc = x->nclass;
+	__u64 n, np;
+
+	for (p = 0; p < t->nports; p++) {
+		n = x->cand_off[p];
+		for (c = 0; c < nc; c++) {
+			for (j = 0; j < x->nthreads; j++) {
+				pos[j * stride + (size_t)p * nc + c] = n;
+				n += x->w[j].absent[(size_t)p * nc + c];
+			}
+		}
+		np = x->pres_off[p];
+		for (j = 0; j < x->nthreads; j++) {
+			pos[j * stride + pres + p] = np;
+			for (c = 0; c < nc; c++)
+				np += x->w[j].present[(size_t)p * nc + c];
+		}
+	}
 }
 
 static int candidates(struct kb_exp *x)
@@ -726,7 +836,7 @@ static int candidates(struct kb_exp *x)
 
 	x->cand_off = calloc((size_t)t->nports + 1, sizeof(*x->cand_off));
 	x->pres_off = calloc((size_t)t->nports + 1, sizeof(*x->pres_off));
-	pos = calloc(2 * ((size_t)t->nports + 1), sizeof(*pos));
+	pos = calloc(cand_stride(x) * x->nthreads, sizeof(*pos));
 	x->sw_cand = calloc(x->nsw + 1, sizeof(*x->sw_cand));
 	if (!x->cand_off || !x->pres_off || !pos || !x->sw_cand) {
 		free(pos);
@@ -734,7 +844,6 @@ static int candidates(struct kb_exp *x)
 	}
 	for (p = 0; p < t->nports; p++) {
 		x->pres_off[p] = np;
-		pos[t->nports + 1 + p] = np;
 		if (t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
 			np += x->port_n[p];
 	}
@@ -746,7 +855,6 @@ static int candidates(struct kb_exp *x)
 	}
 	for (p = 0; p < t->nports; p++) {
 		x->cand_off[p] = n;
-		pos[p] = n;
 		for (c = 0; c < x->nclass; c++)
 			n += x->absent[(size_t)p * x->nclass + c];
 		if (t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
@@ -759,6 +867,7 @@ static int candidates(struct kb_exp *x)
 		free(pos);
 		return -ENOMEM;
 	}
+	cand_starts(x, pos);
 	err = par_run(x, phase_cands, pos);
 	free(pos);
 	return err;
@@ -791,6 +900,14 @@ static int prepare(struct kb_exp *x)
 	err = assign_classes(x);
 	if (err)
 		return exp_fail(x, err, "classes: %s", strerror(-err));
+	x->gkey = malloc(((size_t)x->p.groups + 1) * sizeof(*x->gkey));
+	x->gcls = malloc((size_t)x->p.groups + 1);
+	if (!x->gkey || !x->gcls)
+		return exp_fail(x, -ENOMEM, "out of memory");
+	for (i = 0; i < x->p.groups; i++) {
+		kb_exp_group_addr(x, i, (__u8 *)&x->gkey[i]);
+		x->gcls[i] = (__u8)x->grp[i].cls;
+	}
 	err = par_run(x, phase_counts, NULL);
 	if (err)
 		return exp_fail(x, err, "port counts: %s", strerror(-err));
@@ -837,6 +954,21 @@ static int port_decide(const struct kb_exp_state *s, __u32 p,
 	return 0;		/* exact: only tree links */
 }
 
+/*
+ * port_decide() for this packet, once per port: copies that reach a switch
+ * again (cascades, duplicates) find its answers.
+ */
+static inline int fwd_decide(struct exp_worker *w,
+			     const struct kb_exp_state *s, __u32 p,
+			     const __u8 *addr)
+{
+	if (w->dmark[p] != w->fepoch) {
+		w->dmark[p] = w->fepoch;
+		w->dval[p] = (__u8)port_decide(s, p, addr);
+	}
+	return w->dval[p];
+}
+
 static double port_pred(const struct kb_exp_state *s, __u32 p, __u32 cls)
 {
 	if (!s->pred)
@@ -878,10 +1010,10 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	const struct kb_topo *t = x->topo;
 	const struct exp_group *gr = &x->grp[g];
 	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	__u32 head = 0, tail = 1, p, end, v, i, nfp = nfp_of(s, g);
+	__u32 head = 0, tail = 1, p, end, v, i, nfp = nfp_of(s, g), ep, tin;
 	struct kb_sim_result *r = &pk->res;
+	int fwd, host, tsw;
 	__u8 addr[4];
-	int fwd;
 
 	pk->cand = gr->cand;
 	pk->cand_fp = nfp;
@@ -901,31 +1033,43 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	if (++w->fepoch == 0) {
 		memset(w->seen, 0, t->nnodes * sizeof(*w->seen));
 		memset(w->fpmark, 0, t->nports * sizeof(*w->fpmark));
+		memset(w->dmark, 0, t->nports * sizeof(*w->dmark));
 		w->fepoch = 1;
 	}
 	for (i = 0; i < nfp; i++)
 		w->fpmark[s->fp_port[s->fp_off[g] + i]] = w->fepoch;
+	ep = w->fepoch;
 	w->ntrace = 0;
 	w->q[0] = (struct exp_copy){ tr->src, KB_NONE };
 	while (head < tail) {
 		struct exp_copy c = w->q[head++];
 
 		v = c.node;
-		if (c.in_port != KB_NONE &&
-		    t->nodes[v].kind == KB_NODE_HOST) {
+		p = t->nodes[v].first_port;
+		end = p + t->nodes[v].nports;
+		/*
+		 * A host delivers (the source sends on its links); a tree
+		 * switch sends on its tree links and on the candidates that
+		 * matched, and tests its tree ingress port (a copy back up
+		 * the tree, or into it from off the tree); any other switch
+		 * tests every port.
+		 */
+		host = t->nodes[v].kind == KB_NODE_HOST;
+		if (host && c.in_port != KB_NONE) {
 			fwd_arrive(w, tr, v, r);
 			continue;
 		}
-		end = t->nodes[v].first_port + t->nodes[v].nports;
-		for (p = t->nodes[v].first_port; p < end; p++) {
+		tsw = !host && tr->depth[v] != KB_NONE;
+		tin = tr->in_port[v];
+		for (; p < end; p++) {
 			if (p == c.in_port)
 				continue;
-			if (t->nodes[v].kind == KB_NODE_HOST || tr->on_tree[p])
+			if (host)
 				fwd = 1;
-			else if (tr->depth[v] != KB_NONE && p != tr->in_port[v])
-				fwd = w->fpmark[p] == w->fepoch;  /* a candidate */
+			else if (tsw && p != tin)
+				fwd = tr->on_tree[p] | (w->fpmark[p] == ep);
 			else
-				fwd = port_decide(s, p, addr);
+				fwd = tr->on_tree[p] || fwd_decide(w, s, p, addr);
 			if (!fwd)
 				continue;
 			if (w->ntrace >= max_tx) {
@@ -933,16 +1077,14 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 				goto out;
 			}
 			w->trace[w->ntrace++] = p;
-			r->tx++;
-			if (tr->on_tree[p])
-				r->tx_tree++;
-			else
-				r->tx_off++;
+			r->tx_off += !tr->on_tree[p];
 			w->q[tail++] = (struct exp_copy){ t->ports[p].peer_node,
 							  t->ports[p].peer };
 		}
 	}
 out:
+	r->tx = w->ntrace;
+	r->tx_tree = w->ntrace - r->tx_off;
 	pk->trace = w->trace;
 	pk->ntrace = w->ntrace;
 }
@@ -1002,7 +1144,9 @@ static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 
 	pk->cand = z->candidates;
 	pk->cand_fp = z->fp;
-	pk->fp_pred = z->candidates * zf_fpr(tr->nlinks, x->lids->k);
+	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
+		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
+	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
 	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
 	if (!acc)
 		return;
@@ -1435,6 +1579,7 @@ static int mcbf_port_plan(const struct kb_exp *x, __u64 m, __u32 p,
 /* The keys of groups @g[0..n) in w->keys (4 bytes each). */
 static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
 {
+	const __u32 *key = w->x->gkey;
 	__u64 i;
 	void *nk, *nb;
 
@@ -1450,13 +1595,65 @@ static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
 		w->cap_keys = n;
 	}
 	for (i = 0; i < n; i++)
-		kb_exp_group_addr(w->x, g[i], w->keys + 4 * i);
+		memcpy(w->keys + 4 * i, &key[g[i]], 4);
 	return 0;
 }
 
 /*
- * Create this thread's share of the per-port filters and fill each with
- * its groups, port by port (the filter stays in the cache).
+ * Test every candidate of port @p against its filter, just built: the
+ * matches in w->pairs, the predicted matches added to w->g_pred.
+ */
+static int port_test(struct exp_worker *w, const struct kb_exp_state *s,
+		     __u32 p)
+{
+	const struct kb_exp *x = w->x;
+	__u64 i, off = x->cand_off[p], n = x->cand_off[p + 1] - off;
+	int err, hit, batch = s->scheme == KB_EXP_BLOCKED;
+	double pred[KB_MCBF_CLASSES];
+	__u32 g, c, *np;
+
+	err = gather_keys(w, x->cand_g + off, n);
+	if (err)
+		return err;
+	for (c = 0; c < x->nclass; c++)
+		pred[c] = port_pred(s, p, c);
+	/*
+	 * Blocked: the port's candidates in one batch, hits in w->bitmap.
+	 * Standard: one call per key (the batch's k prefetches per key
+	 * cost more than they save in cache).
+	 */
+	if (batch && kbloom_test_batch(s->pf[p], w->keys, 4 * n, 4,
+				       (__u32)n, w->bitmap) < 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		g = x->cand_g[off + i];
+		w->g_pred[g] += pred[x->gcls[g]];
+		if (batch)
+			hit = (w->bitmap[i >> 3] >> (i & 7)) & 1;
+		else if (s->pf)
+			hit = kbloom_test(s->pf[p], w->keys + 4 * i, 4) == 1;
+		else
+			hit = kb_mcbf_test_v4(s->mf[p], w->keys + 4 * i) == 1;
+		if (!hit)
+			continue;
+		if (w->npairs == w->cap_pairs) {
+			w->cap_pairs = w->cap_pairs ? 2 * w->cap_pairs : 4096;
+			np = realloc(w->pairs, w->cap_pairs * 2 * sizeof(*np));
+			if (!np)
+				return -ENOMEM;
+			w->pairs = np;
+		}
+		w->pairs[2 * w->npairs] = g;
+		w->pairs[2 * w->npairs + 1] = p;
+		w->npairs++;
+	}
+	return 0;
+}
+
+/*
+ * Create this thread's share of the per-port filters, fill each with its
+ * groups and test its candidates against it, port by port (the filter
+ * stays in the cache).
  */
 static int phase_build(struct exp_worker *w, void *arg)
 {
@@ -1471,6 +1668,8 @@ static int phase_build(struct exp_worker *w, void *arg)
 
 	type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :
 					       KBLOOM_TYPE_BLOCKED;
+	w->npairs = 0;
+	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
 	for (p = w->id; p < t->nports; p += T) {
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
 			continue;
@@ -1503,78 +1702,38 @@ static int phase_build(struct exp_worker *w, void *arg)
 			err = kbloom_create_mk(type, s->bits, s->port_k[p], &o,
 					       &s->pf[p]);
 			/*
-			 * One call per key: the filter is in the cache, and
-			 * the batch calls' prefetching (k positions per key
-			 * for a standard filter) costs more than it saves.
+			 * Standard: one call per key: the filter is in the
+			 * cache, and the batch call's prefetching (k
+			 * positions per key) costs more than it saves.
+			 * Blocked: one block per key, the batch is cheaper.
 			 */
-			for (i = 0; !err && i < n; i++)
+			if (!err && type == KBLOOM_TYPE_BLOCKED)
+				err = kbloom_add_batch(s->pf[p], w->keys, 4 * n,
+						       4, (__u32)n);
+			for (i = 0; !err && type == KBLOOM_TYPE_STANDARD &&
+			     i < n; i++)
 				err = kbloom_add(s->pf[p], w->keys + 4 * i, 4) < 0 ?
 				      -EINVAL : 0;
 			if (!err)
 				s->pred[p] = ba->pred[x->port_n[p]];
 		}
+		if (!err)
+			err = port_test(w, s, p);
 		if (err)
 			return err;
-		atomic_fetch_add(&x->done, 1);
+		atomic_fetch_add(&x->done, 2);
 	}
 	return 0;
 }
 
-/* Test every candidate of this thread's ports against their filters. */
-static int phase_test(struct exp_worker *w, void *arg)
-{
-	struct kb_exp_state *s = arg;
-	struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
-	__u32 T = x->nthreads, p, g, *np;
-	__u64 i, n, off;
-	int err, hit;
-
-	w->npairs = 0;
-	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
-	for (p = w->id; p < t->nports; p += T) {
-		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
-			continue;
-		off = x->cand_off[p];
-		n = x->cand_off[p + 1] - off;
-		err = gather_keys(w, x->cand_g + off, n);
-		if (err)
-			return err;
-		for (i = 0; i < n; i++) {
-			g = x->cand_g[off + i];
-			w->g_pred[g] += port_pred(s, p, x->grp[g].cls);
-			if (s->pf)
-				hit = kbloom_test(s->pf[p], w->keys + 4 * i,
-						  4) == 1;
-			else
-				hit = kb_mcbf_test_v4(s->mf[p],
-						      w->keys + 4 * i) == 1;
-			if (!hit)
-				continue;
-			if (w->npairs == w->cap_pairs) {
-				w->cap_pairs = w->cap_pairs ? 2 * w->cap_pairs :
-							      4096;
-				np = realloc(w->pairs,
-					     w->cap_pairs * 2 * sizeof(*np));
-				if (!np)
-					return -ENOMEM;
-				w->pairs = np;
-			}
-			w->pairs[2 * w->npairs] = g;
-			w->pairs[2 * w->npairs + 1] = p;
-			w->npairs++;
-		}
-		atomic_fetch_add(&x->done, 1);
-	}
-	return 0;
-}
-
-/* The matching candidates of every group: CSR by group. */
+/*
+ * The matching candidates of every group (the workers' pairs from
+ * phase_build()): CSR by group.
+ */
 static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 {
 	__u32 G = x->p.groups, i, g;
 	__u64 j, n = 0, *pos;
-	int err;
 
 	s->fp_off = calloc((size_t)G + 1, sizeof(*s->fp_off));
 	s->g_pred = calloc((size_t)G + 1, sizeof(*s->g_pred));
@@ -1582,9 +1741,6 @@ static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 		return -ENOMEM;
 	if (!s->pf && !s->mf)
 		return 0;	/* exact: nothing matches */
-	err = par_run(x, phase_test, s);
-	if (err)
-		return err;
 	for (i = 0; i < x->nthreads; i++) {
 		for (j = 0; j < x->w[i].npairs; j++)
 			s->fp_off[x->w[i].pairs[2 * j] + 1]++;
@@ -2141,6 +2297,8 @@ void kb_exp_free(struct kb_exp *x)
 	}
 	free(x->runs);
 	free(x->members);
+	free(x->gkey);
+	free(x->gcls);
 	free(x->zipf_cdf);
 	free(x->sw);
 	free(x->sw_index);

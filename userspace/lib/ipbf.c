@@ -119,15 +119,16 @@ __u32 kb_zf_count_fp(const struct kb_lids *l, const struct kb_tree *tr,
 	return n;
 }
 
+/* The zFilters of the tree in tag sets 0..ntags-1: one pass over its links. */
 static void zf_of_tree(const struct kb_lids *l, const struct kb_tree *tr,
-		       __u32 tag, struct kb_ipbf_zf *zf)
+		       __u32 ntags, struct kb_ipbf_zf *zf)
 {
-	const struct kb_ipbf_zf *lids = kb_lid(l, tag, 0);
-	__u32 i;
+	__u32 i, tag;
 
-	memset(zf, 0, sizeof(*zf));
+	memset(zf, 0, ntags * sizeof(*zf));
 	for (i = 0; i < tr->nlinks; i++)
-		kb_ipbf_zf_or(zf, &lids[tr->links[i]]);
+		for (tag = 0; tag < ntags; tag++)
+			kb_ipbf_zf_or(&zf[tag], kb_lid(l, tag, tr->links[i]));
 }
 
 /* Is (fp, fill) better than the best so far? */
@@ -141,12 +142,19 @@ static int zf_better(const struct kb_zf_result *best, int have, __u32 fp,
 	return fill < best->fill;
 }
 
+/*
+ * Every tag set's zFilter, then one walk over the candidates that counts
+ * the matches of all the sets under the fill limit (kb_zf_count_fp() and
+ * kb_tree_candidates() each, in one).
+ */
 int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 		__u32 ntags, __u32 fill_limit, struct kb_zf_result *r)
 {
+	struct kb_ipbf_zf zf[KB_IPBF_D_MAX];
+	__u32 fill[KB_IPBF_D_MAX], fp[KB_IPBF_D_MAX] = { 0 };
+	__u32 tag, ok[KB_IPBF_D_MAX], nok = 0, i, j, u, p, end, cand = 0;
+	const struct kb_topo *t;
 	struct kb_zf_result best;
-	struct kb_ipbf_zf zf;
-	__u32 tag, fill, fp;
 	int have = 0;
 
 	if (!l || !tr || !r || l->topo != tr->topo || tr->src == KB_NONE)
@@ -154,23 +162,40 @@ int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 	if (ntags < 1 || ntags > l->d || fill_limit < 1 ||
 	    fill_limit > KB_IPBF_ZF_BITS)
 		return -ERANGE;
+	t = tr->topo;
+	zf_of_tree(l, tr, ntags, zf);
 	for (tag = 0; tag < ntags; tag++) {
-		zf_of_tree(l, tr, tag, &zf);
-		fill = kb_ipbf_zf_fill(&zf);
-		if (fill > fill_limit)
+		fill[tag] = kb_ipbf_zf_fill(&zf[tag]);
+		if (fill[tag] <= fill_limit)
+			ok[nok++] = tag;
+	}
+	if (!nok)
+		return -E2BIG;
+	for (i = 0; i < tr->nnodes; i++) {
+		u = tr->nodes[i];
+		if (!tree_relay(tr, u))
 			continue;
-		fp = kb_zf_count_fp(l, tr, &zf, tag);
-		if (!zf_better(&best, have, fp, fill))
+		end = t->nodes[u].first_port + t->nodes[u].nports;
+		for (p = t->nodes[u].first_port; p < end; p++) {
+			if (!candidate(tr, u, p))
+				continue;
+			cand++;
+			for (j = 0; j < nok; j++)
+				fp[j] += kb_ipbf_zf_match(&zf[ok[j]],
+							  kb_lid(l, ok[j], p));
+		}
+	}
+	for (j = 0; j < nok; j++) {
+		tag = ok[j];
+		if (!zf_better(&best, have, fp[j], fill[tag]))
 			continue;
-		best.zf = zf;
+		best.zf = zf[tag];
 		best.tag = tag;
-		best.fill = fill;
-		best.fp = fp;
+		best.fill = fill[tag];
+		best.fp = fp[j];
 		have = 1;
 	}
-	if (!have)
-		return -E2BIG;
-	best.candidates = kb_tree_candidates(tr);
+	best.candidates = cand;
 	*r = best;
 	return 0;
 }

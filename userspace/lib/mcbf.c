@@ -31,23 +31,33 @@
 #include "libkbloom_net.h"
 
 #define MCBF_SEEDS	4	/* descents started from the best seeds */
+#define MCBF_MEMO	512	/* objective values kept per search */
+#define MCBF_EARLY	3	/* probes tested first (mcbf_test()) */
 
 /* ---- optimiser ------------------------------------------------------ */
 
-double kb_mcbf_objective(__u64 m, const struct kb_mcbf_class_spec *c,
-			 __u32 nclass, const __u32 *k, double *rho)
+/* The objective, with @lm = log1p(-1 / m) computed by the caller. */
+static double objective(__u64 m, double lm, const struct kb_mcbf_class_spec *c,
+			__u32 nclass, const __u32 *k, double *rho)
 {
 	double K = 0.0, r, leak = 0.0;
 	__u32 g;
 
 	for (g = 0; g < nclass; g++)
 		K += c[g].groups * c[g].p * k[g];
-	r = m ? -expm1(K * log1p(-1.0 / (double)m)) : 1.0;
+	r = m ? -expm1(K * lm) : 1.0;
 	for (g = 0; g < nclass; g++)
 		leak += c[g].groups * (1.0 - c[g].p) * c[g].w * pow(r, k[g]);
 	if (rho)
 		*rho = r;
 	return leak;
+}
+
+double kb_mcbf_objective(__u64 m, const struct kb_mcbf_class_spec *c,
+			 __u32 nclass, const __u32 *k, double *rho)
+{
+	return objective(m, m ? log1p(-1.0 / (double)m) : 0.0, c, nclass, k,
+			 rho);
 }
 
 static int spec_ok(const struct kb_mcbf_class_spec *c, __u32 nclass)
@@ -69,26 +79,68 @@ struct mcbf_cand {
 	double leak;
 };
 
+/* An objective value already computed, keyed by its k (0: a free slot). */
+struct mcbf_memo {
+	__u64 key[2];		/* k as bytes, KB_MCBF_CLASSES of them */
+	double leak;
+};
+
+/*
+ * The search evaluates the same k vectors many times (the grid's seeds
+ * clamp to the same vectors, descents revisit their neighbours): the
+ * values computed are kept, up to 3/4 of MCBF_MEMO of them.
+ */
 struct mcbf_search {
 	__u64 m;
+	double lm;				/* log1p(-1 / m) */
 	const struct kb_mcbf_class_spec *c;
 	__u32 n;
 	__u32 k_min;
 	__u32 k_max;
 	struct mcbf_cand top[MCBF_SEEDS];	/* best first */
 	__u32 ntop;
+	__u32 nmemo;
+	struct mcbf_memo memo[MCBF_MEMO];
 };
 
-static double cand_eval(const struct mcbf_search *s, struct mcbf_cand *x)
+static double cand_eval(struct mcbf_search *s, struct mcbf_cand *x)
 {
-	x->leak = kb_mcbf_objective(s->m, s->c, s->n, x->k, NULL);
+	__u64 key[2] = { 0, 0 };
+	struct mcbf_memo *e;
+	__u32 g, i;
+
+	for (g = 0; g < s->n; g++)	/* k: 1..KBLOOM_K_MAX, a byte each */
+		key[g >> 3] |= (__u64)x->k[g] << (8 * (g & 7));
+	i = (__u32)((((key[0] * 0x9E3779B97F4A7C15ULL) ^ key[1]) *
+		     0xC2B2AE3D27D4EB4FULL) >> 32) & (MCBF_MEMO - 1);
+	for (;; i = (i + 1) & (MCBF_MEMO - 1)) {
+		e = &s->memo[i];
+		if (!e->key[0])
+			break;
+		if (e->key[0] == key[0] && e->key[1] == key[1]) {
+			x->leak = e->leak;
+			return x->leak;
+		}
+	}
+	x->leak = objective(s->m, s->lm, s->c, s->n, x->k, NULL);
+	if (s->nmemo < MCBF_MEMO / 4 * 3) {
+		e->key[0] = key[0];
+		e->key[1] = key[1];
+		e->leak = x->leak;
+		s->nmemo++;
+	}
 	return x->leak;
 }
 
 static int cand_same(const struct mcbf_search *s, const struct mcbf_cand *a,
 		     const struct mcbf_cand *b)
 {
-	return !memcmp(a->k, b->k, s->n * sizeof(a->k[0]));
+	__u32 g;
+
+	for (g = 0; g < s->n; g++)
+		if (a->k[g] != b->k[g])
+			return 0;
+	return 1;
 }
 
 /* Keep the MCBF_SEEDS best distinct candidates. */
@@ -96,6 +148,9 @@ static void top_insert(struct mcbf_search *s, const struct mcbf_cand *x)
 {
 	__u32 i, j;
 
+	/* not better than the last of a full list (nor one of the list) */
+	if (s->ntop == MCBF_SEEDS && s->top[MCBF_SEEDS - 1].leak <= x->leak)
+		return;
 	for (i = 0; i < s->ntop; i++)
 		if (cand_same(s, &s->top[i], x))
 			return;
@@ -141,11 +196,15 @@ static void seed_terms(const struct mcbf_search *s, double rho, double *t)
 	}
 }
 
-/* Closed-form seeds over a grid of rho and integer offsets C (off). */
+/*
+ * Closed-form seeds over a grid of rho and integer offsets C (off).  A
+ * seed equal to the one before (offsets that clamp every class alike) is
+ * skipped: offering a candidate again never changes the list.
+ */
 static void seed_grid(struct mcbf_search *s)
 {
 	double t[KB_MCBF_CLASSES], rho;
-	struct mcbf_cand x;
+	struct mcbf_cand x, prev;
 	int i, off, span = (int)s->k_max + 1;
 	__u32 g;
 
@@ -155,14 +214,17 @@ static void seed_grid(struct mcbf_search *s)
 		for (off = -span; off <= span; off++) {
 			for (g = 0; g < s->n; g++)
 				x.k[g] = clamp_k(s, off + t[g]);
+			if (off > -span && cand_same(s, &x, &prev))
+				continue;
 			cand_eval(s, &x);
 			top_insert(s, &x);
+			prev = x;
 		}
 	}
 }
 
 /* Try one neighbour; keep it in *@x if better. */
-static int try_step(const struct mcbf_search *s, struct mcbf_cand *x,
+static int try_step(struct mcbf_search *s, struct mcbf_cand *x,
 		    __u32 g, int dg, __u32 h, int dh)
 {
 	struct mcbf_cand y = *x;
@@ -184,7 +246,7 @@ static int try_step(const struct mcbf_search *s, struct mcbf_cand *x,
 }
 
 /* Descend by single and paired +-1 steps until none improves. */
-static void descend(const struct mcbf_search *s, struct mcbf_cand *x)
+static void descend(struct mcbf_search *s, struct mcbf_cand *x)
 {
 	int better = 1, d, e;
 	__u32 g, h;
@@ -204,7 +266,7 @@ static void descend(const struct mcbf_search *s, struct mcbf_cand *x)
 }
 
 /* The best single k for every class (the standard filter's choice). */
-static void best_uniform(const struct mcbf_search *s,
+static void best_uniform(struct mcbf_search *s,
 			 struct kb_mcbf_plan *plan)
 {
 	struct mcbf_cand x;
@@ -236,6 +298,7 @@ int kb_mcbf_optimize(__u64 m, const struct kb_mcbf_class_spec *c,
 		return -EINVAL;
 	if (!m || k_min < 1 || k_max > KBLOOM_K_MAX || k_min > k_max)
 		return -ERANGE;
+	s.lm = log1p(-1.0 / (double)m);
 	memset(&out, 0, sizeof(out));
 	best_uniform(&s, &out);
 	seed_grid(&s);
@@ -327,6 +390,18 @@ void kb_mcbf_free(struct kb_mcbf *f)
 	free(f);
 }
 
+/*
+ * kb_hash(), inline where @len is a constant: the fast hash of a group
+ * address is a few multiplies.
+ */
+static inline __attribute__((always_inline)) __u64
+mcbf_hash(const struct kb_mcbf *f, const void *key, __u32 len)
+{
+	if (f->hash_id == KBLOOM_HASH_SIPHASH13)
+		return kb_hash_sip13(f->seed, key, len);
+	return kb_hash_fast(f->seed, key, len);
+}
+
 /* The k of a key of class @cls, or 0 (bad or unused class). */
 static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
 		   __u32 cls)
@@ -337,7 +412,9 @@ static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
 	return kb_mcbf_class_k(&f->cls, cls);
 }
 
-int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+/* The insertion, for keys of @len bytes (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int
+mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 {
 	__u32 k = key_k(f, key, len, cls), i, j;
 	__u64 h, mask[KBLOOM_BLOCK_WORDS], *w;
@@ -345,7 +422,7 @@ int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 
 	if (!k)
 		return -EINVAL;
-	h = kb_hash(f->hash_id, f->seed, key, len);
+	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
@@ -362,28 +439,51 @@ int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 	return 0;
 }
 
-int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
-		 __u32 cls)
+int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 {
-	__u64 h, mask[KBLOOM_BLOCK_WORDS], miss = 0;
+	return mcbf_add(f, key, len, cls);
+}
+
+/* Does the block hold every bit of @mask?  (No branch per word.) */
+static inline int block_has(const __u64 *w, const __u64 *mask)
+{
+	__u64 miss = 0;
+	__u32 i;
+
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		miss |= mask[i] & ~w[i];
+	return !miss;
+}
+
+/*
+ * The test, for keys of @len bytes (a constant where it is inlined).  A
+ * probe's position does not depend on k (uapi/kbloom_layout.h: probe i
+ * sets bit b_i, i < k), so a key that misses with its first MCBF_EARLY
+ * probes misses with all k; most tested keys are absent and most of those
+ * miss there, for a fraction of the work of the whole mask.
+ */
+static inline __attribute__((always_inline)) int
+mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u64 h, mask[KBLOOM_BLOCK_WORDS];
 	const __u64 *w;
 	struct kb_probe p;
 	__u32 k, i, j;
 
-	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
-	    cls >= KB_MCBF_CLASSES)
-		return -EINVAL;
 	k = kb_mcbf_class_k(&f->cls, cls);
 	if (!k)
 		return 0;
-	h = kb_hash(f->hash_id, f->seed, key, len);
+	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
+		if (k > MCBF_EARLY) {
+			kb_block_mask(h, MCBF_EARLY, mask);
+			if (!block_has(w, mask))
+				return 0;
+		}
 		kb_block_mask(h, k, mask);
-		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-			miss |= mask[i] & ~w[i];
-		return !miss;
+		return block_has(w, mask);
 	}
 	kb_probe_init(&p, h);
 	for (i = 0; i < k; i++) {
@@ -394,18 +494,27 @@ int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 	return 1;
 }
 
+int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
+		 __u32 cls)
+{
+	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
+	    cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	return mcbf_test(f, key, len, cls);
+}
+
 int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4])
 {
 	if (!grp)
 		return -EINVAL;
-	return kb_mcbf_add(f, grp, 4, kb_mcbf_class_v4(grp));
+	return mcbf_add(f, grp, 4, kb_mcbf_class_v4(grp));
 }
 
 int kb_mcbf_test_v4(const struct kb_mcbf *f, const __u8 grp[4])
 {
-	if (!grp)
+	if (!f || !grp)
 		return -EINVAL;
-	return kb_mcbf_test(f, grp, 4, kb_mcbf_class_v4(grp));
+	return mcbf_test(f, grp, 4, kb_mcbf_class_v4(grp));
 }
 
 int kb_mcbf_add_v6(struct kb_mcbf *f, const __u8 grp[16])

@@ -17,14 +17,19 @@
  * the stage it finds: start_fp trades build time for header bytes.
  *
  * Testing a size does not build the filter.  Position i of a link over m
- * bits is kb_reduce32(x_i, m) = floor(x_i m / 2^32), monotone in the probe
- * word x_i, so a negative's word x is covered by some positive word iff
- * it is covered by its sorted neighbours pred <= x <= succ among the
- * positive words: one multiply each instead of n k bit sets per size.
+ * bits is kb_reduce32(x_i, m) = floor(x_i m / 2^32), with x_i its probe
+ * word i (kb_probe_word(), the same for every m): monotone in x_i, so a
+ * negative's word x is covered by some positive word iff it is covered by
+ * its sorted neighbours pred <= x <= succ among the positive words: one
+ * multiply each instead of n k bit sets per size.
  * And a probe whose nearest positive word is g away is uncovered at every
  * m >= 2^32 / g: a negative is certainly clean from the smallest such m
  * of its probes on, and drops out of the scan there.  What is left per
- * size is the few negatives that are still close to positives.
+ * size is the few negatives that are still close to positives.  Most
+ * negatives are found clean from the starting size on without looking
+ * for their neighbours: a bitmap of the cells (four per position at that
+ * size) that hold a positive word shows a probe with no positive word
+ * that close (stage_far()).
  */
 #include <errno.h>
 #include <math.h>
@@ -35,7 +40,9 @@
 
 #define MSBF_WORDS	((KB_IPBF_STAGE_M_MAX + 64) / 64)
 #define MSBF_DEPTHS	(KB_IPBF_STAGES_MAX + 1)
-#define MSBF_IBITS	22	/* index_words(): at most 2^22 + 1 entries */
+#define MSBF_IBITS	22	/* stage_words(): at most 2^22 + 1 entries */
+#define MSBF_NEAR	4	/* near[]: MSBF_NEAR cells per position at m0 */
+#define MSBF_NEAR_WORDS	((MSBF_NEAR * KB_IPBF_STAGE_M_MAX + 64) / 64 + 3)
 
 /* A negative link still in the scan: its probes and their neighbours. */
 struct msbf_neg {
@@ -52,16 +59,17 @@ struct kb_msbf {
 	__u32 *px;			/* their probe words in the current tag: */
 	__u32 *nx;			/* link j probe i at [j * K_MAX + i] */
 	__u32 *words;			/* sorted positive words of one k */
-	__u32 *tmp;			/* radix sort buffer */
+	__u32 *tmp;			/* sort buffer */
 	struct msbf_neg *act;		/* negatives in the scan */
 	__u32 nact;
-	__u32 ibits;			/* index_words() */
+	__u32 ibits;			/* stage_words() */
 	__u32 ibits_max;
 	__u32 *idx;
 	__u32 pstart[MSBF_DEPTHS + 1];
 	__u32 nstart[MSBF_DEPTHS + 1];
-	__u32 cnt[3][1 << 11];		/* radix digit counts */
 	__u64 bits[MSBF_WORDS];		/* one stage filter, bit p: LSB order */
+	__u64 near[MSBF_NEAR_WORDS];	/* cells holding a positive word, +64 */
+	__u32 ncells;
 	__u32 m[KB_IPBF_STAGES_MAX];	/* plan of the current tag */
 	__u8 k[KB_IPBF_STAGES_MAX];
 	__u32 best_m[KB_IPBF_STAGES_MAX];
@@ -268,62 +276,80 @@ static void stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
 	}
 }
 
-/* Sort @n words in place: LSD radix, three 11-bit digits. */
-static void sort_words(struct kb_msbf *ms, __u32 *a, __u32 n)
+/* The cell of word @x in near[]: ncells cells over the 2^32 words. */
+static inline __u32 near_cell(const struct kb_msbf *ms, __u32 x)
 {
-	__u32 *src = a, *dst = ms->tmp, *sw, i, d, sum, v, c;
-
-	if (n <= 128) {
-		for (i = 1; i < n; i++) {
-			v = a[i];
-			for (c = i; c > 0 && a[c - 1] > v; c--)
-				a[c] = a[c - 1];
-			a[c] = v;
-		}
-		return;
-	}
-	memset(ms->cnt, 0, sizeof(ms->cnt));
-	for (i = 0; i < n; i++)
-		for (d = 0; d < 3; d++)
-			ms->cnt[d][(a[i] >> (11 * d)) & 0x7FF]++;
-	for (d = 0; d < 3; d++) {
-		for (sum = 0, i = 0; i < (1U << 11); i++) {
-			c = ms->cnt[d][i];
-			ms->cnt[d][i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[ms->cnt[d][(src[i] >> (11 * d)) & 0x7FF]++] = src[i];
-		sw = src;
-		src = dst;
-		dst = sw;
-	}
-	/* three passes: the result is in ms->tmp */
-	memcpy(a, src, n * sizeof(*a));
+	return (__u32)(((__u64)x * ms->ncells) >> 32);
 }
 
 /*
- * A direct index over the sorted positive words: idx[b] is the first word
- * whose top ibits bits are >= b, with about one word per bucket, so that
- * finding a word's neighbours takes a lookup and a short scan.
+ * Mark cell @c, at bit 64 + c of near[]; and on a circle: the cells
+ * within MSBF_NEAR of one end also appear past the other end.
  */
-static void index_words(struct kb_msbf *ms, __u32 nw)
+static inline void near_mark(struct kb_msbf *ms, __u32 c)
 {
-	__u32 b, i = 0, nb;
+	__u32 b = 64 + c;
+
+	ms->near[b >> 6] |= 1ULL << (b & 63);
+	if (c < MSBF_NEAR) {
+		b = 64 + c + ms->ncells;
+		ms->near[b >> 6] |= 1ULL << (b & 63);
+	}
+	if (c >= ms->ncells - MSBF_NEAR) {
+		b = 64 + c - ms->ncells;
+		ms->near[b >> 6] |= 1ULL << (b & 63);
+	}
+}
+
+/*
+ * Sort the positive words of stage @s with @k probes into ms->words and
+ * index them: idx[b] is the first word whose top ibits bits are >= b, with
+ * about one word per bucket, so that finding a word's neighbours takes a
+ * lookup and a short scan.  The sort is the index: a counting sort on
+ * those top bits (idx), then an insertion sort, which only moves words
+ * inside their bucket.  And mark the cells of near_cell() over MSBF_NEAR
+ * m0 cells that hold a word.  Return: the number of words.
+ */
+static __u32 stage_words(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
+{
+	__u32 nw = (ms->pstart[s + 1] - ms->pstart[s]) * k, *cnt = ms->idx;
+	__u32 j, i, n = 0, b, nb, sh, v, c;
+	const __u32 *x;
 
 	ms->ibits = 1;
 	while ((1U << ms->ibits) < nw && ms->ibits < ms->ibits_max)
 		ms->ibits++;
 	nb = 1U << ms->ibits;
-	for (b = 0; b < nb; b++) {
-		while (i < nw && (ms->words[i] >> (32 - ms->ibits)) < b)
-			i++;
-		ms->idx[b] = i;
+	sh = 32 - ms->ibits;
+	memset(cnt, 0, nb * sizeof(*cnt));
+	ms->ncells = MSBF_NEAR * m0;
+	memset(ms->near, 0, ((ms->ncells + 63) / 64 + 3) * sizeof(ms->near[0]));
+	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
+		x = &ms->px[j * KB_IPBF_STAGE_K_MAX];
+		for (i = 0; i < k; i++) {
+			ms->tmp[n++] = x[i];
+			cnt[x[i] >> sh]++;
+			near_mark(ms, near_cell(ms, x[i]));
+		}
 	}
-	ms->idx[nb] = nw;
+	/* bucket ends, then filled from the back: cnt[b] is its start */
+	for (b = 1; b < nb; b++)
+		cnt[b] += cnt[b - 1];
+	cnt[nb] = nw;
+	for (i = nw; i-- > 0;) {
+		v = ms->tmp[i];
+		ms->words[--cnt[v >> sh]] = v;
+	}
+	for (i = 1; i < nw; i++) {
+		v = ms->words[i];
+		for (c = i; c > 0 && ms->words[c - 1] > v; c--)
+			ms->words[c] = ms->words[c - 1];
+		ms->words[c] = v;
+	}
+	return nw;
 }
 
-/* Index of the first of the @nw sorted words greater than @x. */
+/* Index of the first of the sorted words greater than @x. */
 static __u32 upper_bound(const struct kb_msbf *ms, __u32 x)
 {
 	__u32 b = x >> (32 - ms->ibits), i = ms->idx[b], end = ms->idx[b + 1];
@@ -334,13 +360,21 @@ static __u32 upper_bound(const struct kb_msbf *ms, __u32 x)
 }
 
 /*
- * The first m from which probe word @x is uncovered whatever m: the
- * nearest positive word is g away, and x and it fall in different
- * positions once g m >= 2^32.  KB_NONE when a positive word equals x.
+ * The distance from probe word @x to its nearest positive word: x and
+ * that word fall in different positions once g m >= 2^32, so the probe
+ * is uncovered at every such m.  0 when a positive word equals x.
  */
-static __u32 probe_safe(__u32 x, __u32 pred, __u32 succ)
+static inline __u32 probe_gap(__u32 x, __u32 pred, __u32 succ)
 {
-	__u32 g = x - pred < succ - x ? x - pred : succ - x;
+	return x - pred < succ - x ? x - pred : succ - x;
+}
+
+/*
+ * The first m from which a negative whose widest probe gap is @g is
+ * clean whatever m (KB_NONE: none, the gap is 0 or too small).
+ */
+static __u32 gap_safe(__u32 g)
+{
 	__u64 m;
 
 	if (!g)
@@ -350,40 +384,64 @@ static __u32 probe_safe(__u32 x, __u32 pred, __u32 succ)
 }
 
 /*
+ * Is some probe of the negative @x (k of them) certainly clean from m0
+ * on, i.e. g m0 >= 2^32 for its gap g (probe_gap())?  A positive word y
+ * less than 2^32 / m0 away from x on the circle of 2^32 words lies at
+ * most MSBF_NEAR cells from x's cell, so a probe with no marked cell
+ * around has none that close, and probe_gap() is never below the circle's
+ * distance.  No answer is the exact test's to give (stage_prepare()).
+ */
+static int stage_far(const struct kb_msbf *ms, const __u32 *x, __u32 k)
+{
+	__u32 i, b, sh;
+	__u64 w;
+
+	for (i = 0; i < k; i++) {
+		/* bits 64 + c - NEAR .. 64 + c + NEAR */
+		b = 64 + near_cell(ms, x[i]) - MSBF_NEAR;
+		sh = b & 63;
+		w = ms->near[b >> 6] >> sh |
+		    (ms->near[(b >> 6) + 1] << 1) << (63 - sh);
+		if (!(w & ((2ULL << (2 * MSBF_NEAR)) - 1)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Prepare the scan of stage @s with @k probes from size @m0: sort the
  * positive words, and keep the negatives that are not certainly clean
  * at m0 with their probes' neighbours.  Needs at least one positive.
  */
 static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 {
-	__u32 j, i, n = 0, nw, at, *x, safe, ps;
+	__u32 j, i, nw, at, *x, g, gmax;
 	struct msbf_neg *a;
 
-	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++)
-		for (i = 0; i < k; i++)
-			ms->words[n++] = ms->px[j * KB_IPBF_STAGE_K_MAX + i];
-	sort_words(ms, ms->words, n);
-	nw = n;
-	index_words(ms, nw);
+	nw = stage_words(ms, s, k, m0);
 	ms->nact = 0;
 	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
 		x = &ms->nx[j * KB_IPBF_STAGE_K_MAX];
+		if (stage_far(ms, x, k))
+			continue;
 		a = &ms->act[ms->nact];
-		safe = KB_NONE;
+		/* safe = min over probes of gap_safe(), i.e. of the widest */
+		gmax = 0;
 		for (i = 0; i < k; i++) {
 			at = upper_bound(ms, x[i]);
 			a->x[i] = x[i];
 			a->pred[i] = at ? ms->words[at - 1] : ms->words[at];
 			a->succ[i] = at < nw ? ms->words[at] : ms->words[at - 1];
-			ps = probe_safe(x[i], a->pred[i], a->succ[i]);
-			if (ps < safe)
-				safe = ps;
-			if (safe <= m0)
+			g = probe_gap(x[i], a->pred[i], a->succ[i]);
+			if (g > gmax)
+				gmax = g;
+			/* clean from m0 on: gap_safe(gmax) <= m0 */
+			if ((__u64)gmax * m0 >= 1ULL << 32)
 				break;
 		}
-		if (safe <= m0)
+		if ((__u64)gmax * m0 >= 1ULL << 32)
 			continue;
-		a->safe = safe;
+		a->safe = gap_safe(gmax);
 		ms->nact++;
 	}
 }
