@@ -592,12 +592,162 @@ TEST(cli_bad_input)
 		   "presence '1.5': out of range");
 	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--", "--sizes",
 					 "fixed:0"), "at least 1 receiver");
+	/* the option forms, "--KEYWORD VALUE" and "--KEYWORD=VALUE" */
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--sizes", "fixed:0"),
+		   "at least 1 receiver");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--groups", "0"),
+		   "groups '0': out of range");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--groups=abc"),
+		   "groups 'abc': not a number");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--groups="),
+		   "groups '': not a number");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--mode", "model",
+					 "--topo=fat-tree:3"),
+		   "fat-tree k 3: out of range");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--mode=simulate"),
+		   "mode 'simulate': unknown");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--bits", "0"),
+		   "bits: 0");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--threads", "65"),
+		   "threads '65': out of range");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--plots=maybe"),
+		   "plots 'maybe'");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--groups"),
+		   "--groups: missing value");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--colour", "blue"),
+		   "'--colour': unknown keyword");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--colour=blue"),
+		   "'--colour': unknown keyword");
+	/* a global option the command does not take is not a keyword */
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--json"),
+		   "'--json': unknown keyword");
+	/* checked before anything runs: a bad value after good ones */
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "--mode", "model",
+					 "--groups", "10", "--seed=x"),
+		   "seed 'x': not a number");
 	tmp_file(path, "switch s\nhost a\nlink s a\nlink s a\n");
 	ASSERT_NE(0, path[0]);
 	snprintf(arg, sizeof(arg), "file:%s", path);
 	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", arg),
 		   ":4: link s a: host a already has its one link");
 	unlink(path);
+}
+
+/* The text of @dir/@name, with the last field of each line cut when @cut. */
+static char *csv_text(const char *dir, const char *name, int cut)
+{
+	char path[160], line[4096], *out, *c;
+	size_t len = 0, cap = 1 << 20;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	in = fopen(path, "r");
+	out = malloc(cap);
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		free(out);
+		return NULL;
+	}
+	out[0] = 0;
+	while (fgets(line, sizeof(line), in)) {
+		c = strrchr(line, ',');
+		if (cut && c)
+			strcpy(c, "\n");
+		if (len + strlen(line) + 1 > cap)
+			break;
+		strcpy(out + len, line);
+		len += strlen(line);
+	}
+	fclose(in);
+	return out;
+}
+
+/*
+ * Every keyword of experiment --help in the three forms: "KEYWORD VALUE",
+ * "--KEYWORD VALUE" and "--KEYWORD=VALUE" (the form of issue #8's
+ * "kbloomctl experiment --mode model"), the same results.
+ */
+TEST(cli_option_forms)
+{
+	static const char *const kv[][2] = {
+		{ "mode", "model" }, { "topo", "fat-tree:4" },
+		{ "groups", "30" }, { "sizes", "uniform:1:6" },
+		{ "bits", "512,1024" }, { "ref-bits", "1024" },
+		{ "hashes", "auto" }, { "classes", "3" },
+		{ "mcbf-type", "blocked" }, { "mcbf-plan", "port" },
+		{ "lipsin-k", "4" }, { "fill-limit", "100" },
+		{ "hop-slack", "1" }, { "msbf-start", "2" },
+		{ "schemes", "all" }, { "seed", "5" }, { "threads", "2" },
+		{ "max-tx", "4096" }, { "plots", "no" }, { "packets", "0" },
+		{ "verbose", "no" }, { "out", NULL },
+	};
+	static const char *const files[] = {
+		"by_size.csv", "switches.csv", "fpr.csv", "groups.csv",
+	};
+	const size_t nkv = sizeof(kv) / sizeof(kv[0]);
+	char dir[3][64], eq[32][96], *ref, *got;
+	const char *args[80];
+	struct kbctl_res r;
+	size_t i, n, f;
+	int form;
+
+	for (form = 0; form < 3; form++) {
+		snprintf(dir[form], sizeof(dir[form]), "/tmp/kbexp-form-XXXXXX");
+		ASSERT_NE(NULL, mkdtemp(dir[form]));
+		n = 0;
+		args[n++] = "experiment";
+		for (i = 0; i < nkv; i++) {
+			const char *v = kv[i][1] ? kv[i][1] : dir[form];
+
+			if (form == 2) {
+				snprintf(eq[i], sizeof(eq[i]), "--%s=%s",
+					 kv[i][0], v);
+				args[n++] = eq[i];
+				continue;
+			}
+			if (form == 1) {
+				snprintf(eq[i], sizeof(eq[i]), "--%s",
+					 kv[i][0]);
+				args[n++] = eq[i];
+			} else {
+				args[n++] = kv[i][0];
+			}
+			args[n++] = v;
+		}
+		args[n++] = "-q";
+		args[n] = NULL;
+		kbctl_run_io(&r, NULL, NULL, args);
+		EXPECT_EQ(0, r.status) TH_LOG("form %d: %s", form, r.err);
+		EXPECT_EQ(0, r.out_len);
+		kbctl_free(&r);
+	}
+	for (form = 1; form < 3; form++) {
+		ref = csv_text(dir[0], "summary.csv", 1);
+		got = csv_text(dir[form], "summary.csv", 1);
+		ASSERT_NE(NULL, ref);
+		ASSERT_NE(NULL, got);
+		EXPECT_STREQ(ref, got) TH_LOG("form %d: summary.csv", form);
+		EXPECT_NE(NULL, strstr(ref, "\nmsbf,"));
+		free(ref);
+		free(got);
+		for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			ref = csv_text(dir[0], files[f], 0);
+			got = csv_text(dir[form], files[f], 0);
+			ASSERT_NE(NULL, ref);
+			ASSERT_NE(NULL, got);
+			EXPECT_STREQ(ref, got)
+				TH_LOG("form %d: %s", form, files[f]);
+			free(ref);
+			free(got);
+		}
+	}
+	for (form = 0; form < 3; form++) {
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir[form]);
+		EXPECT_EQ(0, system(cmd));
+	}
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -691,6 +841,13 @@ TEST(cli_table_and_out)
 		lines++;
 	EXPECT_EQ(2, lines);
 	EXPECT_NE(NULL, strstr(r.out, "\nmsbf "));
+	/* the time of the whole command, last */
+	c = strstr(r.out, "\nElapsed: ");
+	ASSERT_NE(NULL, c) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(c, " s wall, "));
+	c = strchr(c + 1, '\n');
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(0, c[1]);
 	kbctl_free(&r);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	EXPECT_EQ(0, stat(path, &st));

@@ -5,10 +5,11 @@
  * experiment on the XDP data paths in network namespaces.
  *
  * Arguments are keyword-value pairs, in the shape of the other commands
- * ("groups 10000 bits 8192,65536"); each keyword may also be written
- * "--keyword" after a "--" ("kbloomctl experiment -- --mode model").
- * Everything is checked before anything runs: a bad value is one line
- * naming the keyword and what is allowed, exit 2.
+ * ("groups 10000 bits 8192,65536"); each keyword may also be written as
+ * an option, "--keyword value" or "--keyword=value" ("kbloomctl
+ * experiment --mode model --groups=10000"; main.c hands those to the
+ * command).  Everything is checked before anything runs: a bad value is
+ * one line naming the keyword and what is allowed, exit 2.
  */
 #include <errno.h>
 #include <math.h>
@@ -254,6 +255,14 @@ static int yesno(struct ctl *c, const char *kw, const char *v, int *out)
 	return 0;
 }
 
+/* Every keyword, as documented in experiment_help[]. */
+static const char *const kw_names[] = {
+	"mode", "topo", "groups", "sizes", "bits", "ref-bits", "hashes",
+	"classes", "presence", "mcbf-type", "mcbf-plan", "lipsin-k",
+	"fill-limit", "hop-slack", "msbf-start", "schemes", "seed", "threads",
+	"max-tx", "out", "plots", "packets", "verbose", NULL
+};
+
 static int kw_value(struct ctl *c, struct exp_cli *e, const char *kw,
 		    const char *v)
 {
@@ -365,27 +374,62 @@ static void emulate_defaults(struct exp_cli *e)
 	}
 }
 
+/*
+ * The keyword and value of the argument at *@i: "KEYWORD VALUE",
+ * "--KEYWORD VALUE" or "--KEYWORD=VALUE"; *@i moves past them.  @kw gets
+ * the keyword, @as the keyword as written (for messages), *@v the value
+ * or NULL when it is missing.  Return: 0, or a usage error for a keyword
+ * that is not one.
+ */
+static int kw_next(struct ctl *c, int argc, char **argv, int *i,
+		   char kw[32], char as[40], const char **v)
+{
+	const char *a = argv[*i], *eq = NULL;
+	int dashed = !strncmp(a, "--", 2);
+	size_t n;
+
+	if (dashed) {
+		a += 2;
+		eq = strchr(a, '=');
+	}
+	n = eq ? (size_t)(eq - a) : strlen(a);
+	snprintf(as, 40, "%s%.*s", dashed ? "--" : "", (int)(n < 32 ? n : 32),
+		 a);
+	if (n < 32) {
+		memcpy(kw, a, n);
+		kw[n] = 0;
+	}
+	if (n >= 32 || arg_pick(kw, kw_names) < 0)
+		return ctl_usage(c, "'%s': unknown keyword (see %s experiment --help)",
+				 as, KBCTL_NAME);
+	(*i)++;
+	if (eq)
+		*v = eq + 1;
+	else
+		*v = *i < argc ? argv[(*i)++] : NULL;
+	return 0;
+}
+
 static int parse_all(struct ctl *c, struct exp_cli *e, int argc, char **argv)
 {
 	int i, ret, mode_emulate = 0;
-	const char *kw;
+	char kw[32], as[40];
+	const char *v;
 
-	/* the mode first: it selects the defaults */
-	for (i = 0; i + 1 < argc; i += 2) {
-		kw = argv[i];
-		if (!strncmp(kw, "--", 2))
-			kw += 2;
-		if (!strcmp(kw, "mode") && !strcmp(argv[i + 1], "emulate"))
+	/* every keyword known and the mode first: it selects the defaults */
+	for (i = 0; i < argc;) {
+		ret = kw_next(c, argc, argv, &i, kw, as, &v);
+		if (ret)
+			return ret;
+		if (!strcmp(kw, "mode") && v && !strcmp(v, "emulate"))
 			mode_emulate = 1;
 	}
-	for (i = 0; i < argc; i += 2) {
-		kw = argv[i];
-		if (!strncmp(kw, "--", 2))
-			kw += 2;
-		if (i + 1 == argc)
+	for (i = 0; i < argc;) {
+		kw_next(c, argc, argv, &i, kw, as, &v);
+		if (!v)
 			return ctl_usage(c, "%s: missing value (see %s experiment --help)",
-					 kw, KBCTL_NAME);
-		ret = kw_value(c, e, kw, argv[i + 1]);
+					 as, KBCTL_NAME);
+		ret = kw_value(c, e, kw, v);
 		if (ret)
 			return ret;
 	}
@@ -398,6 +442,7 @@ static int parse_all(struct ctl *c, struct exp_cli *e, int argc, char **argv)
 
 struct exp_progress {
 	double t0;
+	double cpu0;			/* the process's CPU seconds at t0 */
 	int on;
 	int shown;
 	double last;
@@ -428,6 +473,14 @@ static void exp_progress(void *ctx, __u64 done, __u64 total)
 				      done * 100 / total) : 0,
 		t - pr->t0);
 	fflush(stderr);
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static void progress_clear(struct exp_progress *pr)
@@ -470,6 +523,10 @@ static int run_model(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
 			       e->plots ? " files and PNG plots" : " files",
 			       e->out);
 	}
+	/* the whole command: the model, the table, the files, the plots */
+	if (!ctl_quiet(c))
+		printf("\nElapsed: %.1f s wall, %.1f s CPU\n", mono() - pr->t0,
+		       cpu_now() - pr->cpu0);
 	return ctl_flush_stdout(c);
 }
 
@@ -512,7 +569,7 @@ static int run_emulate(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
 static int cmd_experiment(struct ctl *c, int argc, char **argv)
 {
 	struct exp_cli e = { .plots = 1 };
-	struct exp_progress pr = { 0 };
+	struct exp_progress pr = { .t0 = mono(), .cpu0 = cpu_now() };
 	struct kb_exp *x = NULL;
 	char why[320];
 	int err, ret;
@@ -526,7 +583,6 @@ static int cmd_experiment(struct ctl *c, int argc, char **argv)
 		return ctl_usage(c, "%s", why);
 	if (err)
 		return ctl_syserr(c, err, why, "experiment");
-	pr.t0 = mono();
 	pr.on = !ctl_quiet(c) && isatty(STDERR_FILENO);
 	pr.what = e.emulate ? "emulation" : "model";
 	kb_exp_set_progress(x, exp_progress, &pr);
@@ -539,7 +595,7 @@ static int cmd_experiment(struct ctl *c, int argc, char **argv)
 }
 
 static const char experiment_help[] =
-"Keywords (each KEYWORD VALUE; also --KEYWORD VALUE after a '--'):\n"
+"Keywords (each KEYWORD VALUE, --KEYWORD VALUE or --KEYWORD=VALUE):\n"
 "  mode model|emulate     model: in memory, any size (default); emulate: the\n"
 "                         same packets on the XDP programs in network\n"
 "                         namespaces (root), compared with the model\n"
@@ -589,12 +645,13 @@ static const char experiment_help[] =
 "scripts plot_*.gp stay next to them).  emulate: the agreement table and\n"
 "agreement.csv; exit 1 when the emulation and the model differ.\n"
 "\n"
-"Example: kbloomctl experiment groups 10000 out /tmp/leak\n";
+"Example: kbloomctl experiment groups 10000 out /tmp/leak\n"
+"         kbloomctl experiment --mode model --groups 10000 --out /tmp/leak\n";
 
 const struct ctl_cmd experiment_cmds[] = {
 	{
 		.name = "experiment",
-		.synopsis = "[mode model|emulate] [topo T] [groups N] [sizes D] [bits M,...] [KEYWORD VALUE]...",
+		.synopsis = "[--mode model|emulate] [--topo T] [--groups N] [--sizes D] [--bits M,...] [--KEYWORD VALUE]...",
 		.summary = "multicast traffic leakage: model, or emulation on XDP",
 		.help = experiment_help,
 		.max_args = CTL_ARGS_ANY,

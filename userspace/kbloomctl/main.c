@@ -267,6 +267,32 @@ static int cmd_help(struct ctl *c, int argc, char **argv)
 }
 
 /*
+ * Commands whose arguments are KEYWORD VALUE pairs that may also be
+ * written --KEYWORD VALUE or --KEYWORD=VALUE (experiment).
+ */
+static const struct ctl_cmd *const kw_cmds[] = { experiment_cmds, NULL };
+
+/*
+ * Is @a, after the command @pos[0], one of that command's --KEYWORD
+ * arguments?  Yes for a "--WORD" that is not an option the command
+ * accepts (@o: the option it spells, or NULL) of a command of kw_cmds[].
+ */
+static bool kw_arg(char **pos, int npos, const char *a,
+		   const struct ctl_optdef *o)
+{
+	const struct ctl_cmd *const *t, *cmd;
+
+	if (!npos || strncmp(a, "--", 2))
+		return false;
+	for (t = kw_cmds; *t; t++)
+		for (cmd = *t; cmd->name; cmd++)
+			if (!strcmp(cmd->name, pos[0]))
+				return !o || !((cmd->opts | ALWAYS_OPTS) &
+					       CTL_OPT(o->id));
+	return false;
+}
+
+/*
  * Split argv into options (anywhere, until "--") and positional
  * arguments.  "-" alone is positional.
  */
@@ -294,6 +320,10 @@ static int parse_opts(struct ctl *c, int argc, char **argv, char **pos,
 			continue;
 		}
 		o = opt_find(a, &inl);
+		if (kw_arg(pos, *npos, a, o)) {
+			pos[(*npos)++] = a;
+			continue;
+		}
 		if (!o) {
 			opts_list(all, sizeof(all), ~0U);
 			return ctl_usage(c, "option '%s': unknown (allowed: %s; a key starting with '-' goes after '--')",
