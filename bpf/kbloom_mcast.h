@@ -78,7 +78,6 @@ int kbloom_mcast_ingress(struct xdp_md *ctx)
 	const struct kbloom_params *p;
 	struct kbloom_mcast_stats *st;
 	struct kbloom_pkt pkt;
-	int cls;
 
 	p = bpf_map_lookup_elem(&mc_params, &ifindex);
 	if (!p)
@@ -87,20 +86,8 @@ int kbloom_mcast_ingress(struct xdp_md *ctx)
 	if (!st)
 		return XDP_PASS;
 	st->rx_packets++;
-	cls = kbloom_parse(data, data_end, &pkt);
-	if (cls == KBLOOM_PKT_MALFORMED) {
-		st->rx_malformed++;
+	if (!KBLOOM_MCAST_RX_COUNT(st, kbloom_mcast_rx(data, data_end, &pkt)))
 		return XDP_PASS;
-	}
-	if (cls != KBLOOM_PKT_IP || !kbloom_pkt_dst_mcast(&pkt)) {
-		st->rx_other++;
-		return XDP_PASS;
-	}
-	if (kbloom_pkt_mcast_control(&pkt)) {
-		st->rx_control++;
-		return XDP_PASS;
-	}
-	st->rx_mcast++;
 	return bpf_redirect_map(&mc_ports, 0,
 				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 }
@@ -141,7 +128,7 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 	struct kbloom_mcast_stats *st = NULL;
 	const struct kbloom_params *p;
 	struct kbloom_pkt pkt;
-	int cls, ret;
+	int ret;
 
 	p = bpf_map_lookup_elem(&mc_params, &ifindex);
 	if (!p)
@@ -152,9 +139,7 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 			return XDP_DROP;
 		st->tx_seen++;
 	}
-	cls = kbloom_parse(data, data_end, &pkt);
-	if (cls != KBLOOM_PKT_IP || !kbloom_pkt_dst_mcast(&pkt) ||
-	    kbloom_pkt_mcast_control(&pkt))
+	if (kbloom_mcast_rx(data, data_end, &pkt) != KBLOOM_MCAST_RX_DATA)
 		ret = -EINVAL;
 	else
 		ret = mcast_port_test(ifindex, p, &pkt);

@@ -102,7 +102,6 @@ int kbloom_mcbf_ingress(struct xdp_md *ctx)
 	const struct kbloom_mcbf_port *port;
 	struct kbloom_mcbf_stats *st;
 	struct kbloom_pkt pkt;
-	int cls;
 
 	port = bpf_map_lookup_elem(&mcbf_port, &ifindex);
 	if (!port)
@@ -111,20 +110,8 @@ int kbloom_mcbf_ingress(struct xdp_md *ctx)
 	if (!st)
 		return XDP_PASS;
 	st->rx_packets++;
-	cls = kbloom_parse(data, data_end, &pkt);
-	if (cls == KBLOOM_PKT_MALFORMED) {
-		st->rx_malformed++;
+	if (!KBLOOM_MCAST_RX_COUNT(st, kbloom_mcast_rx(data, data_end, &pkt)))
 		return XDP_PASS;
-	}
-	if (cls != KBLOOM_PKT_IP || !kbloom_pkt_dst_mcast(&pkt)) {
-		st->rx_other++;
-		return XDP_PASS;
-	}
-	if (kbloom_pkt_mcast_control(&pkt)) {
-		st->rx_control++;
-		return XDP_PASS;
-	}
-	st->rx_mcast++;
 	return bpf_redirect_map(&mcbf_ports, 0, BPF_F_BROADCAST |
 				BPF_F_EXCLUDE_INGRESS | XDP_DROP);
 }
@@ -184,7 +171,7 @@ static __always_inline int mcbf_egress(struct xdp_md *ctx, __u32 ifindex,
 	const struct kbloom_mcbf_port *port;
 	struct kbloom_mcbf_stats *st = NULL;
 	struct kbloom_pkt pkt;
-	int cls, ret, unused = 0;
+	int ret, unused = 0;
 
 	port = bpf_map_lookup_elem(&mcbf_port, &ifindex);
 	if (!port)
@@ -195,9 +182,7 @@ static __always_inline int mcbf_egress(struct xdp_md *ctx, __u32 ifindex,
 			return XDP_DROP;
 		st->tx_seen++;
 	}
-	cls = kbloom_parse(data, data_end, &pkt);
-	if (cls != KBLOOM_PKT_IP || !kbloom_pkt_dst_mcast(&pkt) ||
-	    kbloom_pkt_mcast_control(&pkt))
+	if (kbloom_mcast_rx(data, data_end, &pkt) != KBLOOM_MCAST_RX_DATA)
 		ret = -EINVAL;
 	else
 		ret = mcbf_test(port, &pkt, &unused);

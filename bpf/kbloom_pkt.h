@@ -245,4 +245,46 @@ static __always_inline int kbloom_pkt_mcast_control(const struct kbloom_pkt *pkt
 	       pkt->icmp6_type == KBLOOM_MLD2_REPORT;
 }
 
+/* What a multicast switch does with a received frame (kbloom_mcast_rx()). */
+enum kbloom_mcast_rx {
+	KBLOOM_MCAST_RX_DATA,		/* multicast data: to the other ports */
+	KBLOOM_MCAST_RX_CONTROL,	/* IGMP, MLD: to the stack */
+	KBLOOM_MCAST_RX_OTHER,		/* not IP multicast: to the stack */
+	KBLOOM_MCAST_RX_MALFORMED,	/* truncated IP: to the stack */
+};
+
+/* Parse a frame into @pkt and say what a multicast switch does with it. */
+static __always_inline int kbloom_mcast_rx(void *data, void *data_end,
+					   struct kbloom_pkt *pkt)
+{
+	int cls = kbloom_parse(data, data_end, pkt);
+
+	if (cls == KBLOOM_PKT_MALFORMED)
+		return KBLOOM_MCAST_RX_MALFORMED;
+	if (cls != KBLOOM_PKT_IP || !kbloom_pkt_dst_mcast(pkt))
+		return KBLOOM_MCAST_RX_OTHER;
+	if (kbloom_pkt_mcast_control(pkt))
+		return KBLOOM_MCAST_RX_CONTROL;
+	return KBLOOM_MCAST_RX_DATA;
+}
+
+/*
+ * Count a received frame of kind @rx in @st (struct kbloom_mcast_stats or
+ * struct kbloom_mcbf_stats: the same rx_* counters); true for data.
+ */
+#define KBLOOM_MCAST_RX_COUNT(st, rx) ({				\
+	typeof(st) __st = (st);						\
+	int __rx = (rx);						\
+									\
+	if (__rx == KBLOOM_MCAST_RX_MALFORMED)				\
+		__st->rx_malformed++;					\
+	else if (__rx == KBLOOM_MCAST_RX_OTHER)				\
+		__st->rx_other++;					\
+	else if (__rx == KBLOOM_MCAST_RX_CONTROL)			\
+		__st->rx_control++;					\
+	else								\
+		__st->rx_mcast++;					\
+	__rx == KBLOOM_MCAST_RX_DATA;					\
+})
+
 #endif /* _KBLOOM_PKT_H */
