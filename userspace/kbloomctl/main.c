@@ -71,7 +71,7 @@ static const struct ctl_optdef opt_table[] = {
 	{ CO_FILE, "-f|--file", "FILE",
 	  "keys from FILE, one per line ('-': standard input)" },
 	{ CO_OUTPUT, "-o|--output", "FILE",
-	  "save, map dump: write the image, ipbf header: the header bytes, to FILE ('-' or stdout: standard output)" },
+	  "save, map save: write the image, ipbf header: the header bytes, to FILE ('-' or stdout: standard output)" },
 	{ CO_INPUT, "-i|--input", "FILE",
 	  "restore: read images from FILE ('-' or stdin: standard input)" },
 	{ CO_REPLACE, "--replace|-replace", NULL,
