@@ -655,6 +655,7 @@ const struct ctl_cmd experiment_cmds[] = {
 		.summary = "multicast traffic leakage: model, or emulation on XDP",
 		.help = experiment_help,
 		.max_args = CTL_ARGS_ANY,
+		.dashed_keywords = true,
 		.run = cmd_experiment,
 	},
 	{ 0 }

@@ -92,6 +92,7 @@ struct ctl_cmd {
 	int min_args;
 	int max_args;
 	unsigned int opts;
+	bool dashed_keywords;	/* KEYWORD VALUE args also as --KEYWORD */
 	int (*run)(struct ctl *c, int argc, char **argv);
 	const struct ctl_cmd *sub;
 };

@@ -267,29 +267,22 @@ static int cmd_help(struct ctl *c, int argc, char **argv)
 }
 
 /*
- * Commands whose arguments are KEYWORD VALUE pairs that may also be
- * written --KEYWORD VALUE or --KEYWORD=VALUE (experiment).
- */
-static const struct ctl_cmd *const kw_cmds[] = { experiment_cmds, NULL };
-
-/*
  * Is @a, after the command @pos[0], one of that command's --KEYWORD
  * arguments?  Yes for a "--WORD" that is not an option the command
- * accepts (@o: the option it spells, or NULL) of a command of kw_cmds[].
+ * accepts (@o: the option it spells, or NULL) of a command whose
+ * arguments are KEYWORD VALUE pairs (.dashed_keywords: experiment).
  */
 static bool kw_arg(char **pos, int npos, const char *a,
 		   const struct ctl_optdef *o)
 {
-	const struct ctl_cmd *const *t, *cmd;
+	const struct ctl_cmd *cmd;
 
 	if (!npos || strncmp(a, "--", 2))
 		return false;
-	for (t = kw_cmds; *t; t++)
-		for (cmd = *t; cmd->name; cmd++)
-			if (!strcmp(cmd->name, pos[0]))
-				return !o || !((cmd->opts | ALWAYS_OPTS) &
-					       CTL_OPT(o->id));
-	return false;
+	cmd = cmd_find(NULL, pos[0]);
+	if (!cmd || !cmd->dashed_keywords)
+		return false;
+	return !o || !((cmd->opts | ALWAYS_OPTS) & CTL_OPT(o->id));
 }
 
 /*
