@@ -28,12 +28,11 @@
  * Instances are named kbt<pid>-*, removed by the teardown, and by the
  * janitor of a later run if this process died.
  */
-#include <sys/wait.h>
 #include <linux/bpf.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/ipbf_util.h"
-#include "core/kbloomctl_util.h"
+#include "tests/bpf/kbloomctl_xdp_util.h"
 
 #define TOPO	"line:2:2"
 #define SEED	"42"
@@ -49,91 +48,6 @@ static const char *const node_name[NNODE] = { "s0", "s1", "h0", "h1", "h2",
 
 /* the namespace of node @i, as two arguments */
 #define NS(i)	"netns", self->ns[i].path
-
-#define OK(r, ...) do {							\
-	EXPECT_EQ(0, kbctl_run(r, __VA_ARGS__)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, (int)(r)->err_len) TH_LOG("stderr: %s", (r)->err);	\
-} while (0)
-
-#define EXPECT_USAGE(r, sub) do {					\
-	EXPECT_EQ(2, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(0, (int)(r)->out_len);				\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-#define EXPECT_SYS(r, sub) do {						\
-	EXPECT_EQ(3, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-static bool inst_exists(const char *name)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", KBT_PIN_ROOT, name);
-	return !access(p, F_OK);
-}
-
-/* python3 -m json.tool accepts @text: 1, refuses: 0, no python3: -1 */
-static int py_json(const char *text, size_t len)
-{
-	char path[64], cmd[160];
-	int st;
-
-	if (system("python3 -c 'import json' >/dev/null 2>&1"))
-		return -1;
-	snprintf(path, sizeof(path), "/tmp/kbt%d-json", (int)getpid());
-	if (kbctl_write_file(path, text, len))
-		return 0;
-	snprintf(cmd, sizeof(cmd), "python3 -m json.tool < %s > /dev/null 2>&1",
-		 path);
-	st = system(cmd);
-	unlink(path);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-#define EXPECT_JSON(r) do {						\
-	int _pj = py_json((r)->out, (r)->out_len);			\
-	EXPECT_TRUE(kbj_valid((r)->out, (r)->out_len)) TH_LOG("%s", (r)->out); \
-	if (_pj >= 0)							\
-		EXPECT_EQ(1, _pj) TH_LOG("json.tool refused: %s", (r)->out); \
-} while (0)
-
-/* The number after "KEY": in JSON text (after @from when given), or -1. */
-static long long jnum(const char *text, const char *from, const char *key)
-{
-	char want[64];
-	const char *p = text;
-
-	if (from) {
-		p = strstr(text, from);
-		if (!p)
-			return -1;
-	}
-	snprintf(want, sizeof(want), "\"%s\":", key);
-	p = strstr(p, want);
-	if (!p)
-		return -1;
-	return strtoll(p + strlen(want), NULL, 0);
-}
-
-/* Occurrences of @sub in @s. */
-static int count(const char *s, const char *sub)
-{
-	int n = 0;
-
-	while ((s = strstr(s, sub))) {
-		n++;
-		s += strlen(sub);
-	}
-	return n;
-}
 
 /* "[b0,b1,...]" of a link ID */
 static void bits_json(char *buf, size_t len, const struct kb_ipbf_zf *z)
@@ -253,32 +167,12 @@ static const char *const help_paths[][2] = {
 
 TEST(help_every_command)
 {
-	struct kbctl_res r, h;
-	char want[64];
-	size_t i;
+	struct kbctl_res r;
 
 	OK(&r, "--help");
 	EXPECT_NE(NULL, strstr(r.out, "\n  ipbf "));
 	kbctl_free(&r);
-	for (i = 0; i < ARRAY_SIZE(help_paths); i++) {
-		const char *a = help_paths[i][0], *b = help_paths[i][1];
-
-		if (b) {
-			EXPECT_EQ(0, kbctl_run(&r, a, b, "--help"));
-			EXPECT_EQ(0, kbctl_run(&h, "help", a, b));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s %s", a, b);
-		} else {
-			EXPECT_EQ(0, kbctl_run(&r, a, "--help"));
-			EXPECT_EQ(0, kbctl_run(&h, "help", a));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s", a);
-		}
-		EXPECT_EQ(0, strncmp(r.out, want, strlen(want))) TH_LOG("%s", r.out);
-		EXPECT_NE(NULL, strstr(r.out, "Options:"));
-		EXPECT_EQ(0, (int)r.err_len);
-		EXPECT_STREQ(r.out, h.out);
-		kbctl_free(&h);
-		kbctl_free(&r);
-	}
+	kbctl_check_help(_metadata, help_paths, ARRAY_SIZE(help_paths), false);
 	kbctl_run(&r, "ipbf", "--help");
 	EXPECT_NE(NULL, strstr(r.out, "\n  header "));
 	EXPECT_NE(NULL, strstr(r.out, "\n  setup "));
@@ -288,12 +182,7 @@ TEST(help_every_command)
 	kbctl_free(&r);
 }
 
-struct usage_case {
-	const char *const *args;
-	const char *sub;
-};
-
-#define A(...)	((const char *const[]){ __VA_ARGS__, NULL })
+#define A(...)	KBCTL_ARGS(__VA_ARGS__)
 #define HDR(...) A("ipbf", "header", "topo", TOPO, "src", "h0", __VA_ARGS__)
 
 static const struct usage_case usage_cases[] = {
@@ -372,17 +261,8 @@ static const struct usage_case usage_cases[] = {
 
 TEST(usage_errors_change_nothing)
 {
-	struct kbctl_res r;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(usage_cases); i++) {
-		kbctl_run_io(&r, NULL, NULL, usage_cases[i].args);
-		if (r.status != 2 || !strstr(r.err, usage_cases[i].sub))
-			TH_LOG("case %zu: %s", i, usage_cases[i].sub);
-		EXPECT_USAGE(&r, usage_cases[i].sub);
-		kbctl_free(&r);
-		EXPECT_FALSE(inst_exists(UNAME));
-	}
+	kbctl_check_usage(_metadata, usage_cases, ARRAY_SIZE(usage_cases),
+			  UNAME);
 }
 
 /* ---- no state: topologies, link IDs, headers --------------------------------------- */

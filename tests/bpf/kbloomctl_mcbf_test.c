@@ -23,12 +23,11 @@
  *    created; system errors: exit 3, one line, nothing changed;
  *  - -j output parsed by python3 -m json.tool.
  */
-#include <sys/wait.h>
 #include <linux/bpf.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/mcbf_util.h"
-#include "core/kbloomctl_util.h"
+#include "tests/bpf/kbloomctl_xdp_util.h"
 
 #define NPORTS	4
 #define NGROUPS	64
@@ -40,77 +39,6 @@
 /* ---- helpers ------------------------------------------------------------------ */
 
 #define NS	"netns", self->sw.path
-
-#define OK(r, ...) do {							\
-	EXPECT_EQ(0, kbctl_run(r, __VA_ARGS__)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, (int)(r)->err_len) TH_LOG("stderr: %s", (r)->err);	\
-} while (0)
-
-#define EXPECT_USAGE(r, sub) do {					\
-	EXPECT_EQ(2, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(0, (int)(r)->out_len);				\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-#define EXPECT_SYS(r, sub) do {						\
-	EXPECT_EQ(3, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-static bool inst_exists(const char *name)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", KBT_PIN_ROOT, name);
-	return !access(p, F_OK);
-}
-
-static int py_json(const char *text, size_t len)
-{
-	char path[64], cmd[160];
-	int st;
-
-	if (system("python3 -c 'import json' >/dev/null 2>&1"))
-		return -1;
-	snprintf(path, sizeof(path), "/tmp/kbt%d-json", (int)getpid());
-	if (kbctl_write_file(path, text, len))
-		return 0;
-	snprintf(cmd, sizeof(cmd), "python3 -m json.tool < %s > /dev/null 2>&1",
-		 path);
-	st = system(cmd);
-	unlink(path);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-#define EXPECT_JSON(r) do {						\
-	int _pj = py_json((r)->out, (r)->out_len);			\
-	EXPECT_TRUE(kbj_valid((r)->out, (r)->out_len)) TH_LOG("%s", (r)->out); \
-	if (_pj >= 0)							\
-		EXPECT_EQ(1, _pj) TH_LOG("json.tool refused: %s", (r)->out); \
-} while (0)
-
-static long long jnum(const char *text, const char *from, const char *key)
-{
-	char want[64];
-	const char *p = text;
-
-	if (from) {
-		p = strstr(text, from);
-		if (!p)
-			return -1;
-	}
-	snprintf(want, sizeof(want), "\"%s\":", key);
-	p = strstr(p, want);
-	if (!p)
-		return -1;
-	return strtoll(p + strlen(want), NULL, 0);
-}
 
 /* "K0,K1,..." of a plan, as kbloomctl prints it */
 static void plan_str(char *buf, size_t len, const struct kb_mcbf_plan *p)
@@ -134,44 +62,19 @@ static const char *const help_paths[][2] = {
 
 TEST(help_every_command)
 {
-	struct kbctl_res r, h;
-	char want[64];
-	size_t i;
+	struct kbctl_res r;
 
 	OK(&r, "--help");
 	EXPECT_NE(NULL, strstr(r.out, "\n  mcbf "));
 	kbctl_free(&r);
-	for (i = 0; i < ARRAY_SIZE(help_paths); i++) {
-		const char *a = help_paths[i][0], *b = help_paths[i][1];
-
-		if (b) {
-			EXPECT_EQ(0, kbctl_run(&r, a, b, "--help"));
-			EXPECT_EQ(0, kbctl_run(&h, "help", a, b));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s %s", a, b);
-		} else {
-			EXPECT_EQ(0, kbctl_run(&r, a, "--help"));
-			EXPECT_EQ(0, kbctl_run(&h, "help", a));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s", a);
-		}
-		EXPECT_EQ(0, strncmp(r.out, want, strlen(want))) TH_LOG("%s", r.out);
-		EXPECT_NE(NULL, strstr(r.out, "Options:"));
-		EXPECT_EQ(0, (int)r.err_len);
-		EXPECT_STREQ(r.out, h.out);
-		kbctl_free(&h);
-		kbctl_free(&r);
-	}
+	kbctl_check_help(_metadata, help_paths, ARRAY_SIZE(help_paths), false);
 	kbctl_run(&r, "mcbf", "stats", "--help");
 	EXPECT_NE(NULL, strstr(r.out, "LEAK_RATE"));
 	EXPECT_NE(NULL, strstr(r.out, "-j"));
 	kbctl_free(&r);
 }
 
-struct usage_case {
-	const char *const *args;
-	const char *sub;
-};
-
-#define A(...)	((const char *const[]){ __VA_ARGS__, NULL })
+#define A(...)	KBCTL_ARGS(__VA_ARGS__)
 #define OPT(...) A("mcbf", "optimize", __VA_ARGS__)
 #define ATT(...) A("xdp", "attach", "mcbf", UNAME, "dev", "p0", __VA_ARGS__)
 
@@ -229,17 +132,8 @@ static const struct usage_case usage_cases[] = {
 
 TEST(usage_errors_change_nothing)
 {
-	struct kbctl_res r;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(usage_cases); i++) {
-		kbctl_run_io(&r, NULL, NULL, usage_cases[i].args);
-		if (r.status != 2 || !strstr(r.err, usage_cases[i].sub))
-			TH_LOG("case %zu: %s", i, usage_cases[i].sub);
-		EXPECT_USAGE(&r, usage_cases[i].sub);
-		kbctl_free(&r);
-		EXPECT_FALSE(inst_exists(UNAME));
-	}
+	kbctl_check_usage(_metadata, usage_cases, ARRAY_SIZE(usage_cases),
+			  UNAME);
 }
 
 TEST(optimize_is_the_libraries)
@@ -313,7 +207,6 @@ static void sw_free(FIXTURE_DATA(sw) *self)
 
 static int sw_make(FIXTURE_DATA(sw) *self)
 {
-	char p[16];
 	int i;
 
 	kbt_janitor();
@@ -326,15 +219,7 @@ static int sw_make(FIXTURE_DATA(sw) *self)
 		inet_ntop(i & 1 ? AF_INET6 : AF_INET, self->g[i].addr,
 			  self->gs[i], sizeof(self->gs[i]));
 	}
-	if (kbt_ns_quiet(&self->sw))
-		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(p, sizeof(p), "p%d", i);
-		if (kbt_ns_quiet(&self->host[i]) ||
-		    kbt_veth(&self->sw, p, &self->host[i], "eth0", i))
-			return -1;
-	}
-	return 0;
+	return kbt_switch_new(&self->sw, self->host, NPORTS);
 }
 
 FIXTURE_SETUP(sw)
@@ -356,17 +241,12 @@ static void make_switch(struct __test_metadata *_metadata,
 			FIXTURE_DATA(sw) *self)
 {
 	struct kbctl_res r;
-	int i;
 
 	OK(&r, "xdp", "attach", "mcbf", self->name, "dev", "p0", "p1", "p2",
 	   "p3", "bits", "1024", "classes", "1,2,5", "mode", "native", NS);
 	EXPECT_EQ(0, (int)r.out_len);
 	kbctl_free(&r);
-	for (i = 0; i < NPORTS; i++) {
-		OK(&r, "xdp", "attach", "pass", self->pass, "dev", "eth0",
-		   "mode", "native", "netns", self->host[i].path);
-		kbctl_free(&r);
-	}
+	kbctl_attach_pass(_metadata, self->pass, self->host, NPORTS);
 }
 
 static void join(struct __test_metadata *_metadata, FIXTURE_DATA(sw) *self,

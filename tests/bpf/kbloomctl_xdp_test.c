@@ -27,12 +27,10 @@
  * Instances are named kbt<pid>-*, removed by the teardown, and by the
  * janitor of a later run if this process died.
  */
-#include <sys/wait.h>
 #include <linux/bpf.h>
 
 #include "kselftest_harness.h"
-#include "tests/bpf/xdp_util.h"
-#include "core/kbloomctl_util.h"
+#include "tests/bpf/kbloomctl_xdp_util.h"
 #include "libkbloom.h"
 
 #define NPORTS	4
@@ -41,104 +39,11 @@
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-#define ARGS(...)	((const char *const[]){ __VA_ARGS__, NULL })
-
-/* Success: exit 0, nothing on standard error. */
-#define OK(r, ...) do {							\
-	EXPECT_EQ(0, kbctl_run(r, __VA_ARGS__)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, (int)(r)->err_len) TH_LOG("stderr: %s", (r)->err);	\
-} while (0)
-
-/* A usage error: exit 2, nothing on stdout, one line with @sub. */
-#define EXPECT_USAGE(r, sub) do {					\
-	EXPECT_EQ(2, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(0, (int)(r)->out_len);				\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-/* A system error: exit 3, one line with @sub (operation, errno text). */
-#define EXPECT_SYS(r, sub) do {						\
-	EXPECT_EQ(3, (r)->status) TH_LOG("stderr: %s", (r)->err);	\
-	EXPECT_EQ(1, kbctl_lines((r)->err)) TH_LOG("stderr: %s", (r)->err); \
-	EXPECT_EQ(0, strncmp((r)->err, "kbloomctl: ", 11));		\
-	EXPECT_NE(NULL, strstr((r)->err, sub))				\
-		TH_LOG("wanted '%s' in: %s", sub, (r)->err);		\
-} while (0)
-
-static bool exists(const char *path)
-{
-	return !access(path, F_OK);
-}
-
-static bool inst_exists(const char *name)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", KBT_PIN_ROOT, name);
-	return exists(p);
-}
-
-/* python3 -m json.tool accepts @text: 1, refuses: 0, no python3: -1 */
-static int py_json(const char *text, size_t len)
-{
-	char path[64], cmd[160];
-	int st;
-
-	if (system("python3 -c 'import json' >/dev/null 2>&1"))
-		return -1;
-	snprintf(path, sizeof(path), "/tmp/kbt%d-json", (int)getpid());
-	if (kbctl_write_file(path, text, len))
-		return 0;
-	snprintf(cmd, sizeof(cmd), "python3 -m json.tool < %s > /dev/null 2>&1",
-		 path);
-	st = system(cmd);
-	unlink(path);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
-#define EXPECT_JSON(r) do {						\
-	int _pj = py_json((r)->out, (r)->out_len);			\
-	EXPECT_TRUE(kbj_valid((r)->out, (r)->out_len)) TH_LOG("%s", (r)->out); \
-	if (_pj >= 0)							\
-		EXPECT_EQ(1, _pj) TH_LOG("json.tool refused: %s", (r)->out); \
-} while (0)
-
-/* The number after "KEY": in JSON text (after @from when given), or -1. */
-static long long jnum(const char *text, const char *from, const char *key)
-{
-	char want[64];
-	const char *p = text;
-
-	if (from) {
-		p = strstr(text, from);
-		if (!p)
-			return -1;
-	}
-	snprintf(want, sizeof(want), "\"%s\":", key);
-	p = strstr(p, want);
-	if (!p)
-		return -1;
-	return strtoll(p + strlen(want), NULL, 0);
-}
-
-/* Occurrences of @sub in @s. */
-static int count(const char *s, const char *sub)
-{
-	int n = 0;
-
-	while ((s = strstr(s, sub))) {
-		n++;
-		s += strlen(sub);
-	}
-	return n;
-}
+#define ARGS(...)	KBCTL_ARGS(__VA_ARGS__)
 
 /* ---- no state: help and usage errors ------------------------------------------ */
 
-static const char *const help_paths[][3] = {
+static const char *const help_paths[][2] = {
 	{ "xdp" }, { "xdp", "attach" }, { "xdp", "detach" }, { "xdp", "status" },
 	{ "mcast" }, { "mcast", "join" }, { "mcast", "leave" },
 	{ "mcast", "ports" }, { "mcast", "groups" }, { "mcast", "stats" },
@@ -151,9 +56,7 @@ static const char *const help_paths[][3] = {
 
 TEST(help_every_command)
 {
-	struct kbctl_res r, h;
-	char want[64];
-	size_t i;
+	struct kbctl_res r;
 
 	OK(&r, "--help");
 	EXPECT_NE(NULL, strstr(r.out, "\n  xdp "));
@@ -161,35 +64,8 @@ TEST(help_every_command)
 	EXPECT_NE(NULL, strstr(r.out, "\n  gate "));
 	EXPECT_NE(NULL, strstr(r.out, "\n  map "));
 	kbctl_free(&r);
-	for (i = 0; i < ARRAY_SIZE(help_paths); i++) {
-		const char *a = help_paths[i][0], *b = help_paths[i][1];
-
-		if (b) {
-			EXPECT_EQ(0, kbctl_run(&r, a, b, "--help"));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s %s", a, b);
-		} else {
-			EXPECT_EQ(0, kbctl_run(&r, a, "--help"));
-			snprintf(want, sizeof(want), "Usage: kbloomctl %s", a);
-		}
-		EXPECT_EQ(0, strncmp(r.out, want, strlen(want)))
-			TH_LOG("%s", r.out);
-		EXPECT_NE(NULL, strstr(r.out, "Options:"));
-		EXPECT_EQ(0, (int)r.err_len);
-		/* help A B says the same; --help wins over bad arguments */
-		if (b) {
-			EXPECT_EQ(0, kbctl_run(&h, "help", a, b));
-		} else {
-			EXPECT_EQ(0, kbctl_run(&h, "help", a));
-		}
-		EXPECT_STREQ(r.out, h.out);
-		kbctl_free(&h);
-		if (b) {
-			EXPECT_EQ(0, kbctl_run(&h, a, b, "bad name!", "-h"));
-			EXPECT_STREQ(r.out, h.out);
-			kbctl_free(&h);
-		}
-		kbctl_free(&r);
-	}
+	/* help A B says the same; --help wins over bad arguments */
+	kbctl_check_help(_metadata, help_paths, ARRAY_SIZE(help_paths), true);
 	/* the groups list their subcommands, the read commands offer -j */
 	kbctl_run(&r, "gate", "--help");
 	EXPECT_NE(NULL, strstr(r.out, "\n  rebuild "));
@@ -199,11 +75,6 @@ TEST(help_every_command)
 	EXPECT_NE(NULL, strstr(r.out, "LEAK_RATE"));
 	kbctl_free(&r);
 }
-
-struct usage_case {
-	const char *const *args;
-	const char *sub;
-};
 
 #define A(...)	ARGS(__VA_ARGS__)
 #define ATT(...) A("xdp", "attach", "mcast", UNAME, "dev", "p0", __VA_ARGS__)
@@ -315,20 +186,8 @@ static const struct usage_case usage_cases[] = {
 
 TEST(usage_errors_change_nothing)
 {
-	struct kbctl_res r;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(usage_cases); i++) {
-		kbctl_run_io(&r, NULL, NULL, usage_cases[i].args);
-		if (r.status != 2 || !strstr(r.err, usage_cases[i].sub))
-			TH_LOG("case %zu: %s %s %s", i, usage_cases[i].args[0],
-			       usage_cases[i].args[1] ? usage_cases[i].args[1] : "",
-			       usage_cases[i].args[1] && usage_cases[i].args[2] ?
-			       usage_cases[i].args[2] : "");
-		EXPECT_USAGE(&r, usage_cases[i].sub);
-		kbctl_free(&r);
-		EXPECT_FALSE(inst_exists(UNAME));
-	}
+	kbctl_check_usage(_metadata, usage_cases, ARRAY_SIZE(usage_cases),
+			  UNAME);
 }
 
 /* ---- the switch ------------------------------------------------------------------ */
@@ -390,14 +249,10 @@ static int net_setup(FIXTURE_DATA(sw) *self)
 		self->dir[0] = 0;
 		return -1;
 	}
-	if (kbt_ns_quiet(&self->sw))
+	if (kbt_switch_new(&self->sw, self->host, NPORTS))
 		return -1;
 	for (i = 0; i < NPORTS; i++) {
-		if (kbt_ns_quiet(&self->host[i]))
-			return -1;
 		snprintf(p, sizeof(p), "p%d", i);
-		if (kbt_veth(&self->sw, p, &self->host[i], "eth0", i))
-			return -1;
 		self->port[i] = kbt_ifindex(&self->sw, p);
 		if (self->port[i] <= 0)
 			return -1;
@@ -485,16 +340,11 @@ static void make_switch(struct __test_metadata *_metadata,
 			FIXTURE_DATA(sw) *self)
 {
 	struct kbctl_res r;
-	int i;
 
 	OK(&r, "xdp", "attach", "mcast", self->name, "dev", "p0", "p1", "p2",
 	   "mode", "native", "netns", self->sw.path);
 	kbctl_free(&r);
-	for (i = 0; i < NPORTS; i++) {
-		OK(&r, "xdp", "attach", "pass", self->pass, "dev", "eth0",
-		   "mode", "native", "netns", self->host[i].path);
-		kbctl_free(&r);
-	}
+	kbctl_attach_pass(_metadata, self->pass, self->host, NPORTS);
 }
 
 TEST_F_TIMEOUT(sw, mcast_switch, 120)
