@@ -169,10 +169,7 @@ int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt)
 
 bool net_attached(struct kbloom_net *n, int ifindex)
 {
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/link_%d", kbloom_net_dir(n), ifindex);
-	return !access(p, F_OK);
+	return xdp_attached(kbloom_net_dir(n), ifindex);
 }
 
 /* PORT: an interface that is a port of the instance. */
@@ -197,9 +194,7 @@ int net_inst_port(struct ctl *c, struct netinst *m, const char *s,
 void net_port_name(const struct netinst *m, __u32 ifindex, char *buf,
 		   size_t len)
 {
-	xdp_ifname(m->ns_fd, ifindex, buf, len);
-	if (!buf[0])
-		snprintf(buf, len, "?");
+	xdp_port_label(m->ns_fd, ifindex, buf, len);
 }
 
 /* The ports to show: PORT, or every port. */
@@ -247,6 +242,80 @@ int net_take_netns(const struct ctl *c, int *argc, char **argv,
 		return xdp_arg_netns(c, *netns);
 	}
 	return 0;
+}
+
+/*
+ * The arguments of a listing of an instance's ports (ipbf, mcbf and mcast
+ * ports, groups, stats): NAME, then PORT when @most is 2, then an optional
+ * "netns NS" (taken out of @argc).
+ */
+int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
+		  const char **netns)
+{
+	int ret;
+
+	ret = net_take_netns(c, argc, argv, netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	if (*argc > most)
+		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
+				 argv[most], KBCTL_NAME, c->cmd_path,
+				 c->cmd->synopsis);
+	return 0;
+}
+
+/*
+ * The start of a listing of the ports of instance NAME of kind @want: the
+ * arguments (net_list_args()), then the instance opened in @m and PORT or
+ * every port in *@ids (malloc()ed).  On failure too, the caller frees *@ids
+ * and closes @m.
+ */
+int net_list_open(struct ctl *c, int argc, char **argv, int most,
+		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  __u32 *n)
+{
+	const char *netns;
+	int ret;
+
+	ret = net_list_args(c, &argc, argv, most, &netns);
+	ret = ret ?: net_inst_open(c, m, argv[0], netns, want);
+	return ret ?: net_which(c, m, argc > 1 ? argv[1] : NULL, ids, n);
+}
+
+/*
+ * The @cnt groups @g of port @ifn (@id) in an mcast or mcbf groups
+ * listing; @cls, if not NULL, gives the class of a group (mcbf).
+ */
+void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
+		    __u32 id, const struct kbloom_addr_key *g, int cnt,
+		    __u32 (*cls)(const struct kbloom_addr_key *g))
+{
+	char a[64];
+	int k;
+
+	if (c->set[CO_JSON]) {
+		json_obj(j);
+		json_kstr(j, "port", ifn);
+		json_ku64(j, "ifindex", id);
+		json_key(j, "groups");
+		json_arr(j);
+	} else if (!cnt) {
+		printf("%s: no groups\n", ifn);
+	}
+	for (k = 0; k < cnt; k++) {
+		xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
+		if (c->set[CO_JSON])
+			json_str(j, a);
+		else if (cls)
+			printf("%s %s class %u\n", ifn, a, cls(&g[k]));
+		else
+			printf("%s %s\n", ifn, a);
+	}
+	if (c->set[CO_JSON]) {
+		json_arr_end(j);
+		json_obj_end(j);
+	}
 }
 
 static __u64 net_ns_ino(int ns_fd)
@@ -1288,14 +1357,9 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 	ret = ret ?: lidopt_parse(c, kw, &o);
 	ret = ret ?: kw_num(c, kw, "ports", 1, 4096, "ports of the node",
 			    &ports, NULL);
+	ret = ret ?: xkw_netns(c, kw, &netns);
 	if (ret)
 		return ret;
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
 	cfg_of(&o, &cfg);
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, name);
 	xdp_log_reset();
@@ -1356,14 +1420,9 @@ static int cmd_config(struct ctl *c, int argc, char **argv)
 	ret = xdp_arg_name(c, argv[0]);
 	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
 	ret = ret ?: lidopt_parse(c, kw, &o);
+	ret = ret ?: xkw_netns(c, kw, &netns);
 	if (ret)
 		return ret;
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
 	if (c->set[CO_JSON] &&
 	    (o.seed_given || o.k_given || o.d_given || o.fill_given))
 		return ctl_usage(c, "option -j: only to show the settings (without seed, k, d, fill)");
@@ -1710,12 +1769,9 @@ static int cmd_port(struct ctl *c, int argc, char **argv)
 					 xkw_val(kw, "role"), all);
 		}
 	}
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
+	ret = xkw_netns(c, kw, &netns);
+	if (ret)
+		return ret;
 	if (xkw_val(kw, "topo")) {
 		ret = topo_load(c, xkw_val(kw, "topo"), &tp);
 		ret = ret ?: topo_link(c, &tp, "link", link, &gp);
@@ -1778,20 +1834,10 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 	struct kbloom_ipbf_cfg cfg;
 	char ifn[IF_NAMESIZE], ids_s[160], lk[32];
 	__u32 *ids = NULL, n = 0, i;
-	const char *netns;
 	struct json j;
 	int ret;
 
-	ret = net_take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 1)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[1], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = net_inst_open(c, &m, argv[0], netns, XK_IPBF);
-	ret = ret ?: net_which(c, &m, NULL, &ids, &n);
+	ret = net_list_open(c, argc, argv, 1, XK_IPBF, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
 	ret = kbloom_ipbf_get_config(m.n, &cfg);
@@ -1799,13 +1845,9 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		ret = xdp_fail(c, ret, "%s: config", m.op);
 		goto out;
 	}
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j))
 		printf("%-16s %7s %-8s %-7s %-10s %s\n", "PORT", "IFINDEX",
 		       "ATTACHED", "ROLE", "NODE:PORT", "LINK ID (TAG 0)");
-	}
 	for (i = 0; i < n; i++) {
 		if (kbloom_ipbf_port_get(m.n, ids[i], &rec))
 			continue;	/* removed meanwhile */
@@ -1821,11 +1863,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		       rec.flags & KBLOOM_IPBF_PORT_LOCAL ? "local" : "forward",
 		       lk, ids_s);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	net_inst_close(&m);
@@ -1855,27 +1893,14 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_ipbf_stats st;
 	char ifn[IF_NAMESIZE];
 	__u32 *ids = NULL, n = 0, i, f;
-	const char *netns;
 	const __u64 *v = (const __u64 *)&st;
 	struct json j;
 	int ret;
 
-	ret = net_take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 2)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[2], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = net_inst_open(c, &m, argv[0], netns, XK_IPBF);
-	ret = ret ?: net_which(c, &m, argc > 1 ? argv[1] : NULL, &ids, &n);
+	ret = net_list_open(c, argc, argv, 2, XK_IPBF, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j)) {
 		printf("%-10s", "PORT");
 		for (f = 0; f < ARRAY_SIZE(stat_heads); f++)
 			printf(" %*s", f == 14 ? 8 : 6, stat_heads[f]);
@@ -1905,11 +1930,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 			       (unsigned long long)v[f]);
 		printf("\n");
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	net_inst_close(&m);
@@ -2449,12 +2470,9 @@ static int cmd_send(struct ctl *c, int argc, char **argv)
 	if (plen > 1400)
 		return ctl_usage(c, "payload: %zu bytes (allowed: 0..1400)",
 				 plen);
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
+	ret = xkw_netns(c, kw, &netns);
+	if (ret)
+		return ret;
 	frame = calloc(1, ETH_HLEN + IPBF_HDR_MAX + plen + ETH_ZLEN);
 	if (!frame)
 		return ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);

@@ -143,6 +143,9 @@ __printf(2, 3) void ctl_warn(const struct ctl *c, const char *fmt, ...);
 int ctl_dev(struct ctl *c);
 bool ctl_quiet(const struct ctl *c);
 int ctl_flush_stdout(const struct ctl *c);
+struct json;
+bool ctl_list_begin(const struct ctl *c, struct json *j);
+int ctl_list_end(const struct ctl *c, struct json *j);
 const char *type_name(__u32 type);
 const char *hash_name(__u32 hash_id);
 void fmt_prob(char *buf, size_t len, __u64 pico);
@@ -275,6 +278,7 @@ int xdp_arg_name(const struct ctl *c, const char *s);
 int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw);
 struct xkw *xkw_get(struct xkw *kw, const char *name);
 const char *xkw_val(struct xkw *kw, const char *name);
+int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns);
 int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
 	     bool *given);
 int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
@@ -287,6 +291,8 @@ void xdp_ns_leave(int saved);
 int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
 	     const char *s, int *ifindex);
 void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
+void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len);
+bool xdp_attached(const char *dir, int ifindex);
 enum xdp_kind xdp_kind_of(const char *name);
 const char *xdp_kind_name(enum xdp_kind k);
 int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
@@ -344,6 +350,15 @@ int net_which(struct ctl *c, struct netinst *m, const char *port,
 	      __u32 **ids, __u32 *n);
 int net_take_netns(const struct ctl *c, int *argc, char **argv,
 		   const char **netns);
+int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
+		  const char **netns);
+int net_list_open(struct ctl *c, int argc, char **argv, int most,
+		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  __u32 *n);
+struct kbloom_addr_key;
+void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
+		    __u32 id, const struct kbloom_addr_key *g, int cnt,
+		    __u32 (*cls)(const struct kbloom_addr_key *g));
 int net_mark_netns(struct kbloom_net *n, int ns_fd);
 int net_arg_mode(const struct ctl *c, const char *s, int *mode);
 int net_arg_devs(const struct ctl *c, int ndev, char **dev);

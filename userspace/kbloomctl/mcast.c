@@ -18,7 +18,6 @@
  * numbers (KBLOOM_IOCTL_STAT) and its name.
  */
 #include <errno.h>
-#include <limits.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,32 +104,6 @@ int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 	return 1;
 }
 
-/*
- * The positional arguments and an optional trailing "netns NS" (taken
- * out of @argc).
- */
-static int take_netns(const struct ctl *c, int *argc, char **argv,
-		      const char **netns)
-{
-	int i;
-
-	*netns = NULL;
-	for (i = 1; i < *argc; i++) {
-		if (strcmp(argv[i], "netns"))
-			continue;
-		if (i + 1 == *argc)
-			return ctl_usage(c, "netns: missing NS");
-		if (i + 2 != *argc)
-			return ctl_usage(c, "'%s': unexpected after netns %s (usage: %s %s %s)",
-					 argv[i + 2], argv[i + 1], KBCTL_NAME,
-					 c->cmd_path, c->cmd->synopsis);
-		*netns = argv[i + 1];
-		*argc = i;
-		return xdp_arg_netns(c, *netns);
-	}
-	return 0;
-}
-
 struct mc {
 	struct kbloom_xdp *x;
 	const char *name;
@@ -195,7 +168,7 @@ static int member_cmd(struct ctl *c, int argc, char **argv, bool join)
 	int i, n, ifindex, ret;
 	char a[64];
 
-	ret = take_netns(c, &argc, argv, &netns);
+	ret = net_take_netns(c, &argc, argv, &netns);
 	ret = ret ?: xdp_arg_name(c, argv[0]);
 	if (ret)
 		return ret;
@@ -296,6 +269,18 @@ static int mc_which(struct ctl *c, struct mc *m, int argc, char **argv,
 	return 0;
 }
 
+/* The start of a listing, as net_list_open() of ipbf and mcbf. */
+static int mc_list_open(struct ctl *c, int argc, char **argv, int most,
+			struct mc *m, __u32 **ids, __u32 *n)
+{
+	const char *netns;
+	int ret;
+
+	ret = net_list_args(c, &argc, argv, most, &netns);
+	ret = ret ?: mc_open(c, m, argv[0], netns);
+	return ret ?: mc_which(c, m, argc, argv, ids, n);
+}
+
 /* fpr_now in percent; below the 1e-12 resolution: "<1e-10%" */
 static void fpr_cell(char *buf, size_t len,
 		     const struct kbloom_xdp_filter_info *fi)
@@ -306,55 +291,24 @@ static void fpr_cell(char *buf, size_t len,
 		fmt_rate(buf, len, pico_to_double(fi->fpr_now_pico));
 }
 
-static bool attached(struct kbloom_xdp *x, __u32 ifindex)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/link_%u", kbloom_xdp_dir(x), ifindex);
-	return !access(p, F_OK);
-}
-
-static void port_name(struct mc *m, __u32 ifindex, char *buf, size_t len)
-{
-	xdp_ifname(m->ns_fd, ifindex, buf, len);
-	if (!buf[0])
-		snprintf(buf, len, "?");
-}
-
 static int cmd_ports(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp_filter_info fi;
 	struct mc m = { .ns_fd = -1 };
 	char ifn[IF_NAMESIZE], occ[24], fpr[24], mf[KBLOOM_NAME_LEN];
-	const char *netns;
 	__u32 *ids = NULL, n = 0, i;
 	struct json j;
 	int g, ret, kf;
 
-	ret = take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 1)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[1], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = mc_open(c, &m, argv[0], netns);
-	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
-	if (ret)
+	ret = mc_list_open(c, argc, argv, 1, &m, &ids, &n);
+	if (ret || ctl_quiet(c))
 		goto out;
-	if (ctl_quiet(c))
-		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j))
 		printf("%-16s %7s %-8s %9s %3s %6s %9s %8s %9s%s\n", "PORT",
 		       "IFINDEX", "ATTACHED", "M", "K", "GROUPS", "OCCUPANCY",
 		       "N_EST", "FPR_NOW",
 		       kbloom_xdp_variant(m.x) == KBLOOM_XDP_VARIANT_KFUNC ?
 		       "  MODULE_FILTER" : "");
-	}
 	for (i = 0; i < n; i++) {
 		ret = kbloom_xdp_filter_info(m.x, ids[i], &fi);
 		if (ret == -ENOENT)
@@ -365,7 +319,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		}
 		kf = xdp_module_info(c, m.x, ids[i], &fi, mf);
 		g = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
-		port_name(&m, ids[i], ifn, sizeof(ifn));
+		xdp_port_label(m.ns_fd, ids[i], ifn, sizeof(ifn));
 		if (c->set[CO_JSON]) {
 			json_obj(&j);
 			json_key(&j, "port");
@@ -374,7 +328,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 			else
 				json_null(&j);
 			json_ku64(&j, "ifindex", ids[i]);
-			json_kbool(&j, "attached", attached(m.x, ids[i]));
+			json_kbool(&j, "attached", xdp_attached(kbloom_xdp_dir(m.x), ids[i]));
 			json_ku64(&j, "m", fi.m);
 			json_ku64(&j, "k", fi.params.k);
 			json_ku64(&j, "groups", g > 0 ? g : 0);
@@ -397,18 +351,14 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		snprintf(occ, sizeof(occ), "%.2f%%", fi.occupancy_ppm / 1e4);
 		fpr_cell(fpr, sizeof(fpr), &fi);
 		printf("%-16s %7u %-8s %9llu %3u %6d %9s %8llu %9s", ifn,
-		       ids[i], attached(m.x, ids[i]) ? "yes" : "no",
+		       ids[i], xdp_attached(kbloom_xdp_dir(m.x), ids[i]) ? "yes" : "no",
 		       (unsigned long long)fi.m, fi.params.k, g > 0 ? g : 0,
 		       occ, (unsigned long long)fi.n_est, fpr);
 		if (kf)
 			printf("  %s", mf[0] ? mf : "none");
 		printf("\n");
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	mc_close(&m);
@@ -419,28 +369,15 @@ static int cmd_groups(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_addr_key *g = NULL;
 	struct mc m = { .ns_fd = -1 };
-	char ifn[IF_NAMESIZE], a[64];
-	const char *netns;
+	char ifn[IF_NAMESIZE];
 	__u32 *ids = NULL, n = 0, i;
 	struct json j;
-	int k, cnt, ret;
+	int cnt, ret;
 
-	ret = take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 2)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[2], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = mc_open(c, &m, argv[0], netns);
-	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
+	ret = mc_list_open(c, argc, argv, 2, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	}
+	ctl_list_begin(c, &j);
 	for (i = 0; i < n; i++) {
 		cnt = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
 		free(g);
@@ -452,33 +389,10 @@ static int cmd_groups(struct ctl *c, int argc, char **argv)
 				       "%s: port %u", m.op, ids[i]);
 			goto out;
 		}
-		port_name(&m, ids[i], ifn, sizeof(ifn));
-		if (c->set[CO_JSON]) {
-			json_obj(&j);
-			json_kstr(&j, "port", ifn);
-			json_ku64(&j, "ifindex", ids[i]);
-			json_key(&j, "groups");
-			json_arr(&j);
-		} else if (!cnt) {
-			printf("%s: no groups\n", ifn);
-		}
-		for (k = 0; k < cnt; k++) {
-			xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
-			if (c->set[CO_JSON])
-				json_str(&j, a);
-			else
-				printf("%s %s\n", ifn, a);
-		}
-		if (c->set[CO_JSON]) {
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
+		xdp_port_label(m.ns_fd, ids[i], ifn, sizeof(ifn));
+		net_groups_one(c, &j, ifn, ids[i], g, cnt, NULL);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(g);
 	free(ids);
@@ -492,32 +406,18 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_mcast_stats st;
 	struct mc m = { .ns_fd = -1 };
 	char ifn[IF_NAMESIZE], fpr[24], leak[24], mf[KBLOOM_NAME_LEN];
-	const char *netns;
 	__u32 *ids = NULL, n = 0, i;
 	__u64 nonmember;
 	struct json j;
 	int ret;
 
-	ret = take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 2)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[2], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = mc_open(c, &m, argv[0], netns);
-	ret = ret ?: mc_which(c, &m, argc, argv, &ids, &n);
+	ret = mc_list_open(c, argc, argv, 2, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j))
 		printf("%-10s %8s %8s %8s %9s %8s %6s %6s %9s %9s\n", "PORT",
 		       "RX", "RX_MCAST", "TX_SEEN", "FORWARDED", "FILTERED",
 		       "LEAKED", "ERRORS", "FPR_NOW", "LEAK_RATE");
-	}
 	for (i = 0; i < n; i++) {
 		ret = kbloom_mcast_stats(m.x, ids[i], &st);
 		ret = ret ?: kbloom_xdp_filter_info(m.x, ids[i], &fi);
@@ -528,7 +428,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 			goto out;
 		}
 		xdp_module_info(c, m.x, ids[i], &fi, mf);
-		port_name(&m, ids[i], ifn, sizeof(ifn));
+		xdp_port_label(m.ns_fd, ids[i], ifn, sizeof(ifn));
 		/* copies of groups the port has not joined */
 		nonmember = st.tx_filtered + st.tx_leaked;
 		if (c->set[CO_JSON]) {
@@ -571,11 +471,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 		       (unsigned long long)st.tx_leaked,
 		       (unsigned long long)st.tx_errors, fpr, leak);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	mc_close(&m);

@@ -554,14 +554,9 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 	ret = xdp_arg_name(c, name);
 	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
 	ret = ret ?: create_args(c, kw, &ports, &members, &audit);
+	ret = ret ?: xkw_netns(c, kw, &netns);
 	if (ret)
 		return ret;
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, name);
 	xdp_log_reset();
 	if (xdp_kind_of(name) != XK_NONE) {
@@ -619,14 +614,9 @@ static int cmd_port(struct ctl *c, int argc, char **argv)
 	ret = xdp_arg_name(c, argv[0]);
 	ret = ret ?: xkw_parse(c, argc - 2, argv + 2, kw);
 	ret = ret ?: spec_parse(c, kw, &a);
+	ret = ret ?: xkw_netns(c, kw, &netns);
 	if (ret)
 		return ret;
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
 	ret = net_inst_open(c, &m, argv[0], netns, XK_MCBF);
 	ret = ret ?: xdp_port(c, m.op, m.ns_fd, m.netns, argv[1], &ifindex);
 	if (ret)
@@ -841,30 +831,16 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 	struct kbloom_mcbf_fill f;
 	struct kbloom_mcbf_port p;
 	__u32 *ids = NULL, n = 0, i;
-	const char *netns;
 	struct json j;
 	int g, ret;
 
-	ret = net_take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 1)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[1], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = net_inst_open(c, &m, argv[0], netns, XK_MCBF);
-	ret = ret ?: net_which(c, &m, NULL, &ids, &n);
+	ret = net_list_open(c, argc, argv, 1, XK_MCBF, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j))
 		printf("%-16s %7s %-8s %9s %-7s %6s %9s  %s\n", "PORT",
 		       "IFINDEX", "ATTACHED", "M", "HASH", "GROUPS",
 		       "OCCUPANCY", "CLASSES (K OF CLASS 0,1,...)");
-	}
 	for (i = 0; i < n; i++) {
 		ret = kbloom_mcbf_port_get(m.n, ids[i], &p);
 		ret = ret ?: kbloom_mcbf_port_fill(m.n, ids[i], &f);
@@ -880,83 +856,35 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		else
 			port_text(&m, ids[i], &p, &f, g);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	net_inst_close(&m);
 	return ret;
 }
 
-static void groups_one(struct ctl *c, struct json *j, struct netinst *m,
-		       __u32 id, const struct kbloom_addr_key *g, int cnt)
-{
-	char ifn[IF_NAMESIZE], a[64];
-	int k;
-
-	net_port_name(m, id, ifn, sizeof(ifn));
-	if (c->set[CO_JSON]) {
-		json_obj(j);
-		json_kstr(j, "port", ifn);
-		json_ku64(j, "ifindex", id);
-		json_key(j, "groups");
-		json_arr(j);
-	} else if (!cnt) {
-		printf("%s: no groups\n", ifn);
-	}
-	for (k = 0; k < cnt; k++) {
-		xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
-		if (c->set[CO_JSON])
-			json_str(j, a);
-		else
-			printf("%s %s class %u\n", ifn, a, group_class(&g[k]));
-	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(j);
-		json_obj_end(j);
-	}
-}
-
 static int cmd_groups(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_addr_key *g = NULL;
 	struct netinst m = { .ns_fd = -1 };
+	char ifn[IF_NAMESIZE];
 	__u32 *ids = NULL, n = 0, i;
-	const char *netns;
 	struct json j;
 	int cnt, ret;
 
-	ret = net_take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 2)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[2], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = net_inst_open(c, &m, argv[0], netns, XK_MCBF);
-	ret = ret ?: net_which(c, &m, argc > 1 ? argv[1] : NULL, &ids, &n);
+	ret = net_list_open(c, argc, argv, 2, XK_MCBF, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	}
+	ctl_list_begin(c, &j);
 	for (i = 0; i < n; i++) {
 		free(g);
 		ret = port_groups(c, &m, ids[i], &g, &cnt, 0);
 		if (ret)
 			goto out;
-		groups_one(c, &j, &m, ids[i], g, cnt);
+		net_port_name(&m, ids[i], ifn, sizeof(ifn));
+		net_groups_one(c, &j, ifn, ids[i], g, cnt, group_class);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(g);
 	free(ids);
@@ -1017,26 +945,13 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_mcbf_stats st;
 	char ifn[IF_NAMESIZE];
 	__u32 *ids = NULL, n = 0, i;
-	const char *netns;
 	struct json j;
 	int ret;
 
-	ret = net_take_netns(c, &argc, argv, &netns);
-	ret = ret ?: xdp_arg_name(c, argv[0]);
-	if (ret)
-		return ret;
-	if (argc > 2)
-		return ctl_usage(c, "argument '%s': unexpected (usage: %s %s %s)",
-				 argv[2], KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = net_inst_open(c, &m, argv[0], netns, XK_MCBF);
-	ret = ret ?: net_which(c, &m, argc > 1 ? argv[1] : NULL, &ids, &n);
+	ret = net_list_open(c, argc, argv, 2, XK_MCBF, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
-	if (c->set[CO_JSON]) {
-		json_init(&j, stdout);
-		json_arr(&j);
-	} else {
+	if (!ctl_list_begin(c, &j)) {
 		printf("%-10s %8s %8s %8s %9s %8s %6s %6s %6s %9s\n", "PORT",
 		       "RX", "RX_MCAST", "TX_SEEN", "FORWARDED", "FILTERED",
 		       "UNUSED", "LEAKED", "ERRORS", "LEAK_RATE");
@@ -1055,11 +970,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 		else
 			stats_text(ifn, &st);
 	}
-	if (c->set[CO_JSON]) {
-		json_arr_end(&j);
-		json_end(&j);
-	}
-	ret = ctl_flush_stdout(c);
+	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
 	net_inst_close(&m);

@@ -106,6 +106,29 @@ int ctl_flush_stdout(const struct ctl *c)
 	return KBCTL_OK;
 }
 
+/*
+ * A listing: with -j a JSON array on standard output (true), else a table
+ * whose header the caller prints (false).
+ */
+bool ctl_list_begin(const struct ctl *c, struct json *j)
+{
+	if (!c->set[CO_JSON])
+		return false;
+	json_init(j, stdout);
+	json_arr(j);
+	return true;
+}
+
+/* The end of a listing of ctl_list_begin(), and standard output flushed. */
+int ctl_list_end(const struct ctl *c, struct json *j)
+{
+	if (c->set[CO_JSON]) {
+		json_arr_end(j);
+		json_end(j);
+	}
+	return ctl_flush_stdout(c);
+}
+
 const char *type_name(__u32 type)
 {
 	switch (type) {

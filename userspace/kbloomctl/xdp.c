@@ -212,6 +212,13 @@ const char *xkw_val(struct xkw *kw, const char *name)
 	return k && k->n ? k->v[0] : NULL;
 }
 
+/* netns NS of @kw, checked; NULL when not given. */
+int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
+{
+	*netns = xkw_val(kw, "netns");
+	return *netns ? xdp_arg_netns(c, *netns) : 0;
+}
+
 static void xkw_names(char *buf, size_t len, const struct xkw *kw)
 {
 	size_t off = 0;
@@ -509,6 +516,23 @@ void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len)
 		xdp_ns_leave(saved);
 	}
 	snprintf(buf, len, "%s", name);
+}
+
+/* The name of port @ifindex for a listing: "?" if there is none. */
+void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len)
+{
+	xdp_ifname(ns_fd, ifindex, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "?");
+}
+
+/* Is @ifindex attached to the instance in @dir (its link pinned)? */
+bool xdp_attached(const char *dir, int ifindex)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/link_%d", dir, ifindex);
+	return !access(p, F_OK);
 }
 
 static __u64 ns_inode(int ns_fd)
@@ -1458,12 +1482,9 @@ static int cmd_attach(struct ctl *c, int argc, char **argv)
 			 k == 1 ? KBLOOM_XDP_MODE_NATIVE :
 				  KBLOOM_XDP_MODE_GENERIC;
 	}
-	a.netns = xkw_val(kw, "netns");
-	if (a.netns) {
-		ret = xdp_arg_netns(c, a.netns);
-		if (ret)
-			return ret;
-	}
+	ret = xkw_netns(c, kw, &a.netns);
+	if (ret)
+		return ret;
 	opts_init(&a.o, a.netns);
 	ret = xdp_geom(c, kw, &a.geom, &a.geom_given);
 	ret = ret ?: kw_u32(c, kw, "ports", 1, 4096, "ports of the switch",
@@ -1636,14 +1657,9 @@ static int cmd_detach(struct ctl *c, int argc, char **argv)
 	a.name = argv[0];
 	ret = xdp_arg_name(c, a.name);
 	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
+	ret = ret ?: xkw_netns(c, kw, &a.netns);
 	if (ret)
 		return ret;
-	a.netns = xkw_val(kw, "netns");
-	if (a.netns) {
-		ret = xdp_arg_netns(c, a.netns);
-		if (ret)
-			return ret;
-	}
 	a.dev = xkw_get(kw, "dev")->v;
 	a.ndev = xkw_get(kw, "dev")->n;
 	opts_init(&a.o, a.netns);
@@ -1937,14 +1953,9 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		argv++;
 	}
 	ret = xkw_parse(c, argc, argv, kw);
+	ret = ret ?: xkw_netns(c, kw, &netns);
 	if (ret)
 		return ret;
-	netns = xkw_val(kw, "netns");
-	if (netns) {
-		ret = xdp_arg_netns(c, netns);
-		if (ret)
-			return ret;
-	}
 	ret = xdp_netns_open(c, netns, &ns_fd);
 	if (ret)
 		return ret;
