@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,13 +18,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/if_link.h>
-#include <linux/magic.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "uapi/kbloom_plan.h"
@@ -38,8 +33,6 @@
 #include "kmod/kbloom_kfunc.h"
 #include "libkbloom_dev.h"
 #include "xdp_priv.h"
-
-#define BPFFS_ROOT	"/sys/fs/bpf"
 
 struct kbx_prog_pin {
 	const char *prog;	/* program name in the object */
@@ -82,23 +75,13 @@ static const struct kbx_kind_desc kbx_kinds[] = {
 
 /* ---- logging, locking, namespaces ---------------------------------------- */
 
-static void kbx_log_stderr(void *ctx, const char *msg)
-{
-	fprintf(stderr, "kbloom: %s\n", msg);
-}
-
 void kbx_log(const struct kbloom_xdp *x, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	kbp_vlog(x ? x->log : NULL, x ? x->log_ctx : NULL, fmt, ap);
 	va_end(ap);
-	if (x && x->log)
-		x->log(x->log_ctx, buf);
-	else
-		kbx_log_stderr(NULL, buf);
 }
 
 int kbx_lock(struct kbloom_xdp *x)
@@ -116,57 +99,6 @@ void kbx_unlock(struct kbloom_xdp *x)
 {
 	if (--x->lock_depth == 0)
 		flock(x->dir_fd, LOCK_UN);
-}
-
-int kbx_ns_enter(const struct kbloom_xdp *x, int *saved)
-{
-	int err;
-
-	*saved = -1;
-	if (x->netns_fd < 0)
-		return 0;
-	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0)
-		return -errno;
-	if (setns(x->netns_fd, CLONE_NEWNET)) {
-		err = -errno;
-		close(*saved);
-		*saved = -1;
-		return err;
-	}
-	return 0;
-}
-
-void kbx_ns_leave(int saved)
-{
-	if (saved < 0)
-		return;
-	setns(saved, CLONE_NEWNET);
-	close(saved);
-}
-
-int kbx_pin_path(const struct kbloom_xdp *x, char *buf, const char *fmt, ...)
-{
-	char leaf[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(leaf, sizeof(leaf), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(leaf))
-		return -ENAMETOOLONG;
-	n = snprintf(buf, PATH_MAX, "%s/%s", x->dir, leaf);
-	if (n < 0 || n >= PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-int kbx_err(int ret)
-{
-	if (ret >= 0)
-		return ret;
-	return ret == -1 && errno ? -errno : ret;
 }
 
 /* ---- geometry ---------------------------------------------------------------- */
@@ -238,61 +170,6 @@ int kbloom_xdp_parse_addr(const char *s, __u8 addr[16], __u32 *len)
 
 /* ---- bpffs, names ------------------------------------------------------------ */
 
-static int kbx_name_ok(const char *name)
-{
-	size_t i, n = name ? strlen(name) : 0;
-
-	if (!n || n >= KBLOOM_XDP_NAME_MAX)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-
-		/* bpffs refuses dots in names */
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
-			return 0;
-	}
-	return 1;
-}
-
-/* Mount bpffs on /sys/fs/bpf when the pin root is there and it is not. */
-static int kbx_bpffs_ensure(const struct kbloom_xdp *x, const char *root)
-{
-	size_t n = strlen(BPFFS_ROOT);
-	struct statfs st;
-
-	if (strncmp(root, BPFFS_ROOT, n) || (root[n] && root[n] != '/'))
-		return 0;
-	if (!statfs(BPFFS_ROOT, &st) && st.f_type == BPF_FS_MAGIC)
-		return 0;
-	if (mount("bpf", BPFFS_ROOT, "bpf", 0, "mode=0700")) {
-		kbx_log(x, "cannot mount bpffs on %s: %s", BPFFS_ROOT,
-			strerror(errno));
-		return -errno;
-	}
-	kbx_log(x, "mounted bpffs on %s", BPFFS_ROOT);
-	return 0;
-}
-
-static int kbx_mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	size_t i, n = strlen(path);
-
-	if (n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	memcpy(tmp, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (tmp[i] != '/' && tmp[i])
-			continue;
-		tmp[i] = 0;
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		tmp[i] = path[i];
-	}
-	return 0;
-}
-
 static int kbx_path_exists(const char *dir, const char *leaf)
 {
 	char p[PATH_MAX];
@@ -337,26 +214,30 @@ static struct kbloom_xdp *kbx_alloc(const char *root, const char *name,
 static int kbx_open_netns(struct kbloom_xdp *x, const char *ns)
 {
 	char p[PATH_MAX];
+	int fd;
 
 	if (!ns)
 		return 0;
-	if (strchr(ns, '/'))
-		snprintf(p, sizeof(p), "%s", ns);
-	else
-		snprintf(p, sizeof(p), "/run/netns/%s", ns);
-	x->netns_fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (x->netns_fd < 0) {
-		kbx_log(x, "netns %s: %s", p, strerror(errno));
-		return -errno;
+	fd = kbp_netns_open(ns, p);
+	if (fd < 0) {
+		kbx_log(x, "netns %s: %s", p, strerror(-fd));
+		return fd;
 	}
+	x->netns_fd = fd;
 	return 0;
 }
 
-static void kbx_close_fd(int *fd)
+/* Mount bpffs on /sys/fs/bpf when the pin root is there and it is not. */
+static int kbx_bpffs_ensure(const struct kbloom_xdp *x, const char *root)
 {
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
+	int ret = kbp_bpffs_ensure(root);
+
+	if (ret < 0)
+		kbx_log(x, "cannot mount bpffs on %s: %s", KBP_BPFFS,
+			strerror(-ret));
+	else if (ret)
+		kbx_log(x, "mounted bpffs on %s", KBP_BPFFS);
+	return ret < 0 ? ret : 0;
 }
 
 void kbloom_xdp_close(struct kbloom_xdp *x)
@@ -366,19 +247,19 @@ void kbloom_xdp_close(struct kbloom_xdp *x)
 	if (!x)
 		return;
 	kbx_filter_release(x);
-	kbx_close_fd(&x->params_fd);
-	kbx_close_fd(&x->filters_fd);
-	kbx_close_fd(&x->stats_fd);
-	kbx_close_fd(&x->exact_fd);
-	kbx_close_fd(&x->config_fd);
-	kbx_close_fd(&x->ports_fd);
-	kbx_close_fd(&x->btf_fd);
-	kbx_close_fd(&x->kfilter_fd);
-	kbx_close_fd(&x->dev_fd);
+	kbp_close_fd(&x->params_fd);
+	kbp_close_fd(&x->filters_fd);
+	kbp_close_fd(&x->stats_fd);
+	kbp_close_fd(&x->exact_fd);
+	kbp_close_fd(&x->config_fd);
+	kbp_close_fd(&x->ports_fd);
+	kbp_close_fd(&x->btf_fd);
+	kbp_close_fd(&x->kfilter_fd);
+	kbp_close_fd(&x->dev_fd);
 	for (i = 0; i < XDP_NPROGS; i++)
-		kbx_close_fd(&x->prog_fd[i]);
-	kbx_close_fd(&x->netns_fd);
-	kbx_close_fd(&x->dir_fd);
+		kbp_close_fd(&x->prog_fd[i]);
+	kbp_close_fd(&x->netns_fd);
+	kbp_close_fd(&x->dir_fd);
 	free(x);
 }
 
@@ -397,22 +278,6 @@ enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x)
 	return x->variant;
 }
 
-static int kbx_get_pin(const struct kbloom_xdp *x, const char *leaf, int *fd)
-{
-	char p[PATH_MAX];
-	int ret;
-
-	if (!leaf)
-		return 0;
-	ret = kbx_pin_path(x, p, "%s", leaf);
-	if (ret)
-		return ret;
-	*fd = bpf_obj_get(p);
-	if (*fd < 0)
-		return kbx_err(*fd);
-	return 0;
-}
-
 static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 {
 	struct bpf_map_info info = {};
@@ -421,34 +286,10 @@ static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 
 	ret = bpf_obj_get_info_by_fd(fd, &info, &len);
 	if (ret)
-		return kbx_err(ret);
+		return kbp_err(ret);
 	*max = info.max_entries;
 	if (btf_id)
 		*btf_id = info.btf_id;
-	return 0;
-}
-
-/* The BTF ids of __u32 and struct kbloom_block in the programs' BTF. */
-static int kbx_open_btf(struct kbloom_xdp *x, __u32 btf_id)
-{
-	struct btf *btf;
-	int id;
-
-	if (!btf_id)
-		return 0;	/* blocks maps without BTF still work */
-	btf = btf__load_from_kernel_by_id(btf_id);
-	if (!btf)
-		return 0;
-	id = btf__find_by_name_kind(btf, "kbloom_block", BTF_KIND_STRUCT);
-	if (id > 0) {
-		x->btf_block_id = id;
-		id = btf__find_by_name_kind(btf, "__u32", BTF_KIND_TYPEDEF);
-		if (id > 0)
-			x->btf_key_id = id;
-	}
-	btf__free(btf);
-	if (x->btf_block_id && x->btf_key_id)
-		x->btf_fd = bpf_btf_get_fd_by_id(btf_id);
 	return 0;
 }
 
@@ -465,18 +306,18 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	else
 		return -ENOENT;
 	d = &kbx_kinds[x->kind];
-	ret = kbx_get_pin(x, d->params, &x->params_fd);
-	ret = ret ?: kbx_get_pin(x, d->filters, &x->filters_fd);
-	ret = ret ?: kbx_get_pin(x, d->stats, &x->stats_fd);
-	ret = ret ?: kbx_get_pin(x, d->exact, &x->exact_fd);
-	ret = ret ?: kbx_get_pin(x, d->config, &x->config_fd);
-	ret = ret ?: kbx_get_pin(x, d->ports, &x->ports_fd);
+	ret = kbp_get(x->dir, d->params, &x->params_fd);
+	ret = ret ?: kbp_get(x->dir, d->filters, &x->filters_fd);
+	ret = ret ?: kbp_get(x->dir, d->stats, &x->stats_fd);
+	ret = ret ?: kbp_get(x->dir, d->exact, &x->exact_fd);
+	ret = ret ?: kbp_get(x->dir, d->config, &x->config_fd);
+	ret = ret ?: kbp_get(x->dir, d->ports, &x->ports_fd);
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
-		ret = kbx_get_pin(x, d->kfilter, &x->kfilter_fd);
+		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
 	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
-		ret = kbx_get_pin(x, d->progs[i].pin, &x->prog_fd[i]);
+		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
 	if (ret)
 		return ret;
 	ret = kbx_map_max_entries(x->params_fd, &x->max_filters, &btf_id);
@@ -489,7 +330,8 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 		return -ENOMEM;
 	for (i = 0; i < (int)max; i++)
 		x->slots[i].fd = -1;
-	return kbx_open_btf(x, btf_id);
+	kbp_open_btf(btf_id, &x->btf_fd, &x->btf_key_id, &x->btf_block_id);
+	return 0;
 }
 
 int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
@@ -500,7 +342,7 @@ int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
 	struct kbloom_xdp *x;
 	int ret;
 
-	if (!xp || !kbx_name_ok(name))
+	if (!xp || !kbp_name_ok(name))
 		return -EINVAL;
 	x = kbx_alloc(root, name, opts);
 	if (!x)
@@ -569,12 +411,12 @@ static int kbx_ifname(const struct kbloom_xdp *x, int ifindex,
 {
 	int ns, ret;
 
-	ret = kbx_ns_enter(x, &ns);
+	ret = kbp_ns_enter(x->netns_fd, &ns);
 	if (ret)
 		return ret;
 	if (!if_indextoname(ifindex, buf))
 		ret = -ENODEV;
-	kbx_ns_leave(ns);
+	kbp_ns_leave(ns);
 	return ret;
 }
 
@@ -625,7 +467,7 @@ int kbx_module_name(struct kbloom_xdp *x, __u32 id,
 
 	if (!kbx_kfunc(x))
 		return -EOPNOTSUPP;
-	ret = kbx_err(bpf_map_lookup_elem(x->kfilter_fd, &id, &n));
+	ret = kbp_err(bpf_map_lookup_elem(x->kfilter_fd, &id, &n));
 	if (ret)
 		return ret;
 	memcpy(name, n.name, KBLOOM_NAME_LEN);
@@ -637,7 +479,7 @@ int kbx_module_name_del(struct kbloom_xdp *x, __u32 id)
 {
 	if (!kbx_kfunc(x))
 		return 0;
-	return kbx_err(bpf_map_delete_elem(x->kfilter_fd, &id));
+	return kbp_err(bpf_map_delete_elem(x->kfilter_fd, &id));
 }
 
 static int kbx_module_name_set(struct kbloom_xdp *x, __u32 id,
@@ -646,7 +488,7 @@ static int kbx_module_name_set(struct kbloom_xdp *x, __u32 id,
 	struct kbloom_kfunc_name n;
 
 	memcpy(n.name, name, sizeof(n.name));
-	return kbx_err(bpf_map_update_elem(x->kfilter_fd, &id, &n, BPF_ANY));
+	return kbp_err(bpf_map_update_elem(x->kfilter_fd, &id, &n, BPF_ANY));
 }
 
 /* A new mcast port without a name gets the pattern's (id 0), if any. */
@@ -818,46 +660,18 @@ static int kbx_kfunc_ready(const struct kbloom_xdp *x)
 	return -ENOENT;
 }
 
-static int kbx_set_max(struct bpf_object *obj, const char *map, __u32 n)
-{
-	struct bpf_map *m;
-
-	if (!map)
-		return 0;
-	m = bpf_object__find_map_by_name(obj, map);
-	if (!m)
-		return -ENOENT;
-	return bpf_map__set_max_entries(m, n);
-}
-
 static int kbx_pin_obj(struct kbloom_xdp *x, struct bpf_object *obj)
 {
 	const struct kbx_kind_desc *d = &kbx_kinds[x->kind];
-	struct bpf_program *prog;
-	struct bpf_map *map;
-	char p[PATH_MAX];
 	int i, ret;
 
-	bpf_object__for_each_map(map, obj) {
-		if (bpf_map__is_internal(map))
-			continue;
-		ret = kbx_pin_path(x, p, "%s", bpf_map__name(map));
-		ret = ret ?: bpf_map__pin(map, p);
-		if (ret)
-			return ret;
+	ret = kbp_pin_maps(obj, x->dir);
+	for (i = 0; !ret && i < XDP_NPROGS; i++) {
+		if (d->progs[i].prog)
+			ret = kbp_pin_prog(obj, x->dir, d->progs[i].prog,
+					   d->progs[i].pin);
 	}
-	for (i = 0; i < XDP_NPROGS; i++) {
-		if (!d->progs[i].prog)
-			continue;
-		prog = bpf_object__find_program_by_name(obj, d->progs[i].prog);
-		if (!prog)
-			return -ENOENT;
-		ret = kbx_pin_path(x, p, "%s", d->progs[i].pin);
-		ret = ret ?: bpf_program__pin(prog, p);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret;
 }
 
 static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
@@ -876,16 +690,16 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	ret = kbx_skel_open(&s, x);
 	if (ret)
 		return ret;
-	ret = kbx_set_max(s.obj, d->params, nf);
-	ret = ret ?: kbx_set_max(s.obj, d->filters,
+	ret = kbp_set_max(s.obj, d->params, nf);
+	ret = ret ?: kbp_set_max(s.obj, d->filters,
 				 nf * KBLOOM_SLOTS_PER_FILTER);
-	ret = ret ?: kbx_set_max(s.obj, d->exact, keys);
+	ret = ret ?: kbp_set_max(s.obj, d->exact, keys);
 	if (x->kind == KBLOOM_XDP_MCAST) {
-		ret = ret ?: kbx_set_max(s.obj, d->stats, nf);
-		ret = ret ?: kbx_set_max(s.obj, d->ports, nf);
+		ret = ret ?: kbp_set_max(s.obj, d->stats, nf);
+		ret = ret ?: kbp_set_max(s.obj, d->ports, nf);
 		/* the ports' names and the name of new ports (id 0) */
 		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
-			ret = ret ?: kbx_set_max(s.obj, d->kfilter, nf + 1);
+			ret = ret ?: kbp_set_max(s.obj, d->kfilter, nf + 1);
 	}
 	if (!ret) {
 		ret = bpf_object__load(s.obj);
@@ -946,7 +760,7 @@ int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 	struct kbloom_xdp *x;
 	int ret;
 
-	if (!xp || !kbx_name_ok(name) ||
+	if (!xp || !kbp_name_ok(name) ||
 	    (kind != KBLOOM_XDP_MCAST && kind != KBLOOM_XDP_GATE))
 		return -EINVAL;
 	x = kbx_alloc(root, name, opts);
@@ -964,7 +778,7 @@ int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 	if (ret)
 		goto err_free;
 	ret = kbx_bpffs_ensure(x, root);
-	ret = ret ?: kbx_mkdir_p(root);
+	ret = ret ?: kbp_mkdir_p(root);
 	ret = ret ?: kbx_open_netns(x, opts ? opts->netns : NULL);
 	if (ret)
 		goto err_free;
@@ -1011,7 +825,7 @@ int kbloom_xdp_unpin(const char *pin_root, const char *name)
 	int dfd, fd, err = 0;
 	DIR *d;
 
-	if (!kbx_name_ok(name))
+	if (!kbp_name_ok(name))
 		return -EINVAL;
 	snprintf(dir, sizeof(dir), "%s/%s",
 		 pin_root ? pin_root : KBLOOM_XDP_PIN_ROOT, name);
@@ -1107,7 +921,7 @@ static int kbx_link_create(const struct kbloom_xdp *x, int prog_fd,
 		LIBBPF_OPTS(bpf_link_create_opts, o,
 			    .flags = XDP_FLAGS_DRV_MODE);
 
-		fd = kbx_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
 		if (fd >= 0) {
 			*got = KBLOOM_XDP_MODE_NATIVE;
 			return fd;
@@ -1121,7 +935,7 @@ static int kbx_link_create(const struct kbloom_xdp *x, int prog_fd,
 		LIBBPF_OPTS(bpf_link_create_opts, o,
 			    .flags = XDP_FLAGS_SKB_MODE);
 
-		fd = kbx_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
 	}
 	if (fd >= 0) {
 		*got = KBLOOM_XDP_MODE_GENERIC;
@@ -1146,7 +960,7 @@ int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
 
 	if (!x || ifindex <= 0 || mode > KBLOOM_XDP_MODE_GENERIC)
 		return -EINVAL;
-	ret = kbx_pin_path(x, path, "link_%d", ifindex);
+	ret = kbp_path(x->dir, path, "link_%d", ifindex);
 	if (ret)
 		return ret;
 	ret = kbx_lock(x);
@@ -1156,7 +970,7 @@ int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
 		ret = -EEXIST;
 		goto out_unlock;
 	}
-	ret = kbx_ns_enter(x, &ns);
+	ret = kbp_ns_enter(x->netns_fd, &ns);
 	if (ret)
 		goto out_unlock;
 	if (!if_indextoname(ifindex, ifname)) {
@@ -1175,7 +989,7 @@ int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
 		ret = fd;
 		goto out_port;
 	}
-	ret = kbx_err(bpf_obj_pin(fd, path));
+	ret = kbp_err(bpf_obj_pin(fd, path));
 	if (ret) {
 		bpf_link_detach(fd);
 		close(fd);
@@ -1189,7 +1003,7 @@ out_port:
 	if (added)
 		kbloom_mcast_port_del(x, ifindex);
 out_ns:
-	kbx_ns_leave(ns);
+	kbp_ns_leave(ns);
 out_unlock:
 	kbx_unlock(x);
 	return ret;
@@ -1202,7 +1016,7 @@ int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex)
 
 	if (!x || ifindex <= 0)
 		return -EINVAL;
-	ret = kbx_pin_path(x, path, "link_%d", ifindex);
+	ret = kbp_path(x->dir, path, "link_%d", ifindex);
 	if (ret)
 		return ret;
 	ret = kbx_lock(x);
@@ -1210,10 +1024,10 @@ int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex)
 		return ret;
 	fd = bpf_obj_get(path);
 	if (fd < 0) {
-		ret = kbx_err(fd);
+		ret = kbp_err(fd);
 		goto out;
 	}
-	ret = kbx_err(bpf_link_detach(fd));
+	ret = kbp_err(bpf_link_detach(fd));
 	close(fd);
 	if (ret == -ENOLINK)	/* the interface is gone */
 		ret = 0;
@@ -1269,7 +1083,7 @@ int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
 	d = opendir(x->dir);
 	if (!d)
 		return -errno;
-	ret = kbx_ns_enter(x, &ns);
+	ret = kbp_ns_enter(x->netns_fd, &ns);
 	if (ret) {
 		closedir(d);
 		return ret;
@@ -1300,33 +1114,12 @@ int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
 			out[n] = l;
 		n++;
 	}
-	kbx_ns_leave(ns);
+	kbp_ns_leave(ns);
 	closedir(d);
 	if (out)
 		qsort(out, (__u32)n < max ? (__u32)n : max, sizeof(*out),
 		      kbx_link_cmp);
 	return n;
-}
-
-/* Pin @fd at @leaf atomically: pin under a temporary name, rename over. */
-int kbx_repin(const struct kbloom_xdp *x, int fd, const char *leaf)
-{
-	char tmp[PATH_MAX], path[PATH_MAX];
-	int ret;
-
-	ret = kbx_pin_path(x, tmp, "%s_new", leaf);
-	ret = ret ?: kbx_pin_path(x, path, "%s", leaf);
-	if (ret)
-		return ret;
-	unlink(tmp);
-	ret = kbx_err(bpf_obj_pin(fd, tmp));
-	if (ret)
-		return ret;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		unlink(tmp);
-	}
-	return ret;
 }
 
 /* Switch every link from @old_fd to @new_fd; on failure switch back. */
@@ -1355,7 +1148,7 @@ static int kbx_update_links(struct kbloom_xdp *x, int old_fd, int new_fd)
 		LIBBPF_OPTS(bpf_link_update_opts, o, .flags = BPF_F_REPLACE,
 			    .old_prog_fd = old_fd);
 
-		ret = kbx_err(bpf_link_update(fds[i], new_fd, &o));
+		ret = kbp_err(bpf_link_update(fds[i], new_fd, &o));
 		if (ret == -ENOLINK)	/* defunct link: interface gone */
 			ret = 0;
 		if (ret)
@@ -1386,12 +1179,12 @@ static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__is_internal(map))
 			continue;
-		ret = kbx_pin_path(x, p, "%s", bpf_map__name(map));
+		ret = kbp_path(x->dir, p, "%s", bpf_map__name(map));
 		if (ret)
 			return ret;
 		fd = bpf_obj_get(p);
 		if (fd < 0)
-			return kbx_err(fd);
+			return kbp_err(fd);
 		ret = bpf_map__reuse_fd(map, fd);
 		close(fd);
 		if (ret)
@@ -1417,8 +1210,8 @@ int kbloom_xdp_replace(struct kbloom_xdp *x)
 		return ret;
 	/* the programs in force now, whoever loaded them */
 	for (i = 0; i < XDP_NPROGS; i++) {
-		kbx_close_fd(&x->prog_fd[i]);
-		ret = kbx_get_pin(x, d->progs[i].pin, &x->prog_fd[i]);
+		kbp_close_fd(&x->prog_fd[i]);
+		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
 		if (ret)
 			goto out;
 	}
@@ -1446,7 +1239,7 @@ int kbloom_xdp_replace(struct kbloom_xdp *x)
 			goto out;
 		}
 	}
-	ret = kbx_ns_enter(x, &ns);
+	ret = kbp_ns_enter(x->netns_fd, &ns);
 	if (ret)
 		goto out;
 	ret = kbx_update_links(x, x->prog_fd[XDP_PROG_MAIN],
@@ -1459,24 +1252,24 @@ int kbloom_xdp_replace(struct kbloom_xdp *x)
 					 x->prog_fd[XDP_PROG_MAIN]);
 		}
 	}
-	kbx_ns_leave(ns);
+	kbp_ns_leave(ns);
 	if (ret)
 		goto out;
 	for (i = 0; i < XDP_NPROGS; i++) {
 		if (nfd[i] < 0)
 			continue;
-		ret = kbx_repin(x, nfd[i], d->progs[i].pin);
+		ret = kbp_repin(x->dir, nfd[i], d->progs[i].pin);
 		if (ret)
 			kbx_log(x, "%s: re-pinning %s failed: %s", x->name,
 				d->progs[i].pin, strerror(-ret));
-		kbx_close_fd(&x->prog_fd[i]);
+		kbp_close_fd(&x->prog_fd[i]);
 		x->prog_fd[i] = nfd[i];
 		nfd[i] = -1;
 	}
 	ret = 0;
 out:
 	for (i = 0; i < XDP_NPROGS; i++)
-		kbx_close_fd(&nfd[i]);
+		kbp_close_fd(&nfd[i]);
 	kbx_skel_close(&s);
 	kbx_unlock(x);
 	return ret;
@@ -1504,7 +1297,7 @@ int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
 	if (fd < 0)
 		return fd;
 	if (pin_path) {
-		ret = kbx_err(bpf_obj_pin(fd, pin_path));
+		ret = kbp_err(bpf_obj_pin(fd, pin_path));
 		if (ret)
 			bpf_link_detach(fd);
 		close(fd);

@@ -20,8 +20,6 @@
 #include <unistd.h>
 #include <endian.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <linux/membarrier.h>
 #include <bpf/bpf.h>
 
 #include "uapi/kbloom_hash.h"
@@ -29,15 +27,6 @@
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_plan.h"
 #include "xdp_priv.h"
-
-int kbx_rcu_sync(void)
-{
-	/* MEMBARRIER_CMD_GLOBAL is synchronize_rcu() in the kernel */
-	if (!syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		return 0;
-	usleep(100000);		/* no membarrier: a generous wait */
-	return 0;
-}
 
 static void kbx_blocks_unmap(struct kbx_blocks *b)
 {
@@ -61,7 +50,7 @@ void kbx_filter_release(struct kbloom_xdp *x)
 
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 {
-	int ret = kbx_err(bpf_map_lookup_elem(x->params_fd, &id, p));
+	int ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 
 	if (ret)
 		return ret;
@@ -82,7 +71,7 @@ static int kbx_blocks_map(struct kbx_blocks *b, int fd, __u32 map_id)
 	void *mem;
 	int ret;
 
-	ret = kbx_err(bpf_obj_get_info_by_fd(fd, &info, &len));
+	ret = kbp_err(bpf_obj_get_info_by_fd(fd, &info, &len));
 	if (ret)
 		return ret;
 	if (info.value_size != sizeof(struct kbloom_block) ||
@@ -110,13 +99,13 @@ int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
 
 	if (slot >= x->nslots)
 		return -EINVAL;
-	ret = kbx_err(bpf_map_lookup_elem(x->filters_fd, &slot, &id));
+	ret = kbp_err(bpf_map_lookup_elem(x->filters_fd, &slot, &id));
 	if (ret)
 		return ret;
 	b = &x->slots[slot];
 	if (b->map_id != id) {
 		kbx_blocks_unmap(b);
-		fd = kbx_err(bpf_map_get_fd_by_id(id));
+		fd = kbp_err(bpf_map_get_fd_by_id(id));
 		if (fd < 0)
 			return fd;
 		ret = kbx_blocks_map(b, fd, id);
@@ -149,7 +138,7 @@ static int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
 		snprintf(name, sizeof(name), "mc_port_%u", id);
 	else
 		snprintf(name, sizeof(name), "gate_filter");
-	fd = kbx_err(bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(__u32),
+	fd = kbp_err(bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(__u32),
 				    sizeof(struct kbloom_block), nblocks, &o));
 	if (fd < 0) {
 		kbx_log(x, "%s: cannot create a filter of %u blocks: %s",
@@ -167,7 +156,7 @@ static int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd)
 	char leaf[32];
 
 	snprintf(leaf, sizeof(leaf), "filter_%u", id);
-	return kbx_repin(x, fd, leaf);
+	return kbp_repin(x->dir, fd, leaf);
 }
 
 int kbx_filter_create(struct kbloom_xdp *x, __u32 id, __u32 index,
@@ -186,14 +175,14 @@ int kbx_filter_create(struct kbloom_xdp *x, __u32 id, __u32 index,
 	ret = kbx_blocks_new(x, id, p.nblocks, b);
 	if (ret)
 		return ret;
-	ret = kbx_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
+	ret = kbp_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
 	if (ret)
 		goto err_unmap;
 	p.slot = slot;
 	p.id = id;
 	p.index = index;
 	p.gen = 1;
-	ret = kbx_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_NOEXIST));
+	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_NOEXIST));
 	if (ret)
 		goto err_slot;
 	ret = kbx_filter_pin(x, id, b->fd);
@@ -206,7 +195,7 @@ err_slot:
 	bpf_map_delete_elem(x->filters_fd, &slot);
 err_unmap:
 	kbx_blocks_unmap(b);
-	if (kbx_pin_path(x, path, "filter_%u", id) == 0 && ret != -EEXIST)
+	if (kbp_path(x->dir, path, "filter_%u", id) == 0 && ret != -EEXIST)
 		unlink(path);
 	return ret;
 }
@@ -245,14 +234,14 @@ int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
 		}
 		b->words[i] = w;
 	}
-	ret = kbx_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
+	ret = kbp_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
 	if (ret)
 		goto err_unmap;
 	p.slot = slot;
 	p.id = id;
 	p.index = cur.index;
 	p.gen = cur.gen + 1;
-	ret = kbx_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
+	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
 	if (ret)
 		goto err_slot;
 	ret = kbx_filter_pin(x, id, b->fd);
@@ -260,7 +249,7 @@ int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
 		kbx_log(x, "%s: re-pinning filter_%u failed: %s", x->name, id,
 			strerror(-ret));
 	/* no program holds the old parameters after a grace period */
-	kbx_rcu_sync();
+	kbp_rcu_sync();
 	bpf_map_delete_elem(x->filters_fd, &old);
 	kbx_blocks_unmap(&x->slots[old]);
 	return 0;
@@ -290,7 +279,7 @@ int kbx_filter_rewrite(struct kbloom_xdp *x, const struct kbloom_params *p,
 		__atomic_store_n(&b->words[i], words[i], __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	np.gen++;
-	return kbx_err(bpf_map_update_elem(x->params_fd, &p->id, &np,
+	return kbp_err(bpf_map_update_elem(x->params_fd, &p->id, &np,
 					   BPF_EXIST));
 }
 
@@ -305,14 +294,14 @@ int kbx_filter_remove(struct kbloom_xdp *x, __u32 id)
 	if (ret)
 		return ret;
 	bpf_map_delete_elem(x->params_fd, &id);
-	kbx_rcu_sync();
+	kbp_rcu_sync();
 	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++) {
 		if (slot >= x->nslots)
 			break;
 		bpf_map_delete_elem(x->filters_fd, &slot);
 		kbx_blocks_unmap(&x->slots[slot]);
 	}
-	if (!kbx_pin_path(x, path, "filter_%u", id))
+	if (!kbp_path(x->dir, path, "filter_%u", id))
 		unlink(path);
 	return 0;
 }
@@ -363,7 +352,7 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 		return ret;
 	kbx_words_add(b->words, &p, key, len);
 	p.inserted++;
-	return kbx_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
+	return kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
 }
 
 int kbloom_xdp_filter_add(struct kbloom_xdp *x, __u32 id, const void *key,

@@ -51,7 +51,7 @@ int kbx_gate_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	}
 	ret = kbx_geom_to_params(o ? &o->geom : NULL, &p);
 	ret = ret ?: kbx_filter_create(x, 0, 0, &p);
-	ret = ret ?: kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
+	ret = ret ?: kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
 						 0));
 	return ret;
 }
@@ -79,7 +79,7 @@ int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len)
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
+	ret = kbp_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
 	if (ret == -E2BIG)
 		ret = -ENOSPC;
 	if (ret)
@@ -113,7 +113,7 @@ int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len)
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
+	ret = kbp_err(bpf_map_delete_elem(x->exact_fd, &k));
 	/* out of the set already; a failed module delete is only logged */
 	if (!ret && kbx_kfunc(x))
 		kbx_module_keys(x, 0, KBLOOM_IOCTL_DEL, addr, len);
@@ -181,7 +181,7 @@ int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags)
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+	ret = kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
 	kbx_unlock(x);
 	return ret;
 }
@@ -203,7 +203,7 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 	v = calloc(ncpu, sizeof(*st));
 	if (!v)
 		return -ENOMEM;
-	ret = kbx_err(bpf_map_lookup_elem(x->stats_fd, &zero, v));
+	ret = kbp_err(bpf_map_lookup_elem(x->stats_fd, &zero, v));
 	if (!ret) {
 		memset(st, 0, sizeof(*st));
 		for (c = 0; c < (size_t)ncpu; c++)

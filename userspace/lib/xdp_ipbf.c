@@ -19,23 +19,16 @@
 #include <limits.h>
 #include <math.h>
 #include <net/if.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/if_link.h>
-#include <linux/magic.h>
-#include <linux/membarrier.h>
 #include <sys/file.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "libkbloom_xdp_net.h"
@@ -43,8 +36,8 @@
 #include "bpf/kbloom_ipbf_maps.h"
 #include "bpf/kbloom_ipbf.skel.h"
 #include "bpf/kbloom_mcbf.skel.h"
+#include "pin.h"
 
-#define NET_BPFFS		"/sys/fs/bpf"
 #define NET_DEF_PORTS		64U
 #define NET_DEF_MEMBERS		65536U
 #define NET_MAX_PORTS		4096U
@@ -119,23 +112,11 @@ static void net_log(const struct kbloom_net *n, const char *fmt, ...)
 
 static void net_log(const struct kbloom_net *n, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	kbp_vlog(n ? n->log : NULL, n ? n->log_ctx : NULL, fmt, ap);
 	va_end(ap);
-	if (n && n->log)
-		n->log(n->log_ctx, buf);
-	else
-		fprintf(stderr, "kbloom: %s\n", buf);
-}
-
-static int net_err(int ret)
-{
-	if (ret >= 0)
-		return ret;
-	return ret == -1 && errno ? -errno : ret;
 }
 
 static int net_lock(struct kbloom_net *n)
@@ -152,33 +133,6 @@ static void net_unlock(struct kbloom_net *n)
 	flock(n->dir_fd, LOCK_UN);
 }
 
-static int net_ns_enter(const struct kbloom_net *n, int *saved)
-{
-	int err;
-
-	*saved = -1;
-	if (n->netns_fd < 0)
-		return 0;
-	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0)
-		return -errno;
-	if (setns(n->netns_fd, CLONE_NEWNET)) {
-		err = -errno;
-		close(*saved);
-		*saved = -1;
-		return err;
-	}
-	return 0;
-}
-
-static void net_ns_leave(int saved)
-{
-	if (saved < 0)
-		return;
-	setns(saved, CLONE_NEWNET);
-	close(saved);
-}
-
 /* Does @ifindex exist in the instance's namespace? */
 static int net_ifindex_ok(const struct kbloom_net *n, int ifindex)
 {
@@ -187,82 +141,17 @@ static int net_ifindex_ok(const struct kbloom_net *n, int ifindex)
 
 	if (ifindex <= 0)
 		return -EINVAL;
-	ret = net_ns_enter(n, &ns);
+	ret = kbp_ns_enter(n->netns_fd, &ns);
 	if (ret)
 		return ret;
 	ret = if_indextoname(ifindex, ifname) ? 0 : -ENODEV;
-	net_ns_leave(ns);
+	kbp_ns_leave(ns);
 	if (ret)
 		net_log(n, "%s: no interface with ifindex %d", n->name, ifindex);
 	return ret;
 }
 
-static int net_path(const struct kbloom_net *n, char *buf, const char *fmt,
-		    ...) __attribute__((format(printf, 3, 4)));
-
-static int net_path(const struct kbloom_net *n, char *buf, const char *fmt,
-		    ...)
-{
-	char leaf[128];
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(leaf, sizeof(leaf), fmt, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= sizeof(leaf))
-		return -ENAMETOOLONG;
-	len = snprintf(buf, PATH_MAX, "%s/%s", n->dir, leaf);
-	if (len < 0 || len >= PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-/* Pin @fd at @leaf atomically: under a temporary name, then renamed. */
-static int net_repin(const struct kbloom_net *n, int fd, const char *leaf)
-{
-	char tmp[PATH_MAX], path[PATH_MAX];
-	int ret;
-
-	ret = net_path(n, tmp, "%s_new", leaf);
-	ret = ret ?: net_path(n, path, "%s", leaf);
-	if (ret)
-		return ret;
-	unlink(tmp);
-	ret = net_err(bpf_obj_pin(fd, tmp));
-	if (ret)
-		return ret;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		unlink(tmp);
-	}
-	return ret;
-}
-
-/* MEMBARRIER_CMD_GLOBAL waits for an RCU grace period. */
-static void net_rcu_sync(void)
-{
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		usleep(100000);
-}
-
 /* ---- handles ------------------------------------------------------------- */
-
-static int net_name_ok(const char *name)
-{
-	size_t i, len = name ? strlen(name) : 0;
-
-	if (!len || len >= KBLOOM_XDP_NAME_MAX)
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
-			return 0;
-	}
-	return 1;
-}
 
 static struct kbloom_net *net_alloc(const char *name,
 				    const struct kbloom_net_opts *o)
@@ -295,13 +184,6 @@ static struct kbloom_net *net_alloc(const char *name,
 	return n;
 }
 
-static void net_close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 void kbloom_net_close(struct kbloom_net *n)
 {
 	int i;
@@ -309,12 +191,12 @@ void kbloom_net_close(struct kbloom_net *n)
 	if (!n)
 		return;
 	for (i = 0; i < NM_COUNT; i++)
-		net_close_fd(&n->map_fd[i]);
+		kbp_close_fd(&n->map_fd[i]);
 	for (i = 0; i < 3; i++)
-		net_close_fd(&n->prog_fd[i]);
-	net_close_fd(&n->btf_fd);
-	net_close_fd(&n->netns_fd);
-	net_close_fd(&n->dir_fd);
+		kbp_close_fd(&n->prog_fd[i]);
+	kbp_close_fd(&n->btf_fd);
+	kbp_close_fd(&n->netns_fd);
+	kbp_close_fd(&n->dir_fd);
 	free(n);
 }
 
@@ -338,95 +220,30 @@ int kbloom_net_prog_fd(const struct kbloom_net *n, enum kbloom_net_prog p)
 static int net_open_netns(struct kbloom_net *n, const char *ns)
 {
 	char p[PATH_MAX];
+	int fd;
 
 	if (!ns)
 		return 0;
-	if (strchr(ns, '/'))
-		snprintf(p, sizeof(p), "%s", ns);
-	else
-		snprintf(p, sizeof(p), "/run/netns/%s", ns);
-	n->netns_fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (n->netns_fd < 0) {
-		net_log(n, "netns %s: %s", p, strerror(errno));
-		return -errno;
+	fd = kbp_netns_open(ns, p);
+	if (fd < 0) {
+		net_log(n, "netns %s: %s", p, strerror(-fd));
+		return fd;
 	}
+	n->netns_fd = fd;
 	return 0;
 }
 
 /* Mount bpffs on /sys/fs/bpf when the pin root is there and it is not. */
 static int net_bpffs_ensure(const struct kbloom_net *n)
 {
-	size_t len = strlen(NET_BPFFS);
-	struct statfs st;
+	int ret = kbp_bpffs_ensure(n->root);
 
-	if (strncmp(n->root, NET_BPFFS, len) ||
-	    (n->root[len] && n->root[len] != '/'))
-		return 0;
-	if (!statfs(NET_BPFFS, &st) && st.f_type == BPF_FS_MAGIC)
-		return 0;
-	if (mount("bpf", NET_BPFFS, "bpf", 0, "mode=0700")) {
-		net_log(n, "cannot mount bpffs on %s: %s", NET_BPFFS,
-			strerror(errno));
-		return -errno;
-	}
-	net_log(n, "mounted bpffs on %s", NET_BPFFS);
-	return 0;
-}
-
-static int net_mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	size_t i, len = strlen(path);
-
-	if (len >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	memcpy(tmp, path, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (tmp[i] != '/' && tmp[i])
-			continue;
-		tmp[i] = 0;
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		tmp[i] = path[i];
-	}
-	return 0;
-}
-
-static int net_get_pin(const struct kbloom_net *n, const char *leaf, int *fd)
-{
-	char p[PATH_MAX];
-	int ret;
-
-	if (!leaf)
-		return 0;
-	ret = net_path(n, p, "%s", leaf);
-	if (ret)
-		return ret;
-	*fd = bpf_obj_get(p);
-	return *fd < 0 ? net_err(*fd) : 0;
-}
-
-/* The BTF ids of __u32 and struct kbloom_block in the programs' BTF. */
-static void net_open_btf(struct kbloom_net *n, __u32 btf_id)
-{
-	struct btf *btf;
-	int id;
-
-	if (!btf_id)
-		return;		/* blocks maps without BTF still work */
-	btf = btf__load_from_kernel_by_id(btf_id);
-	if (!btf)
-		return;
-	id = btf__find_by_name_kind(btf, "kbloom_block", BTF_KIND_STRUCT);
-	if (id > 0) {
-		n->btf_block_id = id;
-		id = btf__find_by_name_kind(btf, "__u32", BTF_KIND_TYPEDEF);
-		if (id > 0)
-			n->btf_key_id = id;
-	}
-	btf__free(btf);
-	if (n->btf_block_id && n->btf_key_id)
-		n->btf_fd = bpf_btf_get_fd_by_id(btf_id);
+	if (ret < 0)
+		net_log(n, "cannot mount bpffs on %s: %s", KBP_BPFFS,
+			strerror(-ret));
+	else if (ret)
+		net_log(n, "mounted bpffs on %s", KBP_BPFFS);
+	return ret < 0 ? ret : 0;
 }
 
 static int net_open_pins(struct kbloom_net *n)
@@ -438,7 +255,7 @@ static int net_open_pins(struct kbloom_net *n)
 	int i, ret;
 
 	for (i = KBLOOM_NET_IPBF; i <= KBLOOM_NET_MCBF; i++) {
-		if (net_path(n, p, "%s", net_kinds[i].maps[NM_CONFIG]))
+		if (kbp_path(n->dir, p, "%s", net_kinds[i].maps[NM_CONFIG]))
 			return -ENAMETOOLONG;
 		if (!access(p, F_OK)) {
 			n->kind = i;
@@ -449,17 +266,18 @@ static int net_open_pins(struct kbloom_net *n)
 		return -ENOENT;
 	d = &net_kinds[n->kind];
 	for (i = 0, ret = 0; !ret && i < NM_COUNT; i++)
-		ret = net_get_pin(n, d->maps[i], &n->map_fd[i]);
+		ret = kbp_get(n->dir, d->maps[i], &n->map_fd[i]);
 	for (i = 0; !ret && i < 3; i++)
-		ret = net_get_pin(n, net_prog_pins[i], &n->prog_fd[i]);
+		ret = kbp_get(n->dir, net_prog_pins[i], &n->prog_fd[i]);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_obj_get_info_by_fd(n->map_fd[NM_PORT], &info, &len));
+	ret = kbp_err(bpf_obj_get_info_by_fd(n->map_fd[NM_PORT], &info, &len));
 	if (ret)
 		return ret;
 	n->max_ports = info.max_entries;
 	if (n->kind == KBLOOM_NET_MCBF)
-		net_open_btf(n, info.btf_id);
+		kbp_open_btf(info.btf_id, &n->btf_fd, &n->btf_key_id,
+			     &n->btf_block_id);
 	return 0;
 }
 
@@ -469,7 +287,7 @@ int kbloom_net_open(const char *name, const struct kbloom_net_opts *opts,
 	struct kbloom_net *n;
 	int ret;
 
-	if (!np || !net_name_ok(name))
+	if (!np || !kbp_name_ok(name))
 		return -EINVAL;
 	n = net_alloc(name, opts);
 	if (!n)
@@ -526,42 +344,15 @@ static void net_skel_close(struct net_skel *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int net_set_max(struct bpf_object *obj, const char *map, __u32 max)
-{
-	struct bpf_map *m;
-
-	if (!map)
-		return 0;
-	m = bpf_object__find_map_by_name(obj, map);
-	return m ? bpf_map__set_max_entries(m, max) : -ENOENT;
-}
-
 static int net_pin_obj(struct kbloom_net *n, struct bpf_object *obj)
 {
 	const struct net_kind_desc *d = &net_kinds[n->kind];
-	struct bpf_program *prog;
-	struct bpf_map *map;
-	char p[PATH_MAX];
 	int i, ret;
 
-	bpf_object__for_each_map(map, obj) {
-		if (bpf_map__is_internal(map))
-			continue;
-		ret = net_path(n, p, "%s", bpf_map__name(map));
-		ret = ret ?: bpf_map__pin(map, p);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < 3; i++) {
-		prog = bpf_object__find_program_by_name(obj, d->progs[i]);
-		if (!prog)
-			return -ENOENT;
-		ret = net_path(n, p, "%s", net_prog_pins[i]);
-		ret = ret ?: bpf_program__pin(prog, p);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	ret = kbp_pin_maps(obj, n->dir);
+	for (i = 0; !ret && i < 3; i++)
+		ret = kbp_pin_prog(obj, n->dir, d->progs[i], net_prog_pins[i]);
+	return ret;
 }
 
 static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
@@ -574,12 +365,12 @@ static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
 	ret = net_skel_open(&s, n->kind);
 	if (ret)
 		return ret;
-	ret = net_set_max(s.obj, d->maps[NM_PORT], n->max_ports);
-	ret = ret ?: net_set_max(s.obj, d->maps[NM_PORTS], n->max_ports);
-	ret = ret ?: net_set_max(s.obj, d->maps[NM_STATS], n->max_ports);
-	ret = ret ?: net_set_max(s.obj, d->maps[NM_FILTERS],
+	ret = kbp_set_max(s.obj, d->maps[NM_PORT], n->max_ports);
+	ret = ret ?: kbp_set_max(s.obj, d->maps[NM_PORTS], n->max_ports);
+	ret = ret ?: kbp_set_max(s.obj, d->maps[NM_STATS], n->max_ports);
+	ret = ret ?: kbp_set_max(s.obj, d->maps[NM_FILTERS],
 				 n->max_ports * KBLOOM_SLOTS_PER_FILTER);
-	ret = ret ?: net_set_max(s.obj, d->maps[NM_MEMBERS], members);
+	ret = ret ?: kbp_set_max(s.obj, d->maps[NM_MEMBERS], members);
 	if (!ret) {
 		ret = bpf_object__load(s.obj);
 		if (ret)
@@ -602,9 +393,9 @@ static int net_init_config(struct kbloom_net *n)
 	__u32 zero = 0;
 
 	if (n->kind == KBLOOM_NET_IPBF)
-		return net_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero,
+		return kbp_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero,
 						   &icfg, 0));
-	return net_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, &mcfg,
+	return kbp_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, &mcfg,
 					   0));
 }
 
@@ -615,7 +406,7 @@ int kbloom_net_create(const char *name, enum kbloom_net_kind kind,
 	struct kbloom_net *n;
 	int ret;
 
-	if (!np || !net_name_ok(name) ||
+	if (!np || !kbp_name_ok(name) ||
 	    (kind != KBLOOM_NET_IPBF && kind != KBLOOM_NET_MCBF))
 		return -EINVAL;
 	if (opts && opts->max_ports > NET_MAX_PORTS)
@@ -627,7 +418,7 @@ int kbloom_net_create(const char *name, enum kbloom_net_kind kind,
 	n->max_ports = opts && opts->max_ports ? opts->max_ports :
 		       NET_DEF_PORTS;
 	ret = net_bpffs_ensure(n);
-	ret = ret ?: net_mkdir_p(n->root);
+	ret = ret ?: kbp_mkdir_p(n->root);
 	ret = ret ?: net_open_netns(n, opts ? opts->netns : NULL);
 	if (ret)
 		goto err_free;
@@ -661,31 +452,6 @@ err_free:
 	return ret;
 }
 
-/* Every key of a map of __u32 keys (ports), malloc()ed. */
-static int net_keys(int fd, __u32 **out, __u32 *cnt)
-{
-	__u32 key, next, *v = NULL, *t, len = 0, cap = 0;
-	int ret;
-
-	for (ret = bpf_map_get_next_key(fd, NULL, &next); !ret;
-	     ret = bpf_map_get_next_key(fd, &key, &next)) {
-		key = next;
-		if (len == cap) {
-			cap = cap ? 2 * cap : 16;
-			t = realloc(v, cap * sizeof(*v));
-			if (!t) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = t;
-		}
-		v[len++] = key;
-	}
-	*out = v;
-	*cnt = len;
-	return 0;
-}
-
 int kbloom_net_destroy(struct kbloom_net *n)
 {
 	char root[PATH_MAX], name[KBLOOM_XDP_NAME_MAX];
@@ -697,7 +463,7 @@ int kbloom_net_destroy(struct kbloom_net *n)
 	snprintf(name, sizeof(name), "%s", n->name);
 	net_lock(n);
 	/* the devmap entries hold the egress program: drop them first */
-	if (!net_keys(n->map_fd[NM_PORTS], &keys, &cnt)) {
+	if (!kbp_map_keys(n->map_fd[NM_PORTS], &keys, &cnt)) {
 		for (i = 0; i < cnt; i++)
 			bpf_map_delete_elem(n->map_fd[NM_PORTS], &keys[i]);
 		free(keys);
@@ -718,7 +484,7 @@ static int net_link_create(const struct kbloom_net *n, int prog_fd,
 		LIBBPF_OPTS(bpf_link_create_opts, o,
 			    .flags = XDP_FLAGS_DRV_MODE);
 
-		fd = net_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
 		if (fd >= 0) {
 			*got = KBLOOM_XDP_MODE_NATIVE;
 			return fd;
@@ -733,7 +499,7 @@ static int net_link_create(const struct kbloom_net *n, int prog_fd,
 		LIBBPF_OPTS(bpf_link_create_opts, o,
 			    .flags = XDP_FLAGS_SKB_MODE);
 
-		fd = net_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
+		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
 	}
 	if (fd >= 0) {
 		*got = KBLOOM_XDP_MODE_GENERIC;
@@ -763,7 +529,7 @@ static int net_attach_locked(struct kbloom_net *n, int ifindex,
 	char path[PATH_MAX];
 	int ret, fd, ns;
 
-	ret = net_path(n, path, "link_%d", ifindex);
+	ret = kbp_path(n->dir, path, "link_%d", ifindex);
 	if (ret)
 		return ret;
 	if (!access(path, F_OK))
@@ -772,15 +538,15 @@ static int net_attach_locked(struct kbloom_net *n, int ifindex,
 		net_log(n, "%s: ifindex %d is not a port", n->name, ifindex);
 		return -ENOENT;
 	}
-	ret = net_ns_enter(n, &ns);
+	ret = kbp_ns_enter(n->netns_fd, &ns);
 	if (ret)
 		return ret;
 	fd = net_link_create(n, n->prog_fd[KBLOOM_NET_PROG_INGRESS], ifindex,
 			     mode, &m);
-	net_ns_leave(ns);
+	kbp_ns_leave(ns);
 	if (fd < 0)
 		return fd;
-	ret = net_err(bpf_obj_pin(fd, path));
+	ret = kbp_err(bpf_obj_pin(fd, path));
 	if (ret)
 		bpf_link_detach(fd);
 	close(fd);
@@ -809,13 +575,13 @@ static int net_detach_locked(struct kbloom_net *n, int ifindex)
 	char path[PATH_MAX];
 	int ret, fd;
 
-	ret = net_path(n, path, "link_%d", ifindex);
+	ret = kbp_path(n->dir, path, "link_%d", ifindex);
 	if (ret)
 		return ret;
 	fd = bpf_obj_get(path);
 	if (fd < 0)
-		return net_err(fd);
-	ret = net_err(bpf_link_detach(fd));
+		return kbp_err(fd);
+	ret = kbp_err(bpf_link_detach(fd));
 	close(fd);
 	if (ret == -ENOLINK)	/* the interface is gone */
 		ret = 0;
@@ -856,7 +622,7 @@ static int net_free_index(struct kbloom_net *n, __u32 *index)
 	__u8 *used;
 	int ret;
 
-	ret = net_keys(n->map_fd[NM_PORT], &keys, &cnt);
+	ret = kbp_map_keys(n->map_fd[NM_PORT], &keys, &cnt);
 	if (ret)
 		return ret;
 	used = calloc(n->max_ports, 1);
@@ -898,7 +664,7 @@ static int net_zero_stats(struct kbloom_net *n, __u32 index)
 	zero = calloc(ncpu, net_kinds[n->kind].stats_size);
 	if (!zero)
 		return -ENOMEM;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_STATS], &index, zero,
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_STATS], &index, zero,
 					  0));
 	free(zero);
 	return ret;
@@ -917,14 +683,14 @@ static int net_stats(struct kbloom_net *n, int ifindex, __u64 *out)
 
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
 	if (ret)
 		return ret;
 	index = net_rec_index(n, rec);
 	v = calloc(ncpu, nf * sizeof(__u64));
 	if (!v)
 		return -ENOMEM;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_STATS], &index, v));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_STATS], &index, v));
 	if (!ret) {
 		memset(out, 0, nf * sizeof(__u64));
 		for (c = 0; c < (size_t)ncpu; c++)
@@ -944,11 +710,11 @@ static int net_devmap_add(struct kbloom_net *n, int ifindex)
 
 	v.ifindex = ifindex;
 	v.bpf_prog.fd = n->prog_fd[KBLOOM_NET_PROG_EGRESS];
-	ret = net_ns_enter(n, &ns);
+	ret = kbp_ns_enter(n->netns_fd, &ns);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_PORTS], &key, &v, 0));
-	net_ns_leave(ns);
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_PORTS], &key, &v, 0));
+	kbp_ns_leave(ns);
 	if (ret)
 		net_log(n, "%s: cannot add ifindex %d to the devmap: %s",
 			n->name, ifindex, strerror(-ret));
@@ -999,7 +765,7 @@ int kbloom_ipbf_set_config(struct kbloom_net *n,
 	ret = ret ?: net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, cfg,
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, cfg,
 					  0));
 	net_unlock(n);
 	return ret;
@@ -1011,7 +777,7 @@ int kbloom_ipbf_get_config(struct kbloom_net *n, struct kbloom_ipbf_cfg *cfg)
 
 	if (ipbf_check(n) || !cfg)
 		return -EINVAL;
-	return net_err(bpf_map_lookup_elem(n->map_fd[NM_CONFIG], &zero, cfg));
+	return kbp_err(bpf_map_lookup_elem(n->map_fd[NM_CONFIG], &zero, cfg));
 }
 
 int kbloom_ipbf_port_get(struct kbloom_net *n, int ifindex,
@@ -1021,7 +787,7 @@ int kbloom_ipbf_port_get(struct kbloom_net *n, int ifindex,
 
 	if (ipbf_check(n) || !rec || ifindex <= 0)
 		return -EINVAL;
-	return net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
+	return kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
 }
 
 int kbloom_ipbf_port_set(struct kbloom_net *n, int ifindex,
@@ -1055,7 +821,7 @@ int kbloom_ipbf_port_set(struct kbloom_net *n, int ifindex,
 	/* a port that stops forwarding leaves the devmap first */
 	if (r.flags & KBLOOM_IPBF_PORT_LOCAL)
 		bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_PORT], &key, &r, 0));
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_PORT], &key, &r, 0));
 	if (ret)
 		goto out;
 	if (!(r.flags & KBLOOM_IPBF_PORT_LOCAL)) {
@@ -1079,7 +845,7 @@ int kbloom_ipbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
 	if (ret)
 		goto out;
 	ret = net_detach_locked(n, ifindex);
@@ -1318,7 +1084,7 @@ static int mcbf_blocks_new(struct kbloom_net *n, int ifindex, __u32 nblocks,
 		o.btf_value_type_id = n->btf_block_id;
 	}
 	snprintf(name, sizeof(name), "mcbf_%d", ifindex);
-	fd = net_err(bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(__u32),
+	fd = kbp_err(bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(__u32),
 				    sizeof(struct kbloom_block), nblocks, &o));
 	if (fd < 0) {
 		net_log(n, "%s: cannot create a filter of %u blocks: %s",
@@ -1367,7 +1133,7 @@ static int mcbf_load_locked(struct kbloom_net *n, int ifindex,
 	fd = mcbf_blocks_new(n, ifindex, r.p.nblocks, words);
 	if (fd < 0)
 		return fd;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_FILTERS], &slot, &fd,
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_FILTERS], &slot, &fd,
 					  0));
 	if (ret)
 		goto out_fd;
@@ -1376,11 +1142,11 @@ static int mcbf_load_locked(struct kbloom_net *n, int ifindex,
 		if (ret)
 			goto out_slot;
 	}
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_PORT], &key, &r, 0));
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_PORT], &key, &r, 0));
 	if (ret)
 		goto out_slot;
 	snprintf(leaf, sizeof(leaf), "filter_%d", ifindex);
-	if (net_repin(n, fd, leaf))
+	if (kbp_repin(n->dir, fd, leaf))
 		net_log(n, "%s: pinning %s failed", n->name, leaf);
 	if (fresh) {
 		ret = net_devmap_add(n, ifindex);
@@ -1390,7 +1156,7 @@ static int mcbf_load_locked(struct kbloom_net *n, int ifindex,
 		}
 	} else {
 		/* no program holds the old parameters after a grace period */
-		net_rcu_sync();
+		kbp_rcu_sync();
 		bpf_map_delete_elem(n->map_fd[NM_FILTERS], &old);
 	}
 	close(fd);
@@ -1555,7 +1321,7 @@ int kbloom_mcbf_port_build(struct kbloom_net *n, int ifindex,
 		mcbf_members_clear(n, ifindex);
 		for (i = 0; !ret && i < ngroups; i++) {
 			mcbf_key(&mk, ifindex, groups[i].addr, groups[i].len);
-			ret = net_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS],
+			ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS],
 							  &mk, &one, 0));
 		}
 	}
@@ -1634,7 +1400,7 @@ static int mcbf_members_update(struct kbloom_net *n, int ifindex,
 	for (i = 0; !ret && i < nupd; i++) {
 		mcbf_key(&mk, ifindex, upd[i].addr, upd[i].len);
 		if (join)
-			ret = net_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS],
+			ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS],
 							  &mk, &one, 0));
 		else
 			bpf_map_delete_elem(n->map_fd[NM_MEMBERS], &mk);
@@ -1664,7 +1430,7 @@ int kbloom_mcbf_port_update(struct kbloom_net *n, int ifindex,
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
 	if (ret)
 		goto out;
 	memset(&spec, 0, sizeof(spec));
@@ -1692,7 +1458,7 @@ int kbloom_mcbf_port_get(struct kbloom_net *n, int ifindex,
 
 	if (mcbf_check(n) || !port || ifindex <= 0)
 		return -EINVAL;
-	return net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, port));
+	return kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, port));
 }
 
 int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
@@ -1707,7 +1473,7 @@ int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
 	if (ret)
 		goto out;
 	ret = net_detach_locked(n, ifindex);
@@ -1717,12 +1483,12 @@ int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 		goto out;
 	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
 	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
-	net_rcu_sync();
+	kbp_rcu_sync();
 	for (slot = cur.p.slot & ~1U; slot <= (cur.p.slot | 1U); slot++)
 		bpf_map_delete_elem(n->map_fd[NM_FILTERS], &slot);
 	mcbf_members_clear(n, ifindex);
 	net_zero_stats(n, cur.p.index);
-	if (!net_path(n, path, "filter_%d", ifindex))
+	if (!kbp_path(n->dir, path, "filter_%d", ifindex))
 		unlink(path);
 out:
 	net_unlock(n);
@@ -1741,7 +1507,7 @@ int kbloom_mcbf_member_add(struct kbloom_net *n, int ifindex,
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS], &k, &one,
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_MEMBERS], &k, &one,
 					  BPF_NOEXIST));
 	if (ret == -E2BIG)
 		ret = -ENOSPC;
@@ -1760,7 +1526,7 @@ int kbloom_mcbf_member_del(struct kbloom_net *n, int ifindex,
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_delete_elem(n->map_fd[NM_MEMBERS], &k));
+	ret = kbp_err(bpf_map_delete_elem(n->map_fd[NM_MEMBERS], &k));
 	net_unlock(n);
 	return ret;
 }
@@ -1776,7 +1542,7 @@ int kbloom_mcbf_set_flags(struct kbloom_net *n, __u32 flags)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = net_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, &cfg,
+	ret = kbp_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, &cfg,
 					  0));
 	net_unlock(n);
 	return ret;
@@ -1804,7 +1570,7 @@ int kbloom_net_ports(struct kbloom_net *n, __u32 *ifindex, __u32 max)
 
 	if (!n || (max && !ifindex))
 		return -EINVAL;
-	ret = net_keys(n->map_fd[NM_PORT], &keys, &cnt);
+	ret = kbp_map_keys(n->map_fd[NM_PORT], &keys, &cnt);
 	if (ret)
 		return ret;
 	if (cnt)
@@ -1823,7 +1589,7 @@ int kbloom_mcbf_get_flags(struct kbloom_net *n, __u32 *flags)
 
 	if (mcbf_check(n) || !flags)
 		return -EINVAL;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_CONFIG], &zero, &cfg));
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_CONFIG], &zero, &cfg));
 	if (!ret)
 		*flags = cfg.flags;
 	return ret;
@@ -1894,12 +1660,12 @@ int kbloom_mcbf_port_fill(struct kbloom_net *n, int ifindex,
 
 	if (mcbf_check(n) || !f || ifindex <= 0)
 		return -EINVAL;
-	ret = net_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &rec));
-	ret = ret ?: net_err(bpf_map_lookup_elem(n->map_fd[NM_FILTERS],
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &rec));
+	ret = ret ?: kbp_err(bpf_map_lookup_elem(n->map_fd[NM_FILTERS],
 						 &rec.p.slot, &id));
 	if (ret)
 		return ret;
-	fd = net_err(bpf_map_get_fd_by_id(id));
+	fd = kbp_err(bpf_map_get_fd_by_id(id));
 	if (fd < 0)
 		return fd;
 	bytes = (size_t)rec.p.nblocks * sizeof(struct kbloom_block);

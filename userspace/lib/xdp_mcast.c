@@ -55,7 +55,7 @@ int kbx_mcast_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	cfg.def_seed = g.seed;
 	cfg.def_capacity = g.capacity;
 	cfg.def_fpr_pico = g.fpr_pico;
-	return kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+	return kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
 }
 
 static int mcast_default_params(struct kbloom_xdp *x, struct kbloom_params *p)
@@ -65,7 +65,7 @@ static int mcast_default_params(struct kbloom_xdp *x, struct kbloom_params *p)
 	__u32 zero = 0;
 	int ret;
 
-	ret = kbx_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
 	if (ret)
 		return ret;
 	g.m = cfg.def_m;
@@ -88,7 +88,7 @@ static int mcast_zero_stats(struct kbloom_xdp *x, __u32 index)
 	zero = calloc(ncpu, sizeof(struct kbloom_mcast_stats));
 	if (!zero)
 		return -ENOMEM;
-	ret = kbx_err(bpf_map_update_elem(x->stats_fd, &index, zero, 0));
+	ret = kbp_err(bpf_map_update_elem(x->stats_fd, &index, zero, 0));
 	free(zero);
 	return ret;
 }
@@ -155,7 +155,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 			x->max_filters);
 		goto out_unlock;
 	}
-	ret = kbx_ns_enter(x, &ns);
+	ret = kbp_ns_enter(x->netns_fd, &ns);
 	if (ret)
 		goto out_unlock;
 	if (!if_indextoname(ifindex, ifname)) {
@@ -169,7 +169,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 		goto out_filter;
 	v.ifindex = id;
 	v.bpf_prog.fd = x->prog_fd[XDP_PROG_EGRESS];
-	ret = kbx_err(bpf_map_update_elem(x->ports_fd, &id, &v, 0));
+	ret = kbp_err(bpf_map_update_elem(x->ports_fd, &id, &v, 0));
 	if (ret) {
 		kbx_log(x, "%s: cannot add ifindex %d to mc_ports: %s",
 			x->name, ifindex, strerror(-ret));
@@ -179,7 +179,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 out_filter:
 	kbx_filter_remove(x, id);
 out_ns:
-	kbx_ns_leave(ns);
+	kbp_ns_leave(ns);
 out_unlock:
 	kbx_unlock(x);
 	return ret;
@@ -250,25 +250,13 @@ out:
 /* Point every devmap entry at @egress_fd, or delete them all if < 0. */
 int kbx_mcast_replace_ports(struct kbloom_xdp *x, int egress_fd)
 {
-	__u32 key, next, *keys = NULL, n = 0, cap = 0, i, *t;
+	__u32 *keys, n, i;
 	struct bpf_devmap_val v;
 	int ret;
 
-	for (ret = bpf_map_get_next_key(x->ports_fd, NULL, &next); !ret;
-	     ret = bpf_map_get_next_key(x->ports_fd, &key, &next)) {
-		key = next;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			t = realloc(keys, cap * sizeof(*keys));
-			if (!t) {
-				free(keys);
-				return -ENOMEM;
-			}
-			keys = t;
-		}
-		keys[n++] = key;
-	}
-	ret = 0;
+	ret = kbp_map_keys(x->ports_fd, &keys, &n);
+	if (ret)
+		return ret;
 	for (i = 0; i < n && !ret; i++) {
 		if (egress_fd < 0) {
 			bpf_map_delete_elem(x->ports_fd, &keys[i]);
@@ -277,7 +265,7 @@ int kbx_mcast_replace_ports(struct kbloom_xdp *x, int egress_fd)
 		memset(&v, 0, sizeof(v));
 		v.ifindex = keys[i];
 		v.bpf_prog.fd = egress_fd;
-		ret = kbx_err(bpf_map_update_elem(x->ports_fd, &keys[i], &v,
+		ret = kbp_err(bpf_map_update_elem(x->ports_fd, &keys[i], &v,
 						  BPF_EXIST));
 	}
 	free(keys);
@@ -323,7 +311,7 @@ int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
 	ret = kbx_filter_get(x, ifindex, &p);
 	if (ret)
 		goto out;
-	ret = kbx_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
+	ret = kbp_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
 	if (ret == -E2BIG)
 		ret = -ENOSPC;
 	if (ret)
@@ -382,7 +370,7 @@ static int mcast_module_leave(struct kbloom_xdp *x,
 	__u32 v;
 	int ret;
 
-	ret = kbx_err(bpf_map_lookup_elem(x->exact_fd, k, &v));
+	ret = kbp_err(bpf_map_lookup_elem(x->exact_fd, k, &v));
 	if (ret)
 		return ret;
 	ret = kbx_module_keys(x, k->ifindex, KBLOOM_IOCTL_DEL, k->addr, k->len);
@@ -407,7 +395,7 @@ int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
 	ret = kbx_filter_get(x, ifindex, &p);
 	if (!ret && kbx_kfunc(x))
 		ret = mcast_module_leave(x, &k);
-	ret = ret ?: kbx_err(bpf_map_delete_elem(x->exact_fd, &k));
+	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, &k));
 	ret = ret ?: mcast_build(x, ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
@@ -493,7 +481,7 @@ int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
 	v = calloc(ncpu, sizeof(*st));
 	if (!v)
 		return -ENOMEM;
-	ret = kbx_err(bpf_map_lookup_elem(x->stats_fd, &p.index, v));
+	ret = kbp_err(bpf_map_lookup_elem(x->stats_fd, &p.index, v));
 	if (!ret) {
 		memset(st, 0, sizeof(*st));
 		for (c = 0; c < (size_t)ncpu; c++)
@@ -516,10 +504,10 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
 	if (!ret) {
 		cfg.flags = flags;
-		ret = kbx_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
+		ret = kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
 						  0));
 	}
 	kbx_unlock(x);

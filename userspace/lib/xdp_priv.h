@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
  * libkbloom XDP loader: internals shared by xdp.c (instances, links),
- * kbx_filter.c (filter tables), kbx_mcast.c and kbx_gate.c.
+ * kbx_filter.c (filter tables), kbx_mcast.c and kbx_gate.c.  The helpers
+ * shared with xdp_ipbf.c are in pin.h.
  */
 #ifndef _KBLOOM_XDP_PRIV_H
 #define _KBLOOM_XDP_PRIV_H
@@ -9,6 +10,7 @@
 #include <limits.h>
 #include <linux/types.h>
 #include "libkbloom_xdp.h"
+#include "pin.h"
 
 #define XDP_DEF_MAX_PORTS	64U
 #define XDP_DEF_MAX_KEYS	65536U
@@ -66,12 +68,6 @@ void kbx_log(const struct kbloom_xdp *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int kbx_lock(struct kbloom_xdp *x);
 void kbx_unlock(struct kbloom_xdp *x);
-int kbx_ns_enter(const struct kbloom_xdp *x, int *saved);
-void kbx_ns_leave(int saved);
-int kbx_pin_path(const struct kbloom_xdp *x, char *buf, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int kbx_err(int ret);
-int kbx_repin(const struct kbloom_xdp *x, int fd, const char *leaf);
 int kbx_geom_to_params(const struct kbloom_xdp_geom *g,
 		       struct kbloom_params *p);
 
@@ -101,7 +97,6 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 			  __u32 len);
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 		   const void *key, __u32 len);
-int kbx_rcu_sync(void);
 
 /* kbx_mcast.c, kbx_gate.c: create-time settings */
 int kbx_mcast_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
