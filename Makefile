@@ -49,11 +49,11 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I. -I$(B) -I$(ARCH_I
 LIBS := -lbpf -lelf -lz -lm -lpthread
 
 # --- sources ---------------------------------------------------------------
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(B)/pic/%.o)
 LIB_ASAN_OBJS := $(LIB_SRCS:%.c=$(B)/asan/%.o)
-CTL_SRCS := $(wildcard userspace/kbloomctl/*.c)
+CTL_SRCS := $(wildcard userspace/kbloomctl/*.c userspace/kbloomctl/*/*.c)
 CTL_OBJS := $(CTL_SRCS:%.c=$(B)/obj/%.o)
 TCOMMON_SRCS := $(wildcard tests/common/*.c)
 

@@ -7,7 +7,7 @@ pkgs=(
 	make gcc clang llvm lld libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	linux-headers-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio kmod xz-utils
-	rsync iproute2 xdp-tools libbloom-dev libclang-rt-14-dev
+	rsync iproute2 xdp-tools libxdp-dev libbloom-dev libclang-rt-14-dev
 	gnuplot-nox python3 man-db
 )
 
