@@ -58,14 +58,31 @@ static int kb_geom_explicit(const struct kbloom_create *cmd, struct kb_geom *g)
 	return 0;
 }
 
+/*
+ * A type of enum kbloom_type this module implements, and no geometry
+ * field of the survey variants with it.
+ */
+static int kb_create_type(const struct kbloom_create *cmd)
+{
+	if (!kb_type_known(cmd->type))
+		return -EINVAL;
+	if (!kb_type_classic(cmd->type))
+		return -EOPNOTSUPP;
+	if (cmd->fp_bits || cmd->slots || cmd->tables || cmd->vi_l ||
+	    cmd->update || cmd->buckets)
+		return -EINVAL;
+	return 0;
+}
+
 static int kb_create_geom(const struct kbloom_create *cmd, struct kb_geom *g)
 {
 	bool planned = cmd->capacity || cmd->fpr_pico;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
-	if (cmd->type < KBLOOM_TYPE_STANDARD || cmd->type > KBLOOM_TYPE_MAX)
-		return -EINVAL;
+	ret = kb_create_type(cmd);
+	if (ret)
+		return ret;
 	g->type = cmd->type;
 	g->hash_id = cmd->hash_id ? cmd->hash_id : KBLOOM_HASH_FAST;
 	if (g->hash_id > KBLOOM_HASH_MAX)
@@ -122,7 +139,7 @@ int kb_cmd_create(struct kb_ucmd *ucmd)
 
 	if (cmd->flags & ~KB_CREATE_FLAGS)
 		return -EOPNOTSUPP;
-	if (cmd->reserved || !kb_name_ok(cmd->name))
+	if (cmd->reserved || cmd->reserved1 || !kb_name_ok(cmd->name))
 		return -EINVAL;
 	ret = kb_create_geom(cmd, &g);
 	if (ret)

@@ -213,17 +213,26 @@ static void kb_counting_del(struct kb_filter *f, u64 h)
 		kb_ctr_update(f, kb_probe_next(&p, f->g.m), kb_ctr_dec);
 }
 
+/*
+ * Every type has its own case: a filter of a type without one cannot be
+ * created or restored (kb_create_type(), kb_restore_precheck()), and the
+ * kfunc path, which reaches this too, must never read a later type's
+ * array as a bit array.
+ */
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len)
 {
 	u64 h = kb_key_hash(f, key, len);
 
 	switch (f->g.type) {
+	case KBLOOM_TYPE_STANDARD:
+		return kb_standard_test(f, h);
 	case KBLOOM_TYPE_BLOCKED:
 		return kb_blocked_test(f, h);
 	case KBLOOM_TYPE_COUNTING:
 		return kb_counting_test(f, h);
 	default:
-		return kb_standard_test(f, h);
+		WARN_ON_ONCE(1);
+		return false;
 	}
 }
 
@@ -233,15 +242,41 @@ u32 kb_filter_add(struct kb_filter *f, const u8 *key, u32 len)
 	u64 h = kb_key_hash(f, key, len);
 
 	switch (f->g.type) {
+	case KBLOOM_TYPE_STANDARD:
+		kb_standard_add(f, h);
+		return 0;
 	case KBLOOM_TYPE_BLOCKED:
 		kb_blocked_add(f, h);
 		return 0;
 	case KBLOOM_TYPE_COUNTING:
 		return kb_counting_add(f, h);
 	default:
-		kb_standard_add(f, h);
+		WARN_ON_ONCE(1);
 		return 0;
 	}
+}
+
+/*
+ * The multiplicity estimate of a key in a counting filter: the minimum of
+ * its k counters (Cohen and Matias' minimum selection).  It never
+ * underestimates while no counter saturated; a saturated minimum reads as
+ * the counter maximum.
+ */
+u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len)
+{
+	u32 cb = f->g.counter_bits, i, j;
+	u64 h = kb_key_hash(f, key, len);
+	u64 c, min = kb_ctr_max(cb);
+	struct kb_probe p;
+
+	kb_probe_init(&p, h);
+	for (i = 0; i < f->g.k && min; i++) {
+		j = kb_probe_next(&p, f->g.m);
+		c = kb_ctr_get(atomic64_read(&f->words[kb_ctr_word(j, cb)]),
+			       kb_ctr_shift(j, cb), cb);
+		min = min_t(u64, min, c);
+	}
+	return min;
 }
 
 /*
@@ -307,6 +342,7 @@ u64 kb_filter_inserted(const struct kb_filter *f)
 	return n > 0 ? n : 0;
 }
 
+/* The classic types' statistics; the geometry fields stay 0. */
 void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st)
 {
 	const struct kb_geom *g = &f->g;

@@ -126,6 +126,9 @@ static int kb_restore_precheck(const struct kbloom_image_op *cmd)
 	ret = kb_image_check(&h, cmd->buf_len);
 	if (ret)
 		return ret;
+	/* a valid image of a type this module does not hold */
+	if (!kb_type_classic(h.type))
+		return -EOPNOTSUPP;
 	if (kb_le64(h.payload_len) > kb_max_filter_bytes)
 		return -E2BIG;
 	return 0;

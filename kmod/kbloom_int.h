@@ -6,7 +6,7 @@
  *   filter.c    filter objects: allocation, per-key operations, statistics
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
- *   keys.c      ADD, DEL, TEST key batches
+ *   keys.c      ADD, DEL, TEST, COUNT key batches
  *   image.c     SAVE, RESTORE
  *   kfunc.c     kfuncs: XDP programs query the filters
  *
@@ -83,6 +83,7 @@ void kb_filter_free(struct kb_filter *f);
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
 u32 kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
+u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len);
 void kb_filter_flush(struct kb_filter *f);
 void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st);
 u64 kb_filter_inserted(const struct kb_filter *f);
@@ -111,6 +112,7 @@ int kb_cmd_list(struct kb_ucmd *ucmd);
 int kb_cmd_add(struct kb_ucmd *ucmd);
 int kb_cmd_del(struct kb_ucmd *ucmd);
 int kb_cmd_test(struct kb_ucmd *ucmd);
+int kb_cmd_count(struct kb_ucmd *ucmd);
 
 /* image.c */
 int kb_cmd_save(struct kb_ucmd *ucmd);

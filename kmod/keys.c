@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloom.ko key batches: ADD, DEL, TEST.
+ * kbloom.ko key batches: ADD, DEL, TEST, COUNT.
  *
  * A batch is copied in whole, validated whole, and only then applied, so a
  * malformed batch changes nothing.  The filter is found under
@@ -21,7 +21,7 @@
 /* Keys applied between two cond_resched(). */
 #define KB_CHUNK_KEYS	1024
 
-enum kb_keys_op { KB_ADD, KB_DEL, KB_TEST };
+enum kb_keys_op { KB_ADD, KB_DEL, KB_TEST, KB_COUNT };
 
 struct kb_batch {
 	const u8 *buf;		/* the keys, kernel copy */
@@ -30,8 +30,9 @@ struct kb_batch {
 	u32 key_len;		/* 0: variable keys */
 	u32 count;
 	u8 *results;		/* TEST: result bitmap, or NULL */
+	u64 *counts;		/* COUNT: the estimates */
 	u32 pos;		/* keys visited */
-	u32 hits;		/* TEST: present; DEL: skipped as absent */
+	u32 hits;		/* TEST, COUNT: present; DEL: skipped as absent */
 	u64 lost;		/* ADD: increments lost to saturation */
 };
 
@@ -74,7 +75,12 @@ static int kb_keys_check(const struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (!kb_name_ok(cmd->name) || cmd->key_len > KBLOOM_KEY_MAX ||
-	    !cmd->count || (op != KB_TEST && cmd->results))
+	    !cmd->count)
+		return -EINVAL;
+	/* a bitmap is optional for TEST, estimates are what COUNT is for */
+	if ((op == KB_ADD || op == KB_DEL) && cmd->results)
+		return -EINVAL;
+	if (op == KB_COUNT && !cmd->results)
 		return -EINVAL;
 	if (cmd->count > KBLOOM_BATCH_KEYS_MAX ||
 	    cmd->keys_len > KBLOOM_BATCH_BYTES_MAX)
@@ -139,6 +145,10 @@ static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 			if (b->results)
 				b->results[b->pos / 8] |= BIT(b->pos % 8);
 			break;
+		case KB_COUNT:
+			b->counts[b->pos] = kb_filter_count(f, key, len);
+			b->hits += !!b->counts[b->pos];
+			break;
 		}
 	}
 }
@@ -164,7 +174,8 @@ static int kb_batch_apply(const char *name, struct kb_batch *b,
 	f = kb_filter_get(name);
 	if (!f)
 		return -ENOENT;
-	if (op == KB_DEL && f->g.type != KBLOOM_TYPE_COUNTING) {
+	if ((op == KB_DEL || op == KB_COUNT) &&
+	    f->g.type != KBLOOM_TYPE_COUNTING) {
 		ret = -EOPNOTSUPP;
 		goto out_put;
 	}
@@ -178,11 +189,25 @@ out_put:
 	return ret;
 }
 
-static int kb_batch_results(const struct kbloom_keys *cmd, struct kb_batch *b)
+/* Bytes of the results of @op: a bitmap (TEST) or estimates (COUNT). */
+static size_t kb_results_len(const struct kbloom_keys *cmd, enum kb_keys_op op)
 {
 	if (!cmd->results)
 		return 0;
-	b->results = kvzalloc(DIV_ROUND_UP(cmd->count, 8), KB_GFP);
+	if (op == KB_COUNT)
+		return (size_t)cmd->count * sizeof(u64);
+	return DIV_ROUND_UP(cmd->count, 8);
+}
+
+static int kb_batch_results(const struct kbloom_keys *cmd, struct kb_batch *b,
+			    enum kb_keys_op op)
+{
+	size_t len = kb_results_len(cmd, op);
+
+	if (!len)
+		return 0;
+	b->results = kvzalloc(len, KB_GFP);
+	b->counts = (u64 *)b->results;
 	return b->results ? 0 : -ENOMEM;
 }
 
@@ -197,14 +222,14 @@ static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
 	ret = kb_batch_load(cmd, &b);
 	if (ret)
 		return ret;
-	ret = kb_batch_results(cmd, &b);
+	ret = kb_batch_results(cmd, &b, op);
 	if (ret)
 		goto out_keys;
 	ret = kb_batch_apply(cmd->name, &b, op);
 	if (ret)
 		goto out_results;
 	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,
-				      DIV_ROUND_UP(cmd->count, 8))) {
+				      kb_results_len(cmd, op))) {
 		ret = -EFAULT;
 		goto out_results;
 	}
@@ -248,4 +273,9 @@ int kb_cmd_del(struct kb_ucmd *ucmd)
 int kb_cmd_test(struct kb_ucmd *ucmd)
 {
 	return kb_cmd_keys(ucmd, KB_TEST);
+}
+
+int kb_cmd_count(struct kb_ucmd *ucmd)
+{
+	return kb_cmd_keys(ucmd, KB_COUNT);
 }
