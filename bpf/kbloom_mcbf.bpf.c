@@ -29,14 +29,14 @@
  * kbloom_mcbf_check: the egress decision as a plain XDP program for
  * BPF_PROG_TEST_RUN, for port ctx->ingress_ifindex, counting nothing.
  *
- * Maps (bpf/kbloom_ipbf_maps.h): mcbf_port, mcbf_filters, mcbf_ports,
+ * Maps (uapi/kbloom_net_maps.h): mcbf_port, mcbf_filters, mcbf_ports,
  * mcbf_stats, mcbf_members, mcbf_config.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
 #include "bpf/kbloom_pkt.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_net_maps.h"
 
 #define MCBF_PORTS	64	/* default, the loader sets the size */
 
