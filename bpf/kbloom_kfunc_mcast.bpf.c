@@ -37,7 +37,8 @@ struct {
 /* Port @ifindex's module filter on the group: KBLOOM_* or -ENOENT. */
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
-					   const struct kbloom_pkt *pkt)
+					   const struct kbloom_pkt *pkt,
+					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_kfunc_name *n;
 	struct kb_filter *f;
