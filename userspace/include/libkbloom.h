@@ -43,8 +43,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom_base.h"
-#include "uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_base.h"
+#include "kbloom/uapi/kbloom_image.h"
 
 #ifdef __cplusplus
 extern "C" {
