@@ -34,6 +34,7 @@ struct kb_batch {
 	u32 pos;		/* keys visited */
 	u32 hits;		/* TEST, COUNT: present; DEL: skipped as absent */
 	u64 lost;		/* ADD: increments lost to saturation */
+	int err;		/* ADD: the key at pos had no room */
 };
 
 /* The next key of a validated batch. */
@@ -122,6 +123,21 @@ err_free:
 	return ret;
 }
 
+/* ADD of one key: false when it had no room (the batch stops there). */
+static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
+			 const u8 *key, u32 len)
+{
+	int ret = kb_filter_add(f, key, len);
+
+	if (ret < 0) {
+		b->err = ret;
+		atomic64_inc(&f->overflows);
+		return false;
+	}
+	b->lost += ret;
+	return true;
+}
+
 static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 			   enum kb_keys_op op)
 {
@@ -132,7 +148,8 @@ static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 		key = kb_batch_next(b, &len);
 		switch (op) {
 		case KB_ADD:
-			b->lost += kb_filter_add(f, key, len);
+			if (!kb_batch_add(f, b, key, len))
+				return;
 			break;
 		case KB_DEL:
 			if (!kb_filter_del(f, key, len))
@@ -157,7 +174,7 @@ static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
 			   enum kb_keys_op op)
 {
 	if (op == KB_ADD) {
-		atomic64_add(b->count, &f->inserted);
+		atomic64_add(b->pos, &f->inserted);
 		if (b->lost)
 			atomic64_add(b->lost, &f->saturations);
 	} else if (op == KB_DEL) {
@@ -174,16 +191,17 @@ static int kb_batch_apply(const char *name, struct kb_batch *b,
 	f = kb_filter_get(name);
 	if (!f)
 		return -ENOENT;
-	if ((op == KB_DEL || op == KB_COUNT) &&
-	    f->g.type != KBLOOM_TYPE_COUNTING) {
+	if ((op == KB_DEL && !f->ops->del) ||
+	    (op == KB_COUNT && !f->ops->count)) {
 		ret = -EOPNOTSUPP;
 		goto out_put;
 	}
-	while (b->pos < b->count) {
+	while (b->pos < b->count && !b->err) {
 		kb_batch_chunk(f, b, op);
 		cond_resched();
 	}
 	kb_batch_count(f, b, op);
+	ret = b->err;
 out_put:
 	kb_filter_put(f);
 	return ret;
@@ -226,6 +244,8 @@ static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (ret)
 		goto out_keys;
 	ret = kb_batch_apply(cmd->name, &b, op);
+	if (ret == -ENOSPC)
+		cmd->done = b.pos;	/* the keys before the one without room */
 	if (ret)
 		goto out_results;
 	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,
@@ -244,18 +264,18 @@ out_keys:
 
 /*
  * A failed batch reports done = hits = 0 when the structure is writable
- * (nothing was applied).
+ * (nothing was applied), except ADD's ENOSPC: done keys were added, the
+ * next one had no room (a type that can be full, such as a cuckoo filter).
  */
 static int kb_cmd_keys(struct kb_ucmd *ucmd, enum kb_keys_op op)
 {
 	struct kbloom_keys *cmd = ucmd->cmd;
 	int ret, out;
 
+	cmd->done = 0;
 	ret = kb_keys_run(cmd, op);
-	if (ret) {
-		cmd->done = 0;
+	if (ret)
 		cmd->hits = 0;
-	}
 	out = kb_respond(ucmd, sizeof(*cmd));
 	return ret ?: out;
 }

@@ -196,9 +196,12 @@ struct kbloom_name_op {
  *
  * The whole batch is copied and validated before any key is applied: a
  * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
- * (EFAULT) applies nothing and reports done = 0.  DEL on a filter that is
- * not counting gives EOPNOTSUPP, and so does COUNT.  A valid batch is applied whole: ADD and
- * TEST report done = @count, DEL done + hits = @count.
+ * (EFAULT) applies nothing and reports done = 0.  DEL and COUNT on a
+ * filter whose type cannot delete or count give EOPNOTSUPP.  ADD on a type
+ * that can be full (cuckoo, d-left) stops at the first key without room:
+ * ENOSPC, with done = the keys added before it (each applied whole).
+ * Otherwise a valid batch is applied whole: ADD and TEST report done =
+ * @count, DEL done + hits = @count.
  */
 struct kbloom_keys {
 	__u32 size;
