@@ -469,7 +469,7 @@ static inline __u64 kb_dleft_locate(__u64 h, __u32 j, __u32 q,
 }
 
 /*
- * The BPF form (bpf/kbloom_dleft.bpf.c) updates a cell with one
+ * The BPF form (bpf/kbloom_dleft_ct.bpf.c) updates a cell with one
  * compare-and-exchange of one word, so its cells never straddle two
  * words: fp_bits + counter_bits is 8, 16 or 32 (a divisor of 64), e.g.
  * 16-bit cells of r = 12, w = 4 or r = 14, w = 2.  The module and the

@@ -156,6 +156,7 @@ TEST_F(dl, save_matches_library)
 {
 	struct kbloom_dleft_opts o = { .seed = DL_SEED };
 	struct kbloom_dleft *lib, *img;
+	const __u64 *wl, *wi;
 	__u64 len, nw, nw2;
 	__u32 i, hits;
 	__u8 res[2 * DL_N / 8];
@@ -173,8 +174,10 @@ TEST_F(dl, save_matches_library)
 		ASSERT_LE(0, kbloom_dleft_add(lib, self->keys + 16 * i, 16));
 	for (i = 0; i < 500; i++)
 		ASSERT_OK(kbloom_dleft_del(lib, self->keys + 16 * i, 16));
-	ASSERT_EQ(0, memcmp(kbloom_dleft_words(lib, &nw),
-			    kbloom_dleft_words(img, &nw2), nw * 8));
+	wl = kbloom_dleft_words(lib, &nw);
+	wi = kbloom_dleft_words(img, &nw2);
+	ASSERT_EQ(nw, nw2);
+	ASSERT_EQ(0, memcmp(wl, wi, nw * 8));
 	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, "s", self->keys,
 			  2 * DL_N, res, NULL, &hits));
 	for (i = 0; i < 2 * DL_N; i++)

@@ -3,7 +3,7 @@
  * libkbloom_dleft: d-left counting Bloom filters (Bonomi, Mitzenmacher,
  * Panigrahy, Singh, Varghese, ESA 2006) in userspace memory,
  * cell-for-cell compatible with kbloom.ko and the XDP connection tracker
- * (bpf/kbloom_dleft.bpf.c).
+ * (bpf/kbloom_dleft_ct.bpf.c).
  *
  * d subtables of B buckets of c cells; a cell is an r-bit remainder of the
  * key's print above a w-bit counter.  The layout, the permuted prints and
@@ -45,6 +45,7 @@
 #include "kbloom/uapi/kbloom_base.h"
 #include "kbloom/uapi/kbloom_variants.h"
 #include "kbloom/uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_dleft_maps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -183,6 +184,56 @@ int kbloom_dleft_save(const struct kbloom_dleft *f, void *buf,
  * another type; -EINVAL for NULL arguments; -ENOMEM.
  */
 int kbloom_dleft_load(const void *buf, size_t len, struct kbloom_dleft **fp);
+
+/*
+ * The XDP connection tracker (bpf/kbloom_dleft_ct.bpf.c, maps of
+ * uapi/kbloom_dleft_maps.h): a SYN inserts its flow, a FIN or an RST
+ * deletes it, other segments of unknown flows are counted and passed or
+ * dropped.  Its filter is a d-left filter of this library's layout in a
+ * BPF array map; the shape must have cells of 8, 16 or 32 bits
+ * (kb_dleft_shape_atomic()).  Loading needs CAP_BPF (root).
+ */
+struct kbloom_dleft_xdp;
+
+/**
+ * kbloom_dleft_xdp_open() - load a tracker holding @f's filter
+ * @f: gives the shape, hash and seed, and the initial cells
+ * @miss: KBLOOM_DLEFT_MISS_PASS or KBLOOM_DLEFT_MISS_DROP
+ *
+ * Return: 0; -EINVAL for a shape of straddling cells, a bad @miss, NULL
+ * arguments; -E2BIG over KBLOOM_DLEFT_WORDS_MAX words; libbpf's error.
+ */
+int kbloom_dleft_xdp_open(const struct kbloom_dleft *f, __u32 miss,
+			  struct kbloom_dleft_xdp **xp);
+
+void kbloom_dleft_xdp_close(struct kbloom_dleft_xdp *x);
+
+/* The program's fd (BPF_PROG_TEST_RUN, attaching elsewhere), or -EINVAL. */
+int kbloom_dleft_xdp_prog_fd(const struct kbloom_dleft_xdp *x);
+
+/* Attach to @ifindex with XDP_FLAGS_* @flags; detach (0 when not). */
+int kbloom_dleft_xdp_attach(struct kbloom_dleft_xdp *x, int ifindex,
+			    __u32 flags);
+int kbloom_dleft_xdp_detach(struct kbloom_dleft_xdp *x);
+
+/* Return: 0, or -EINVAL for a bad @miss. */
+int kbloom_dleft_xdp_set_miss(struct kbloom_dleft_xdp *x, __u32 miss);
+
+/* The counters summed over the CPUs. */
+int kbloom_dleft_xdp_stats(const struct kbloom_dleft_xdp *x,
+			   struct kbloom_dleft_xdp_stats *st);
+
+/**
+ * kbloom_dleft_xdp_export() - copy the map's cells into @f
+ * @f: a filter of the tracker's shape, hash and seed (-EINVAL otherwise)
+ *     with no concurrent user; its counts are left as they are
+ */
+int kbloom_dleft_xdp_export(const struct kbloom_dleft_xdp *x,
+			    struct kbloom_dleft *f);
+
+/* Replace the map's cells with @f's (same shape, hash and seed). */
+int kbloom_dleft_xdp_import(struct kbloom_dleft_xdp *x,
+			    const struct kbloom_dleft *f);
 
 #ifdef __cplusplus
 }
