@@ -86,6 +86,18 @@ struct dl_scan {
 	__u8 load[KB_DLEFT_TABLES_MAX];
 };
 
+/*
+ * A word as it is now: one load, whose value the compiler cannot replace
+ * by a second load (clang 14 has no atomic loads for BPF).
+ */
+static __always_inline __u64 dl_read(const __u64 *w)
+{
+	__u64 x = *w;
+
+	asm volatile("" : "+r"(x));
+	return x;
+}
+
 /* The word of cell @n, and the cell's shift in it. */
 static __always_inline __u64 *dl_word(const struct dl_ctx *c, __u64 n,
 				      __u32 *shift)
@@ -115,7 +127,7 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 		w = dl_word(c, s->first[j] + i, &shift);
 		if (!w)
 			return -1;
-		cell = dl_cell(c, *(volatile __u64 *)w, shift);
+		cell = dl_cell(c, dl_read(w), shift);
 		if (!kb_dleft_cell_count(cell, c->cb))
 			continue;
 		s->load[j]++;
@@ -170,7 +182,7 @@ static __always_inline int dl_swap(const struct dl_ctx *c, __u64 n, int op,
 	w = dl_word(c, n, &shift);
 	if (!w)
 		return -1;
-	old = *(volatile __u64 *)w;
+	old = dl_read(w);
 	cell = dl_cell(c, old, shift);
 	cnt = kb_dleft_cell_count(cell, c->cb);
 	if (op == DL_FILL ? cnt != 0 : !kb_dleft_cell_holds(cell, rem, c->cb))
@@ -215,7 +227,7 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 		w = dl_word(c, first + i, &shift);
 		if (!w)
 			return -1;
-		if (!kb_dleft_cell_count(dl_cell(c, *(volatile __u64 *)w,
+		if (!kb_dleft_cell_count(dl_cell(c, dl_read(w),
 						 shift), c->cb))
 			return first + i;
 	}
@@ -269,8 +281,8 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 }
 
 static __noinline int dl_ctx_init(struct dl_ctx *c,
-				       const struct kbloom_dleft_params *p,
-				       const struct kbloom_dleft_flow *key)
+				  const struct kbloom_dleft_params *p,
+				  const struct kbloom_dleft_flow *key)
 {
 	__u32 bits = p->shape.fp_bits + p->shape.counter_bits;
 

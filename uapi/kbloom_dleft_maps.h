@@ -28,7 +28,7 @@
 #define KBLOOM_DLEFT_MISS_DROP	1U	/* count and drop */
 
 /* The most words the loader gives the map (1 GiB of cells). */
-#define KBLOOM_DLEFT_WORDS_MAX	(1ULL << 27)
+#define KBLOOM_DLEFT_WORDS_MAX	_BITULL(27)
 
 /**
  * struct kbloom_dleft_params - the tracker's filter and policy
