@@ -114,20 +114,30 @@ static __always_inline __u64 dl_cell(const struct dl_ctx *c, __u64 word,
 	return (word >> shift) & c->cmask;
 }
 
-/* One bucket: its load, and the first cell holding @rem into @s. */
+/*
+ * One bucket: its load, and the first cell holding @rem into @s.  A word is looked up once for all its cells (cells never
+ * straddle words here).
+ */
 static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 					  struct dl_scan *s, __u32 j)
 {
-	__u32 i, shift;
-	__u64 *w, cell;
+	__u32 i, shift, idx;
+	__u64 *w, cell, word = 0;
 
 	for (i = 0; i < KB_DLEFT_CELLS_MAX; i++) {
 		if (i >= c->p->shape.slots)
 			break;
-		w = dl_word(c, s->first[j] + i, &shift);
-		if (!w)
-			return -1;
-		cell = dl_cell(c, dl_read(w), shift);
+		idx = (__u32)((s->first[j] + i) >> (6 - c->lb));
+		shift = (__u32)(((s->first[j] + i) & ((64 >> c->lb) - 1))
+				<< c->lb);
+		/* a new word: the bucket's first cell, or a cell at bit 0 */
+		if (!i || !shift) {
+			w = bpf_map_lookup_elem(&dleft_words, &idx);
+			if (!w)
+				return -1;
+			word = dl_read(w);
+		}
+		cell = dl_cell(c, word, shift);
 		if (!kb_dleft_cell_count(cell, c->cb))
 			continue;
 		s->load[j]++;
@@ -198,10 +208,10 @@ static __always_inline int dl_swap(const struct dl_ctx *c, __u64 n, int op,
 }
 
 /*
- * The free cell of the least loaded bucket (ties to the left) and its
- * remainder there, or -1.  The least loaded bucket is carried as values,
- * not as an index into @s (which the verifier would see as a variable
- * stack offset).
+ * The first free cell of the least loaded bucket (ties to the left) and
+ * the key's remainder there, or -1.  The bucket is carried as values, not
+ * as an index into @s (which the verifier would see as a variable stack
+ * offset).  dl_swap() checks that the cell is still free.
  */
 static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 					  const struct dl_scan *s, __u64 *rem)
@@ -227,8 +237,7 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 		w = dl_word(c, first + i, &shift);
 		if (!w)
 			return -1;
-		if (!kb_dleft_cell_count(dl_cell(c, dl_read(w),
-						 shift), c->cb))
+		if (!kb_dleft_cell_count(dl_cell(c, dl_read(w), shift), c->cb))
 			return first + i;
 	}
 	return -1;
