@@ -69,20 +69,32 @@ enum dl_result {
 	DL_ERROR,	/* a word outside the map */
 };
 
+/*
+ * The filter's constants.  A word holds 64 / 2^lb cells ("lanes"); the
+ * bucket scan tests all the lanes of a word at once (SIMD within a
+ * register): one = 1 in every lane, top = the top bit of every lane.
+ */
 struct dl_ctx {
 	const struct kbloom_dleft_params *p;
 	__u64 h;
 	__u32 lb;		/* log2 of the cell bits: 3, 4 or 5 */
 	__u32 cb;		/* counter bits */
 	__u64 cmask;		/* mask of a cell */
+	__u64 one;
+	__u64 top;
+	__u64 cnts;		/* the count bits of every lane */
+	__u64 rems;		/* the remainder bits of every lane */
 };
+
+/* Words a bucket can touch: 16 cells of 32 bits, not aligned. */
+#define DL_BUCKET_WORDS	9
 
 /* What a scan of the key's d buckets found. */
 struct dl_scan {
 	__s64 found;		/* first holding cell, or -1 */
 	__u64 found_rem;
-	__u64 first[KB_DLEFT_TABLES_MAX];
-	__u64 rem[KB_DLEFT_TABLES_MAX];
+	__u32 first[KB_DLEFT_TABLES_MAX];	/* cells: m <= 2^32 */
+	__u32 rem[KB_DLEFT_TABLES_MAX];		/* r <= 32 bits */
 	__u8 load[KB_DLEFT_TABLES_MAX];
 };
 
@@ -114,35 +126,86 @@ static __always_inline __u64 dl_cell(const struct dl_ctx *c, __u64 word,
 	return (word >> shift) & c->cmask;
 }
 
+/* The top bit of every lane of @x that is 0 (exact: no carry between lanes). */
+static __always_inline __u64 dl_zero(const struct dl_ctx *c, __u64 x)
+{
+	__u64 low = ~c->top;
+
+	return ~(((x & low) + low) | x | low);
+}
+
+/* The top bit of every lane of @x that is not 0. */
+static __always_inline __u64 dl_nonzero(const struct dl_ctx *c, __u64 x)
+{
+	__u64 low = ~c->top;
+
+	return (((x & low) + low) | x) & c->top;
+}
+
+/* Lane tops set in @m (each lane 0 or its top bit). */
+static __always_inline __u32 dl_lanes_set(const struct dl_ctx *c, __u64 m)
+{
+	return (__u32)((((m >> ((1U << c->lb) - 1)) * c->one) >>
+			(64 - (1U << c->lb))));
+}
+
+/* The lowest lane whose top bit is set in @m (not 0). */
+static __always_inline __u32 dl_lane(const struct dl_ctx *c, __u64 m)
+{
+	__u32 t;
+
+	for (t = 0; t < 8; t++)
+		if ((m >> ((t << c->lb) + (1U << c->lb) - 1)) & 1)
+			break;
+	return t;
+}
+
+/* The lane tops of word @idx that belong to the bucket of first cell @f. */
+static __always_inline __u64 dl_bucket_lanes(const struct dl_ctx *c,
+					     __u32 idx, __u64 f)
+{
+	__u64 cpw = 64 >> c->lb, base = (__u64)idx * cpw;
+	__u64 end = f + c->p->shape.slots, lo, hi;
+
+	lo = f > base ? f - base : 0;
+	hi = end < base + cpw ? end - base : cpw;
+	return (kb_field_mask((__u32)((hi - lo) << c->lb)) <<
+		(lo << c->lb)) & c->top;
+}
+
+/* The words of the bucket of first cell @f: the first and the last. */
+static __always_inline __u32 dl_bucket_word(const struct dl_ctx *c, __u64 f,
+					    __u32 *last)
+{
+	*last = (__u32)((f + c->p->shape.slots - 1) >> (6 - c->lb));
+	return (__u32)(f >> (6 - c->lb));
+}
+
 /*
- * One bucket: its load, and the first cell holding @rem into @s.  A word is looked up once for all its cells (cells never
- * straddle words here).
+ * One bucket: its load, and the first cell holding the key's remainder
+ * into @s.  A word is looked up once and all its cells tested at once.
  */
 static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 					  struct dl_scan *s, __u32 j)
 {
-	__u32 i, shift, idx;
-	__u64 *w, cell, word = 0;
+	__u64 pat = ((__u64)s->rem[j] << c->cb) * c->one, *w, word, occ, match;
+	__u32 k, idx, last, first = dl_bucket_word(c, s->first[j], &last);
 
-	for (i = 0; i < KB_DLEFT_CELLS_MAX; i++) {
-		if (i >= c->p->shape.slots)
+	for (k = 0; k < DL_BUCKET_WORDS; k++) {
+		idx = first + k;
+		if (idx > last)
 			break;
-		idx = (__u32)((s->first[j] + i) >> (6 - c->lb));
-		shift = (__u32)(((s->first[j] + i) & ((64 >> c->lb) - 1))
-				<< c->lb);
-		/* a new word: the bucket's first cell, or a cell at bit 0 */
-		if (!i || !shift) {
-			w = bpf_map_lookup_elem(&dleft_words, &idx);
-			if (!w)
-				return -1;
-			word = dl_read(w);
-		}
-		cell = dl_cell(c, word, shift);
-		if (!kb_dleft_cell_count(cell, c->cb))
-			continue;
-		s->load[j]++;
-		if (kb_dleft_cell_rem(cell, c->cb) == s->rem[j]) {
-			s->found = s->first[j] + i;
+		w = bpf_map_lookup_elem(&dleft_words, &idx);
+		if (!w)
+			return -1;
+		word = dl_read(w);
+		occ = dl_nonzero(c, word & c->cnts) &
+		      dl_bucket_lanes(c, idx, s->first[j]);
+		s->load[j] += dl_lanes_set(c, occ);
+		match = dl_zero(c, (word ^ pat) & c->rems) & occ;
+		if (match) {
+			s->found = ((__u64)idx << (6 - c->lb)) +
+				   dl_lane(c, match);
 			s->found_rem = s->rem[j];
 			return 1;
 		}
@@ -150,20 +213,43 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 	return 0;
 }
 
+/*
+ * The key's d buckets into @s, each first word loaded once: the d loads
+ * do not depend on each other, so their cache misses overlap instead of
+ * coming one after the other in the scan.
+ */
+static __always_inline void dl_locate(const struct dl_ctx *c,
+				      struct dl_scan *s)
+{
+	const struct kbloom_dleft_params *p = c->p;
+	__u64 rem, *w;
+	__u32 j, idx;
+
+	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
+		if (j >= p->shape.tables)
+			break;
+		s->first[j] = (__u32)kb_dleft_locate(c->h, j, p->q, &p->shape,
+						     &rem);
+		s->rem[j] = (__u32)rem;
+		s->load[j] = 0;
+		idx = s->first[j] >> (6 - c->lb);
+		w = bpf_map_lookup_elem(&dleft_words, &idx);
+		if (w)
+			dl_read(w);
+	}
+}
+
 /* Return: 1 found (s->found), 0 not (s->load complete), -1 error. */
 static __noinline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
 {
-	const struct kbloom_dleft_params *p = c->p;
 	__u32 j;
 	int ret;
 
 	s->found = -1;
+	dl_locate(c, s);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= p->shape.tables)
+		if (j >= c->p->shape.tables)
 			break;
-		s->first[j] = kb_dleft_locate(c->h, j, p->q, &p->shape,
-					      &s->rem[j]);
-		s->load[j] = 0;
 		ret = dl_scan_bucket(c, s, j);
 		if (ret)
 			return ret;
@@ -216,8 +302,8 @@ static __always_inline int dl_swap(const struct dl_ctx *c, __u64 n, int op,
 static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 					  const struct dl_scan *s, __u64 *rem)
 {
-	__u64 first = s->first[0], *w;
-	__u32 j, min = s->load[0], i, shift;
+	__u64 first = s->first[0], *w, free;
+	__u32 j, min = s->load[0], k, idx, fw, last;
 
 	*rem = s->rem[0];
 	for (j = 1; j < KB_DLEFT_TABLES_MAX; j++) {
@@ -231,14 +317,18 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 	}
 	if (min >= c->p->shape.slots)
 		return -1;
-	for (i = 0; i < KB_DLEFT_CELLS_MAX; i++) {
-		if (i >= c->p->shape.slots)
+	fw = dl_bucket_word(c, first, &last);
+	for (k = 0; k < DL_BUCKET_WORDS; k++) {
+		idx = fw + k;
+		if (idx > last)
 			break;
-		w = dl_word(c, first + i, &shift);
+		w = bpf_map_lookup_elem(&dleft_words, &idx);
 		if (!w)
 			return -1;
-		if (!kb_dleft_cell_count(dl_cell(c, dl_read(w), shift), c->cb))
-			return first + i;
+		free = ~dl_nonzero(c, dl_read(w) & c->cnts) &
+		       dl_bucket_lanes(c, idx, first);
+		if (free)
+			return ((__u64)idx << (6 - c->lb)) + dl_lane(c, free);
 	}
 	return -1;
 }
@@ -301,6 +391,10 @@ static __noinline int dl_ctx_init(struct dl_ctx *c,
 	c->p = p;
 	c->cb = p->shape.counter_bits;
 	c->cmask = kb_field_mask(bits);
+	c->one = ~0ULL / c->cmask;
+	c->top = c->one << (bits - 1);
+	c->cnts = kb_field_mask(c->cb) * c->one;
+	c->rems = c->cnts ^ ~0ULL;
 	c->h = kb_hash(p->hash_id, p->seed, key, sizeof(*key));
 	return 0;
 }
