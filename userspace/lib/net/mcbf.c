@@ -11,9 +11,9 @@
  * K = sum_c G_c p_c k_c, the fill rho = 1 - (1 - 1/m)^K and the expected
  * leakage sum_c G_c (1 - p_c) w_c rho^k_c.  Setting its derivative in
  * each k_c to zero gives rho^k_c proportional to p_c / ((1 - p_c) w_c),
- * i.e. k_c = C + log_{1/rho}((1 - p_c) w_c / p_c) for one constant C
- * (DESIGN.md).  Integer k and the dependence of rho on all of them make
- * the closed form a seed, not the answer: kb_mcbf_optimize() evaluates
+ * i.e. k_c = C + log_{1/rho}((1 - p_c) w_c / p_c) for one constant C.
+ * Integer k and the dependence of rho on all of them make the closed
+ * form a seed, not the answer: kb_mcbf_optimize() evaluates
  * the closed form over a grid of (rho, C), keeps the best integer
  * vectors, and descends by single and paired +-1 steps to a local optimum
  * of the exact objective; the core suite checks it against brute force.
