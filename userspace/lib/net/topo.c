@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom_net: topologies, shortest-path trees and delivery trees.
+ * libkbloom_net: topologies and their builders.
  *
  * A topology is built as a list of nodes and undirected links, then
  * finalized into arrays: each node owns a contiguous range of global port
  * ids, and each port is one directed link (node -> peer_node) whose
- * reverse is the port at the other end.  Trees and SPTs are arrays over
- * those ids, allocated once per topology and reset in the time of the
- * last tree, so the per-group work allocates nothing.
+ * reverse is the port at the other end.  The builders: a line of
+ * switches, a tree of given depth and fanout, a k-ary fat-tree (k^2 / 4
+ * core, k^2 / 2 aggregation and k^2 / 2 edge switches, k^3 / 4 hosts), a
+ * leaf-spine (every leaf linked to every spine).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -212,21 +213,15 @@ static int add_hosts(struct kb_topo *t, __u32 first, __u32 nsw, __u32 h)
 	int err;
 
 	err = add_nodes(t, nsw * h, KB_NODE_HOST, 0, &hid);
-	for (s = 0; !err && s < nsw; s++)
-		for (i = 0; !err && i < h; i++)
-			err = kb_topo_add_link(t, first + s, hid + s * h + i);
-	return err;
-}
-
-static int topo_done(struct kb_topo *t, int err, struct kb_topo **tp)
-{
-	if (!err)
-		err = kb_topo_finalize(t);
-	if (err) {
-		kb_topo_free(t);
+	if (err)
 		return err;
+	for (s = 0; s < nsw; s++) {
+		for (i = 0; i < h; i++) {
+			err = kb_topo_add_link(t, first + s, hid + s * h + i);
+			if (err)
+				return err;
+		}
 	}
-	*tp = t;
 	return 0;
 }
 
@@ -244,11 +239,25 @@ int kb_topo_line(__u32 nsw, __u32 hosts_per_sw, struct kb_topo **tp)
 	if (err)
 		return err;
 	err = add_nodes(t, nsw, KB_NODE_SWITCH, 1, &s);
-	for (i = 0; !err && i + 1 < nsw; i++)
+	if (err)
+		goto err_free;
+	for (i = 0; i + 1 < nsw; i++) {
 		err = kb_topo_add_link(t, i, i + 1);
-	if (!err)
-		err = add_hosts(t, 0, nsw, hosts_per_sw);
-	return topo_done(t, err, tp);
+		if (err)
+			goto err_free;
+	}
+	err = add_hosts(t, 0, nsw, hosts_per_sw);
+	if (err)
+		goto err_free;
+	err = kb_topo_finalize(t);
+	if (err)
+		goto err_free;
+	*tp = t;
+	return 0;
+
+err_free:
+	kb_topo_free(t);
+	return err;
 }
 
 int kb_topo_tree(__u32 depth, __u32 fanout, __u32 hosts_per_leaf,
@@ -277,22 +286,70 @@ int kb_topo_tree(__u32 depth, __u32 fanout, __u32 hosts_per_leaf,
 		return err;
 	/* level by level: the root (level depth) first, leaves (level 1) last */
 	width = 1;
-	for (lvl = 0; !err && lvl < depth; lvl++) {
+	for (lvl = 0; lvl < depth; lvl++) {
 		err = add_nodes(t, width, KB_NODE_SWITCH, depth - lvl, &s);
-		for (i = 0; !err && lvl && i < width; i++)
+		if (err)
+			goto err_free;
+		for (i = 0; lvl && i < width; i++) {
 			err = kb_topo_add_link(t, first + i / fanout, s + i);
+			if (err)
+				goto err_free;
+		}
 		first = s;
 		if (lvl + 1 < depth)
 			width *= fanout;
 	}
-	if (!err)
-		err = add_hosts(t, first, width, hosts_per_leaf);
-	return topo_done(t, err, tp);
+	err = add_hosts(t, first, width, hosts_per_leaf);
+	if (err)
+		goto err_free;
+	err = kb_topo_finalize(t);
+	if (err)
+		goto err_free;
+	*tp = t;
+	return 0;
+
+err_free:
+	kb_topo_free(t);
+	return err;
+}
+
+/*
+ * The links of a k-ary fat-tree of h = k / 2: in pod p, edge switch i to
+ * every aggregation switch j of the pod, then aggregation switch j to
+ * the h core switches of group j.
+ */
+static int fat_tree_links(struct kb_topo *t, __u32 k, __u32 core, __u32 agg,
+			  __u32 edge)
+{
+	__u32 h = k / 2, pod, i, j;
+	int err;
+
+	for (pod = 0; pod < k; pod++) {
+		for (i = 0; i < h; i++) {
+			for (j = 0; j < h; j++) {
+				err = kb_topo_add_link(t, edge + pod * h + i,
+						       agg + pod * h + j);
+				if (err)
+					return err;
+			}
+		}
+	}
+	for (pod = 0; pod < k; pod++) {
+		for (j = 0; j < h; j++) {
+			for (i = 0; i < h; i++) {
+				err = kb_topo_add_link(t, agg + pod * h + j,
+						       core + j * h + i);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
 }
 
 int kb_topo_fat_tree(__u32 k, struct kb_topo **tp)
 {
-	__u32 h, core, agg, edge, pod, i, j;
+	__u32 h, core, agg, edge;
 	struct kb_topo *t;
 	int err;
 
@@ -305,24 +362,29 @@ int kb_topo_fat_tree(__u32 k, struct kb_topo **tp)
 	if (err)
 		return err;
 	err = add_nodes(t, h * h, KB_NODE_SWITCH, 3, &core);
-	if (!err)
-		err = add_nodes(t, k * h, KB_NODE_SWITCH, 2, &agg);
-	if (!err)
-		err = add_nodes(t, k * h, KB_NODE_SWITCH, 1, &edge);
-	/* edge uplinks, then aggregation uplinks, then hosts */
-	for (pod = 0; !err && pod < k; pod++)
-		for (i = 0; !err && i < h; i++)
-			for (j = 0; !err && j < h; j++)
-				err = kb_topo_add_link(t, edge + pod * h + i,
-						       agg + pod * h + j);
-	for (pod = 0; !err && pod < k; pod++)
-		for (j = 0; !err && j < h; j++)
-			for (i = 0; !err && i < h; i++)
-				err = kb_topo_add_link(t, agg + pod * h + j,
-						       core + j * h + i);
-	if (!err)
-		err = add_hosts(t, edge, k * h, h);
-	return topo_done(t, err, tp);
+	if (err)
+		goto err_free;
+	err = add_nodes(t, k * h, KB_NODE_SWITCH, 2, &agg);
+	if (err)
+		goto err_free;
+	err = add_nodes(t, k * h, KB_NODE_SWITCH, 1, &edge);
+	if (err)
+		goto err_free;
+	err = fat_tree_links(t, k, core, agg, edge);
+	if (err)
+		goto err_free;
+	err = add_hosts(t, edge, k * h, h);
+	if (err)
+		goto err_free;
+	err = kb_topo_finalize(t);
+	if (err)
+		goto err_free;
+	*tp = t;
+	return 0;
+
+err_free:
+	kb_topo_free(t);
+	return err;
 }
 
 int kb_topo_leaf_spine(__u32 leaves, __u32 spines, __u32 hosts_per_leaf,
@@ -341,283 +403,28 @@ int kb_topo_leaf_spine(__u32 leaves, __u32 spines, __u32 hosts_per_leaf,
 	if (err)
 		return err;
 	err = add_nodes(t, spines, KB_NODE_SWITCH, 2, &spine);
-	if (!err)
-		err = add_nodes(t, leaves, KB_NODE_SWITCH, 1, &leaf);
-	for (i = 0; !err && i < leaves; i++)
-		for (j = 0; !err && j < spines; j++)
+	if (err)
+		goto err_free;
+	err = add_nodes(t, leaves, KB_NODE_SWITCH, 1, &leaf);
+	if (err)
+		goto err_free;
+	for (i = 0; i < leaves; i++) {
+		for (j = 0; j < spines; j++) {
 			err = kb_topo_add_link(t, leaf + i, spine + j);
-	if (!err)
-		err = add_hosts(t, leaf, leaves, hosts_per_leaf);
-	return topo_done(t, err, tp);
-}
-
-/* ---- shortest-path trees -------------------------------------------- */
-
-int kb_spt_new(const struct kb_topo *t, struct kb_spt **sp)
-{
-	struct kb_spt *s;
-
-	if (!t || !t->final || !sp)
-		return -EINVAL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->topo = t;
-	s->src = KB_NONE;
-	s->dist = malloc((size_t)t->nnodes * sizeof(*s->dist));
-	s->parent_port = malloc((size_t)t->nnodes * sizeof(*s->parent_port));
-	s->order = malloc((size_t)t->nnodes * sizeof(*s->order));
-	if (!s->dist || !s->parent_port || !s->order) {
-		kb_spt_free(s);
-		return -ENOMEM;
-	}
-	*sp = s;
-	return 0;
-}
-
-void kb_spt_free(struct kb_spt *s)
-{
-	if (!s)
-		return;
-	free(s->dist);
-	free(s->parent_port);
-	free(s->order);
-	free(s);
-}
-
-/* Packets traverse switches; a host only sends (as the source). */
-static inline bool relays(const struct kb_topo *t, __u32 n, __u32 src)
-{
-	return n == src || t->nodes[n].kind == KB_NODE_SWITCH;
-}
-
-static void spt_bfs(struct kb_spt *s, __u32 src)
-{
-	const struct kb_topo *t = s->topo;
-	__u32 head = 0, tail = 0, n, p, end, v;
-
-	for (n = 0; n < t->nnodes; n++) {
-		s->dist[n] = KB_NONE;
-		s->parent_port[n] = KB_NONE;
-	}
-	s->dist[src] = 0;
-	s->order[tail++] = src;
-	while (head < tail) {
-		n = s->order[head++];
-		if (!relays(t, n, src))
-			continue;
-		end = t->nodes[n].first_port + t->nodes[n].nports;
-		for (p = t->nodes[n].first_port; p < end; p++) {
-			v = t->ports[p].peer_node;
-			if (s->dist[v] != KB_NONE)
-				continue;
-			s->dist[v] = s->dist[n] + 1;
-			s->order[tail++] = v;
+			if (err)
+				goto err_free;
 		}
 	}
-	s->nreach = tail;
-}
-
-/* The parent of @v among its equal-cost candidates, by hash of the seed. */
-static __u32 spt_parent(const struct kb_spt *s, __u32 v, __u64 seed)
-{
-	const struct kb_topo *t = s->topo;
-	__u32 p, end, cnt = 0, pick, first = t->nodes[v].first_port;
-	__u32 u;
-
-	end = first + t->nodes[v].nports;
-	for (p = first; p < end; p++) {
-		u = t->ports[p].peer_node;
-		if (s->dist[u] + 1 == s->dist[v] && relays(t, u, s->src))
-			cnt++;
-	}
-	pick = seed ? kb_reduce32((__u32)kb_fmix64(seed ^ ((__u64)v * KB_P1)),
-				  cnt) : 0;
-	for (p = first; p < end; p++) {
-		u = t->ports[p].peer_node;
-		if (s->dist[u] + 1 != s->dist[v] || !relays(t, u, s->src))
-			continue;
-		if (!pick--)
-			return t->ports[p].peer;
-	}
-	return KB_NONE;
-}
-
-int kb_spt_compute(struct kb_spt *s, __u32 src, __u64 seed)
-{
-	__u32 i, v;
-
-	if (!s || src >= s->topo->nnodes)
-		return -EINVAL;
-	s->src = src;
-	spt_bfs(s, src);
-	for (i = 1; i < s->nreach; i++) {
-		v = s->order[i];
-		s->parent_port[v] = spt_parent(s, v, seed);
-	}
-	return 0;
-}
-
-/* ---- delivery trees ------------------------------------------------- */
-
-int kb_tree_new(const struct kb_topo *t, struct kb_tree **trp)
-{
-	struct kb_tree *tr;
-	size_t nn;
-
-	if (!t || !t->final || !trp)
-		return -EINVAL;
-	nn = t->nnodes;
-	tr = calloc(1, sizeof(*tr));
-	if (!tr)
-		return -ENOMEM;
-	tr->topo = t;
-	tr->links = malloc(nn * sizeof(*tr->links));
-	tr->nodes = malloc(nn * sizeof(*tr->nodes));
-	tr->depth = malloc(nn * sizeof(*tr->depth));
-	tr->in_port = malloc(nn * sizeof(*tr->in_port));
-	tr->path = malloc(nn * sizeof(*tr->path));
-	tr->member = calloc(nn, 1);
-	tr->on_tree = calloc(t->nports ? t->nports : 1, 1);
-	if (!tr->links || !tr->nodes || !tr->depth || !tr->in_port ||
-	    !tr->path || !tr->member || !tr->on_tree) {
-		kb_tree_free(tr);
-		return -ENOMEM;
-	}
-	memset(tr->depth, 0xFF, nn * sizeof(*tr->depth));
-	memset(tr->in_port, 0xFF, nn * sizeof(*tr->in_port));
-	tr->src = KB_NONE;
-	*trp = tr;
-	return 0;
-}
-
-void kb_tree_free(struct kb_tree *tr)
-{
-	if (!tr)
-		return;
-	free(tr->links);
-	free(tr->nodes);
-	free(tr->depth);
-	free(tr->in_port);
-	free(tr->path);
-	free(tr->member);
-	free(tr->on_tree);
-	free(tr);
-}
-
-int kb_tree_reset(struct kb_tree *tr, __u32 src)
-{
-	__u32 i, n;
-
-	if (!tr || src >= tr->topo->nnodes)
-		return -EINVAL;
-	for (i = 0; i < tr->nnodes; i++) {
-		n = tr->nodes[i];
-		tr->depth[n] = KB_NONE;
-		tr->in_port[n] = KB_NONE;
-		tr->member[n] = 0;
-	}
-	for (i = 0; i < tr->nlinks; i++)
-		tr->on_tree[tr->links[i]] = 0;
-	tr->src = src;
-	tr->nodes[0] = src;
-	tr->depth[src] = 0;
-	tr->nnodes = 1;
-	tr->nlinks = 0;
-	tr->nmembers = 0;
-	tr->height = 0;
-	return 0;
-}
-
-static void tree_link(struct kb_tree *tr, __u32 port)
-{
-	const struct kb_port *p = &tr->topo->ports[port];
-	__u32 v = p->peer_node, d = tr->depth[p->node] + 1;
-
-	tr->links[tr->nlinks++] = port;
-	tr->on_tree[port] = 1;
-	tr->depth[v] = d;
-	tr->in_port[v] = p->peer;
-	tr->nodes[tr->nnodes++] = v;
-	if (d > tr->height)
-		tr->height = d;
-}
-
-int kb_tree_add_link(struct kb_tree *tr, __u32 port)
-{
-	const struct kb_port *p;
-
-	if (!tr || tr->src == KB_NONE || port >= tr->topo->nports)
-		return -EINVAL;
-	p = &tr->topo->ports[port];
-	if (tr->depth[p->node] == KB_NONE || tr->depth[p->peer_node] != KB_NONE)
-		return -EINVAL;
-	tree_link(tr, port);
-	return 0;
-}
-
-int kb_tree_add_member(struct kb_tree *tr, __u32 node)
-{
-	if (!tr || node >= tr->topo->nnodes || tr->depth[node] == KB_NONE)
-		return -EINVAL;
-	if (!tr->member[node]) {
-		tr->member[node] = 1;
-		tr->nmembers++;
-	}
-	return 0;
-}
-
-static int check_dsts(const struct kb_spt *s, const __u32 *dst, __u32 ndst)
-{
-	const struct kb_topo *t = s->topo;
-	__u32 i;
-
-	if (ndst > t->nhosts)
-		return -E2BIG;
-	if (ndst && !dst)
-		return -EINVAL;
-	for (i = 0; i < ndst; i++) {
-		if (dst[i] >= t->nnodes || t->nodes[dst[i]].kind != KB_NODE_HOST ||
-		    s->dist[dst[i]] == KB_NONE)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * Join @v to the tree along the SPT: climb to the first node already in
- * the tree, then add the links top down.
- */
-static void tree_join(struct kb_tree *tr, const struct kb_spt *s, __u32 v)
-{
-	const struct kb_topo *t = tr->topo;
-	__u32 *path = tr->path, n = 0;
-
-	while (tr->depth[v] == KB_NONE) {
-		path[n++] = s->parent_port[v];
-		v = t->ports[s->parent_port[v]].node;
-	}
-	while (n--)
-		tree_link(tr, path[n]);
-}
-
-int kb_tree_build(struct kb_tree *tr, const struct kb_spt *s,
-		  const __u32 *dst, __u32 ndst)
-{
-	__u32 i;
-	int err;
-
-	if (!tr || !s || s->topo != tr->topo || s->src == KB_NONE)
-		return -EINVAL;
-	err = check_dsts(s, dst, ndst);
+	err = add_hosts(t, leaf, leaves, hosts_per_leaf);
 	if (err)
-		return err;
-	kb_tree_reset(tr, s->src);
-	for (i = 0; i < ndst; i++) {
-		if (dst[i] == s->src)
-			continue;
-		tree_join(tr, s, dst[i]);
-		kb_tree_add_member(tr, dst[i]);
-	}
+		goto err_free;
+	err = kb_topo_finalize(t);
+	if (err)
+		goto err_free;
+	*tp = t;
 	return 0;
+
+err_free:
+	kb_topo_free(t);
+	return err;
 }
