@@ -92,6 +92,72 @@ static int port_test(struct exp_worker *w, const struct kb_exp_state *s,
 	return 0;
 }
 
+/* Port @p's MC-BF filter: its class table, its @n groups (in w->keys). */
+static int port_build_mcbf(struct exp_worker *w, struct build_arg *ba,
+			   __u32 p, __u64 n)
+{
+	struct kb_exp_state *s = ba->s;
+	struct kb_exp *x = w->x;
+	__u64 i;
+	int err;
+
+	if (!x->p.mcbf_global) {
+		err = exp_mcbf_port_plan(x, s->bits, p,
+					 ba->memo_mcbf +
+					 (size_t)PLAN_MEMO * w->id,
+					 &s->cls[p]);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < x->nclass; i++)
+		s->port_k[p] += s->cls[p].k[i];
+	err = kb_mcbf_new(x->p.mcbf_type, s->bits, KBLOOM_HASH_FAST,
+			  exp_port_seed(x, p), &s->cls[p], &s->mf[p]);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		err = kb_mcbf_add_v4(s->mf[p], w->keys + 4 * i);
+		if (err)
+			return err;
+	}
+	exp_mcbf_pred(x, s, p);
+	return 0;
+}
+
+/* Port @p's standard or blocked filter of its @n groups (in w->keys). */
+static int port_build_bloom(struct exp_worker *w, struct build_arg *ba,
+			    __u32 p, __u64 n)
+{
+	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST };
+	struct kb_exp_state *s = ba->s;
+	struct kb_exp *x = w->x;
+	__u32 type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :
+						     KBLOOM_TYPE_BLOCKED;
+	__u64 i;
+	int err;
+
+	s->port_k[p] = exp_best_k(x, type, s->bits, x->port_n[p], ba->memo);
+	o.seed = exp_port_seed(x, p);
+	err = kbloom_create_mk(type, s->bits, s->port_k[p], &o, &s->pf[p]);
+	if (err)
+		return err;
+	/*
+	 * Standard: one call per key: the filter is in the cache, and the
+	 * batch call's prefetching (k positions per key) costs more than it
+	 * saves.  Blocked: one block per key, the batch is cheaper.
+	 */
+	if (type == KBLOOM_TYPE_BLOCKED) {
+		err = kbloom_add_batch(s->pf[p], w->keys, 4 * n, 4, (__u32)n);
+		if (err)
+			return err;
+	}
+	for (i = 0; type == KBLOOM_TYPE_STANDARD && i < n; i++)
+		if (kbloom_add(s->pf[p], w->keys + 4 * i, 4) < 0)
+			return -EINVAL;
+	s->pred[p] = ba->pred[x->port_n[p]];
+	return 0;
+}
+
 /*
  * Create this thread's share of the per-port filters, fill each with its
  * groups and test its candidates against it, port by port (the filter
@@ -103,13 +169,10 @@ int exp_phase_build(struct exp_worker *w, void *arg)
 	struct kb_exp_state *s = ba->s;
 	struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
-	__u32 T = x->nthreads, p, type;
-	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST };
-	__u64 i, n;
+	__u32 T = x->nthreads, p;
+	__u64 n;
 	int err;
 
-	type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :
-					       KBLOOM_TYPE_BLOCKED;
 	w->npairs = 0;
 	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
 	for (p = w->id; p < t->nports; p += T) {
@@ -119,48 +182,13 @@ int exp_phase_build(struct exp_worker *w, void *arg)
 		err = gather_keys(w, x->pres_g + x->pres_off[p], n);
 		if (err)
 			return err;
-		if (s->scheme == KB_EXP_MCBF) {
-			err = 0;
-			if (!x->p.mcbf_global)
-				err = exp_mcbf_port_plan(x, s->bits, p,
-						     ba->memo_mcbf +
-						     (size_t)PLAN_MEMO * w->id,
-						     &s->cls[p]);
-			for (i = 0; i < x->nclass; i++)
-				s->port_k[p] += s->cls[p].k[i];
-			if (!err)
-				err = kb_mcbf_new(x->p.mcbf_type, s->bits,
-						  KBLOOM_HASH_FAST,
-						  exp_port_seed(x, p), &s->cls[p],
-						  &s->mf[p]);
-			for (i = 0; !err && i < n; i++)
-				err = kb_mcbf_add_v4(s->mf[p], w->keys + 4 * i);
-			if (!err)
-				exp_mcbf_pred(x, s, p);
-		} else {
-			s->port_k[p] = exp_best_k(x, type, s->bits, x->port_n[p],
-					      ba->memo);
-			o.seed = exp_port_seed(x, p);
-			err = kbloom_create_mk(type, s->bits, s->port_k[p], &o,
-					       &s->pf[p]);
-			/*
-			 * Standard: one call per key: the filter is in the
-			 * cache, and the batch call's prefetching (k
-			 * positions per key) costs more than it saves.
-			 * Blocked: one block per key, the batch is cheaper.
-			 */
-			if (!err && type == KBLOOM_TYPE_BLOCKED)
-				err = kbloom_add_batch(s->pf[p], w->keys, 4 * n,
-						       4, (__u32)n);
-			for (i = 0; !err && type == KBLOOM_TYPE_STANDARD &&
-			     i < n; i++)
-				err = kbloom_add(s->pf[p], w->keys + 4 * i, 4) < 0 ?
-				      -EINVAL : 0;
-			if (!err)
-				s->pred[p] = ba->pred[x->port_n[p]];
-		}
-		if (!err)
-			err = port_test(w, s, p);
+		if (s->scheme == KB_EXP_MCBF)
+			err = port_build_mcbf(w, ba, p, n);
+		else
+			err = port_build_bloom(w, ba, p, n);
+		if (err)
+			return err;
+		err = port_test(w, s, p);
 		if (err)
 			return err;
 		atomic_fetch_add(&x->done, 2);

@@ -43,52 +43,69 @@ int emu_mcast_resize(struct emu *e, struct kb_exp_state *s)
 		if (t->nodes[n].kind != KB_NODE_SWITCH)
 			continue;
 		err = port_geom(e, s, p, &g);
-		if (!err)
-			err = kbloom_mcast_port_resize(e->mx[n], e->ifindex[p], &g);
 		if (err)
-			return kb_exp_set_error(e->x, err, "mcast resize of port %u: %s",
-						p, strerror(-err));
+			goto err_msg;
+		err = kbloom_mcast_port_resize(e->mx[n], e->ifindex[p], &g);
+		if (err)
+			goto err_msg;
 	}
 	return 0;
+
+err_msg:
+	return kb_exp_set_error(e->x, err, "mcast resize of port %u: %s", p,
+				strerror(-err));
+}
+
+/* Port p<i> of switch @n on the mcast path: its filter, its groups. */
+static int mcast_port_up(struct emu *e, struct kb_exp_state *s, __u32 n,
+			 __u32 i)
+{
+	__u32 p = e->t->nodes[n].first_port + i, ng;
+	struct kbloom_xdp_geom g;
+	const __u32 *grp;
+	__u8 addr[4];
+	int err;
+
+	err = port_geom(e, s, p, &g);
+	if (err)
+		return err;
+	err = kbloom_mcast_port_add(e->mx[n], e->ifindex[p], &g);
+	if (err)
+		goto err_msg;
+	err = kbloom_xdp_attach(e->mx[n], e->ifindex[p],
+				KBLOOM_XDP_MODE_NATIVE, NULL);
+	if (err)
+		goto err_msg;
+	grp = kb_exp_port_groups(e->x, p, &ng);
+	while (ng--) {
+		kb_exp_group_addr(e->x, *grp++, addr);
+		err = kbloom_mcast_join(e->mx[n], e->ifindex[p], addr, 4);
+		if (err)
+			goto err_msg;
+	}
+	return 0;
+
+err_msg:
+	return kb_exp_set_error(e->x, err, "mcast node %u port p%u: %s", n, i,
+				strerror(-err));
 }
 
 int emu_mcast_up(struct emu *e, struct kb_exp_state *s)
 {
 	const struct kb_topo *t = e->t;
-	struct kbloom_xdp_geom g;
-	const __u32 *grp;
-	__u32 n, p, i, ng;
-	__u8 addr[4];
+	__u32 n, i;
 	int err;
 
 	err = emu_create_all(e, PATH_MCAST);
 	if (err)
 		return err;
 	for (n = 0; n < t->nnodes; n++) {
-		const struct kb_node *nd = &t->nodes[n];
-
-		if (nd->kind != KB_NODE_SWITCH)
+		if (t->nodes[n].kind != KB_NODE_SWITCH)
 			continue;
-		for (i = 0; i < nd->nports; i++) {
-			p = nd->first_port + i;
-			err = port_geom(e, s, p, &g);
+		for (i = 0; i < t->nodes[n].nports; i++) {
+			err = mcast_port_up(e, s, n, i);
 			if (err)
 				return err;
-			err = kbloom_mcast_port_add(e->mx[n], e->ifindex[p], &g);
-			if (!err)
-				err = kbloom_xdp_attach(e->mx[n], e->ifindex[p],
-							KBLOOM_XDP_MODE_NATIVE,
-							NULL);
-			grp = kb_exp_port_groups(e->x, p, &ng);
-			while (!err && ng--) {
-				kb_exp_group_addr(e->x, *grp++, addr);
-				err = kbloom_mcast_join(e->mx[n], e->ifindex[p],
-							addr, 4);
-			}
-			if (err)
-				return kb_exp_set_error(e->x, err,
-							"mcast node %u port p%u: %s",
-							n, i, strerror(-err));
 		}
 	}
 	err = emu_hosts_pass(e);
@@ -96,14 +113,47 @@ int emu_mcast_up(struct emu *e, struct kb_exp_state *s)
 				      strerror(-err)) : 0;
 }
 
+/* Port p<i> of switch @n on the mcbf path; @keys: room for its groups. */
+static int mcbf_port_up(struct emu *e, struct kb_exp_state *s, __u32 n,
+			__u32 i, struct kbloom_addr_key *keys)
+{
+	__u32 p = e->t->nodes[n].first_port + i, j, ng;
+	struct kb_exp_port_filter pf;
+	struct kbloom_mcbf_spec spec;
+	const __u32 *grp;
+	int err;
+
+	err = kb_exp_state_port(s, p, &pf);
+	if (err)
+		return err;
+	spec = (struct kbloom_mcbf_spec){ .m = pf.m, .hash_id = pf.hash_id,
+					  .seed = pf.seed,
+					  .classes = pf.classes };
+	grp = kb_exp_port_groups(e->x, p, &ng);
+	for (j = 0; j < ng; j++) {
+		keys[j].len = 4;
+		memset(keys[j].addr, 0, sizeof(keys[j].addr));
+		kb_exp_group_addr(e->x, grp[j], keys[j].addr);
+	}
+	err = kbloom_mcbf_port_build(e->nx[n], e->ifindex[p], &spec, keys, ng);
+	if (err)
+		goto err_msg;
+	err = kbloom_net_attach(e->nx[n], e->ifindex[p],
+				KBLOOM_XDP_MODE_NATIVE, NULL);
+	if (err)
+		goto err_msg;
+	return 0;
+
+err_msg:
+	return kb_exp_set_error(e->x, err, "mcbf node %u port p%u: %s", n, i,
+				strerror(-err));
+}
+
 int emu_mcbf_up(struct emu *e, struct kb_exp_state *s)
 {
 	const struct kb_topo *t = e->t;
-	struct kb_exp_port_filter pf;
-	struct kbloom_mcbf_spec spec;
 	struct kbloom_addr_key *keys;
-	const __u32 *grp;
-	__u32 n, p, i, j, ng;
+	__u32 n, i;
 	int err;
 
 	err = emu_create_all(e, PATH_MCBF);
@@ -112,42 +162,20 @@ int emu_mcbf_up(struct emu *e, struct kb_exp_state *s)
 	keys = calloc(e->members + 1, sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
-	for (n = 0; !err && n < t->nnodes; n++) {
-		const struct kb_node *nd = &t->nodes[n];
-
-		if (nd->kind != KB_NODE_SWITCH)
+	for (n = 0; n < t->nnodes; n++) {
+		if (t->nodes[n].kind != KB_NODE_SWITCH)
 			continue;
-		for (i = 0; !err && i < nd->nports; i++) {
-			p = nd->first_port + i;
-			err = kb_exp_state_port(s, p, &pf);
+		for (i = 0; i < t->nodes[n].nports; i++) {
+			err = mcbf_port_up(e, s, n, i, keys);
 			if (err)
-				break;
-			spec = (struct kbloom_mcbf_spec){ .m = pf.m,
-							  .hash_id = pf.hash_id,
-							  .seed = pf.seed,
-							  .classes = pf.classes };
-			grp = kb_exp_port_groups(e->x, p, &ng);
-			for (j = 0; j < ng; j++) {
-				keys[j].len = 4;
-				memset(keys[j].addr, 0, sizeof(keys[j].addr));
-				kb_exp_group_addr(e->x, grp[j], keys[j].addr);
-			}
-			err = kbloom_mcbf_port_build(e->nx[n], e->ifindex[p],
-						     &spec, keys, ng);
-			if (!err)
-				err = kbloom_net_attach(e->nx[n], e->ifindex[p],
-							KBLOOM_XDP_MODE_NATIVE,
-							NULL);
-			if (err)
-				kb_exp_set_error(e->x, err,
-						 "mcbf node %u port p%u: %s", n,
-						 i, strerror(-err));
+				goto out_free;
 		}
 	}
-	free(keys);
-	if (err)
-		return err;
 	err = emu_hosts_pass(e);
-	return err ? kb_exp_set_error(e->x, err, "XDP_PASS on the hosts: %s",
-				      strerror(-err)) : 0;
+	if (err)
+		kb_exp_set_error(e->x, err, "XDP_PASS on the hosts: %s",
+				 strerror(-err));
+out_free:
+	free(keys);
+	return err;
 }

@@ -102,6 +102,47 @@ out:
 	return err;
 }
 
+/* The model's transmissions by switches and arrivals at hosts. */
+static void model_counts(struct emu *e, const struct kb_exp_pkt *pk,
+			 __u64 *mtx, __u64 *mleak)
+{
+	const struct kb_topo *t = e->t;
+	__u32 j, p, n;
+
+	for (j = 0; j < pk->ntrace; j++) {
+		p = pk->trace[j];
+		n = t->ports[p].peer_node;
+		if (t->nodes[n].kind == KB_NODE_HOST)
+			e->host_model[n]++;
+		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
+			continue;
+		e->model_cnt[p]++;
+		(*mtx)++;
+		*mleak += !pk->tree->on_tree[p];
+	}
+}
+
+/* Send frame @f of @len bytes (none: 0) from @src; wait until it settled. */
+static int send_settle(struct emu *e, __u32 scheme, __u32 g, __u32 idx,
+		       __u32 src, const __u8 *f, int len)
+{
+	size_t sz = e->t->nports * sizeof(__u64);
+	int err;
+
+	if (!len) {
+		memcpy(e->after, e->before, sz);
+		memcpy(e->leak_after, e->leak_before, sz);
+		return 0;
+	}
+	err = emu_counters(e, e->before, e->leak_before);
+	if (err)
+		return err;
+	err = emu_send_frame(e, src, f, len);
+	if (err)
+		return err;
+	return settle(e, scheme, g, idx);
+}
+
 /* Send one packet, measure it, compare with the model. */
 static int one_packet(struct emu *e, struct kb_exp_emu_result *r,
 		      __u32 scheme, __u32 g, __u32 idx,
@@ -109,7 +150,7 @@ static int one_packet(struct emu *e, struct kb_exp_emu_result *r,
 {
 	const struct kb_topo *t = e->t;
 	__u8 frame[EMU_FRAME_MAX + 64];
-	__u32 j, p, n, src = kb_exp_group_src(e->x, g);
+	__u32 p, n, src = kb_exp_group_src(e->x, g);
 	__u64 d, dl, etx = 0, eleak = 0, mtx = 0, mleak = 0, ecnt = 0;
 	int len, err, diff = 0, hdiff = 0;
 
@@ -124,30 +165,10 @@ static int one_packet(struct emu *e, struct kb_exp_emu_result *r,
 			kb_exp_scheme_name(scheme), g, idx, EMU_FRAME_MAX);
 		return 0;
 	}
-	/* the model: transmissions by switches, arrivals at hosts */
-	for (j = 0; j < pk->ntrace; j++) {
-		p = pk->trace[j];
-		n = t->ports[p].peer_node;
-		if (t->nodes[n].kind == KB_NODE_HOST)
-			e->host_model[n]++;
-		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
-			continue;
-		e->model_cnt[p]++;
-		mtx++;
-		mleak += !pk->tree->on_tree[p];
-	}
-	if (len > 0) {
-		err = emu_counters(e, e->before, e->leak_before);
-		if (!err)
-			err = emu_send_frame(e, src, frame, len);
-		if (!err)
-			err = settle(e, scheme, g, idx);
-		if (err)
-			return err;
-	} else {
-		memcpy(e->after, e->before, t->nports * sizeof(__u64));
-		memcpy(e->leak_after, e->leak_before, t->nports * sizeof(__u64));
-	}
+	model_counts(e, pk, &mtx, &mleak);
+	err = send_settle(e, scheme, g, idx, src, frame, len);
+	if (err)
+		return err;
 	for (p = 0; p < t->nports; p++) {
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
 			continue;

@@ -135,13 +135,12 @@ static int create_one(struct emu *e, enum emu_path path, __u32 n)
 		return kbloom_net_create(name, KBLOOM_NET_MCBF, &no, &e->nx[n]);
 	case PATH_IPBF:
 		err = kbloom_net_create(name, KBLOOM_NET_IPBF, &no, &e->nx[n]);
-		if (!err)
-			err = kbloom_ipbf_node_setup(e->nx[n],
-						     kb_exp_lids(e->x), n,
-						     e->ifindex + nd->first_port,
-						     p->fill_limit,
-						     KBLOOM_XDP_MODE_NATIVE);
-		return err;
+		if (err)
+			return err;
+		return kbloom_ipbf_node_setup(e->nx[n], kb_exp_lids(e->x), n,
+					      e->ifindex + nd->first_port,
+					      p->fill_limit,
+					      KBLOOM_XDP_MODE_NATIVE);
 	default:
 		return -EINVAL;
 	}

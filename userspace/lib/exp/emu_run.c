@@ -215,8 +215,9 @@ int kb_exp_emulate(struct kb_exp *x, const struct kb_exp_emu_opts *o,
 		res[s].status = -ENOENT;
 	}
 	err = topo_fits(&e);
-	if (!err)
-		err = kb_exp_prepare(x);
+	if (err)
+		return err;
+	err = kb_exp_prepare(x);
 	if (err)
 		return err;
 	schemes = (o->schemes ? o->schemes : KB_EXP_ALL) & p->schemes;
@@ -232,10 +233,11 @@ int kb_exp_emulate(struct kb_exp *x, const struct kb_exp_emu_opts *o,
 		e.members += ng;
 	}
 	err = emu_alloc(&e);
-	if (!err)
-		err = emu_fabric_up(&e);
 	if (err)
-		goto out;
+		goto out_free;
+	err = emu_fabric_up(&e);
+	if (err)
+		goto out_free;
 	emu_log(&e, "fabric: %u namespaces, %u veth links (%.1f s)",
 		e.t->nnodes, e.t->nports / 2, exp_now_s() - t0);
 	/* the in-packet schemes last, sharing one ipbf set-up */
@@ -246,7 +248,7 @@ int kb_exp_emulate(struct kb_exp *x, const struct kb_exp_emu_opts *o,
 		scheme_run(&e, s, bits, &res[s]);
 	}
 	emu_path_down(&e);
-out:
+out_free:
 	emu_fabric_down(&e);
 	emu_free(&e);
 	return err;

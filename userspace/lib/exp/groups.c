@@ -79,40 +79,48 @@ void exp_group_tree(const struct kb_exp *x, __u32 g, struct kb_tree *tr)
 		kb_tree_add_member(tr, m[i]);
 }
 
-int exp_phase_trees(struct exp_worker *w, void *arg)
+/* Group @g: its receivers, source and tree, its presence probability. */
+static int group_build(struct exp_worker *w, __u32 g)
 {
 	struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
+	struct exp_group *gr = &x->grp[g];
 	struct kb_tree *tr = w->tr;
-	struct exp_group *gr;
-	__u32 lo, hi, g, sw;
+	__u32 sw;
+	int err;
+
+	draw_group(w, g);
+	err = kb_spt_compute(w->spt, gr->src,
+			     exp_sub_seed(x, SEED_ECMP, g) | 1);
+	if (err)
+		return err;
+	err = kb_tree_build(tr, w->spt, x->members + gr->moff, gr->size);
+	if (err)
+		return err;
+	gr->links = malloc((tr->nlinks + 1) * sizeof(__u32));
+	if (!gr->links)
+		return -ENOMEM;
+	memcpy(gr->links, tr->links, tr->nlinks * sizeof(__u32));
+	gr->nlinks = tr->nlinks;
+	gr->height = tr->height;
+	gr->cand = kb_tree_candidates(tr);
+	sw = tr->nlinks - (t->nodes[gr->src].kind == KB_NODE_HOST);
+	gr->presence = sw + gr->cand ? (double)sw / (sw + gr->cand) : 1.0;
+	return 0;
+}
+
+int exp_phase_trees(struct exp_worker *w, void *arg)
+{
+	struct kb_exp *x = w->x;
+	__u32 lo, hi, g;
 	int err;
 
 	(void)arg;
 	while (exp_grab(x, &lo, &hi)) {
 		for (g = lo; g < hi; g++) {
-			gr = &x->grp[g];
-			draw_group(w, g);
-			err = kb_spt_compute(w->spt, gr->src,
-					     exp_sub_seed(x, SEED_ECMP, g) | 1);
-			if (!err)
-				err = kb_tree_build(tr, w->spt,
-						    x->members + gr->moff,
-						    gr->size);
+			err = group_build(w, g);
 			if (err)
 				return err;
-			gr->links = malloc((tr->nlinks + 1) * sizeof(__u32));
-			if (!gr->links)
-				return -ENOMEM;
-			memcpy(gr->links, tr->links,
-			       tr->nlinks * sizeof(__u32));
-			gr->nlinks = tr->nlinks;
-			gr->height = tr->height;
-			gr->cand = kb_tree_candidates(tr);
-			sw = tr->nlinks - (t->nodes[gr->src].kind ==
-					   KB_NODE_HOST);
-			gr->presence = sw + gr->cand ?
-				       (double)sw / (sw + gr->cand) : 1.0;
 		}
 		atomic_fetch_add(&x->done, hi - lo);
 	}

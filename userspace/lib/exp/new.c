@@ -113,11 +113,79 @@ static __u32 default_threads(void)
 	return n > 8 ? 8 : (__u32)n;
 }
 
+/* What depends on the topology; -errno with the reason in x->err. */
+static int new_params(struct kb_exp *x)
+{
+	int err;
+
+	if (!x->p.size_max || x->p.dist == KB_EXP_DIST_FIXED)
+		x->p.size_max = x->p.dist == KB_EXP_DIST_FIXED ?
+				x->p.size_min : x->topo->nhosts;
+	err = kb_exp_params_check(&x->p, x->topo->nhosts, x->err,
+				  sizeof(x->err));
+	if (err)
+		return err;
+	x->size_max = x->p.size_max;
+	if (!x->p.ref_bits && x->p.nbits)
+		x->p.ref_bits = x->p.bits[(x->p.nbits - 1) / 2];
+	if (!x->p.nclass)
+		x->p.nclass = 1;
+	x->nthreads = x->p.threads ? x->p.threads : default_threads();
+	return 0;
+}
+
+/* The size table, the switches, the runs, the groups and the workers. */
+static int new_tables(struct kb_exp *x)
+{
+	__u32 i;
+	int err;
+
+	if (x->p.dist == KB_EXP_DIST_ZIPF) {
+		err = exp_zipf_table(x);
+		if (err)
+			return err;
+	}
+	err = index_switches(x);
+	if (err)
+		return err;
+	err = add_runs(x);
+	if (err)
+		return err;
+	x->grp = calloc(x->p.groups, sizeof(*x->grp));
+	x->w = calloc(x->nthreads, sizeof(*x->w));
+	if (!x->grp || !x->w)
+		return -ENOMEM;
+	for (i = 0; i < x->nthreads; i++) {
+		err = exp_worker_init(x, &x->w[i], i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Progress units: a group (trees, counts, candidate lists, forwarding in
+ * every run), and a switch port twice in each per-port run (building its
+ * filter, testing its candidates).
+ */
+static __u64 progress_total(const struct kb_exp *x)
+{
+	__u64 total = 2ULL * x->p.groups;
+	__u32 i;
+
+	if (x->p.schemes & (KB_EXP_PORT_FILTERS | KB_EXP_S(KB_EXP_EXACT)))
+		total += x->p.groups;
+	for (i = 0; i < x->nruns; i++)
+		total += x->p.groups +
+			 ((KB_EXP_S(x->runs[i].scheme) & KB_EXP_PORT_FILTERS) ?
+			  2ULL * switch_ports(x) : 0);
+	return total;
+}
+
 int kb_exp_new(const struct kb_exp_params *p, struct kb_exp **xp,
 	       char *why, size_t len)
 {
 	struct kb_exp *x;
-	__u32 i;
 	int err;
 
 	if (!p || !xp)
@@ -134,76 +202,35 @@ int kb_exp_new(const struct kb_exp_params *p, struct kb_exp **xp,
 		x->topo_file = strdup(p->topo_file);
 		if (!x->topo_file) {
 			err = -ENOMEM;
-			goto fail;
+			goto err_msg;
 		}
 	}
 	x->p.topo_file = x->topo_file;
 	err = build_topo(x);
 	if (err)
-		goto fail_msg;
-	if (!x->p.size_max || x->p.dist == KB_EXP_DIST_FIXED)
-		x->p.size_max = x->p.dist == KB_EXP_DIST_FIXED ?
-				x->p.size_min : x->topo->nhosts;
-	err = kb_exp_params_check(&x->p, x->topo->nhosts, x->err,
-				  sizeof(x->err));
+		goto err_free;
+	err = new_params(x);
 	if (err)
-		goto fail_msg;
-	x->size_max = x->p.size_max;
-	if (!x->p.ref_bits && x->p.nbits)
-		x->p.ref_bits = x->p.bits[(x->p.nbits - 1) / 2];
-	if (!x->p.nclass)
-		x->p.nclass = 1;
-	x->nthreads = x->p.threads ? x->p.threads : default_threads();
-	if (x->p.dist == KB_EXP_DIST_ZIPF) {
-		err = exp_zipf_table(x);
-		if (err)
-			goto fail;
-	}
-	err = index_switches(x);
-	if (!err)
-		err = add_runs(x);
+		goto err_free;
+	err = new_tables(x);
 	if (err)
-		goto fail;
+		goto err_msg;
 	if (x->p.schemes & KB_EXP_IN_PACKET) {
 		err = kb_lids_new(x->topo, exp_sub_seed(x, SEED_LIDS, 0),
 				  x->p.lipsin_k, 8, &x->lids);
 		if (err) {
 			kb_exp_set_error(x, err, "link IDs: %s", strerror(-err));
-			goto fail_msg;
+			goto err_free;
 		}
 	}
-	x->grp = calloc(x->p.groups, sizeof(*x->grp));
-	x->w = calloc(x->nthreads, sizeof(*x->w));
-	if (!x->grp || !x->w) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	for (i = 0; i < x->nthreads; i++) {
-		err = exp_worker_init(x, &x->w[i], i);
-		if (err)
-			goto fail;
-	}
-	/*
-	 * Progress units: a group (trees, counts, candidate lists, forwarding
-	 * in every run), and a switch port twice in each per-port run
-	 * (building its filter, testing its candidates).
-	 */
-	x->total = 2ULL * x->p.groups;
-	if (x->p.schemes & (KB_EXP_PORT_FILTERS | KB_EXP_S(KB_EXP_EXACT)))
-		x->total += x->p.groups;
-	for (i = 0; i < x->nruns; i++)
-		x->total += x->p.groups +
-			    ((KB_EXP_S(x->runs[i].scheme) & KB_EXP_PORT_FILTERS) ?
-			     2ULL * switch_ports(x) : 0);
+	x->total = progress_total(x);
 	*xp = x;
 	return 0;
 
-fail:
-	if (err == -ENOMEM)
-		kb_exp_set_error(x, err, "out of memory");
-	else
-		kb_exp_set_error(x, err, "%s", strerror(-err));
-fail_msg:
+err_msg:
+	kb_exp_set_error(x, err, "%s", err == -ENOMEM ? "out of memory" :
+					 strerror(-err));
+err_free:
 	if (why && len)
 		snprintf(why, len, "%s", x->err);
 	kb_exp_free(x);

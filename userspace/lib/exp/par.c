@@ -72,27 +72,34 @@ void exp_worker_free(struct exp_worker *w)
 	memset(w, 0, sizeof(*w));
 }
 
-int exp_worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
+/* The worker's control-plane objects; exp_worker_free() undoes a part. */
+static int worker_objects(const struct kb_topo *t, __u32 max_tx,
+			  struct exp_worker *w)
 {
-	const struct kb_topo *t = x->topo;
-	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	size_t nn = t->nnodes, pc = (size_t)t->nports * KB_MCBF_CLASSES, i;
 	int err;
 
-	memset(w, 0, sizeof(*w));
-	w->x = x;
-	w->id = id;
 	err = kb_spt_new(t, &w->spt);
-	if (!err)
-		err = kb_tree_new(t, &w->tr);
-	if (!err)
-		err = kb_tree_new(t, &w->ct);
-	if (!err)
-		err = kb_sim_new(t, max_tx, &w->sim);
-	if (!err)
-		err = kb_msbf_new(t, &w->ms);
 	if (err)
-		goto fail;
+		return err;
+	err = kb_tree_new(t, &w->tr);
+	if (err)
+		return err;
+	err = kb_tree_new(t, &w->ct);
+	if (err)
+		return err;
+	err = kb_sim_new(t, max_tx, &w->sim);
+	if (err)
+		return err;
+	return kb_msbf_new(t, &w->ms);
+}
+
+/* The worker's arrays; exp_worker_free() undoes a part. */
+static int worker_arrays(const struct kb_exp *x, __u32 max_tx,
+			 struct exp_worker *w)
+{
+	const struct kb_topo *t = x->topo;
+	size_t nn = t->nnodes, pc = (size_t)t->nports * KB_MCBF_CLASSES;
+
 	w->mark = calloc(nn, sizeof(*w->mark));
 	w->q = malloc(((size_t)max_tx + 1) * sizeof(*w->q));
 	w->trace = malloc((size_t)max_tx * sizeof(*w->trace));
@@ -115,14 +122,31 @@ int exp_worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
 	    !w->path || !w->hdr || !w->fpmark || !w->dmark || !w->dval ||
 	    !w->zf_pred || !w->g_pred ||
 	    !w->acc.sw_fp || !w->acc.sw_cand ||
-	    !w->acc.sw_cand_fp || !w->present || !w->absent || !w->sw_groups) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	for (i = 0; i <= t->nports; i++)
+	    !w->acc.sw_cand_fp || !w->present || !w->absent || !w->sw_groups)
+		return -ENOMEM;
+	return 0;
+}
+
+int exp_worker_init(struct kb_exp *x, struct exp_worker *w, __u32 id)
+{
+	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
+	size_t i;
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	w->x = x;
+	w->id = id;
+	err = worker_objects(x->topo, max_tx, w);
+	if (err)
+		goto err_free;
+	err = worker_arrays(x, max_tx, w);
+	if (err)
+		goto err_free;
+	for (i = 0; i <= x->topo->nports; i++)
 		w->zf_pred[i] = -1.0;
 	return 0;
-fail:
+
+err_free:
 	exp_worker_free(w);
 	return err;
 }

@@ -149,96 +149,115 @@ static __u64 state_mem(const struct kb_exp *x, const struct kb_exp_state *s)
 	return mem;
 }
 
-int exp_state_build(struct kb_exp *x, __u32 scheme, __u64 bits,
-		       struct kb_exp_state **sp)
+/* MC-BF: the per-thread plan memos; one plan for every port if global. */
+static int state_mcbf_plans(struct kb_exp *x, struct kb_exp_state *s,
+			    struct build_arg *ba)
 {
 	const struct kb_topo *t = x->topo;
-	struct build_arg ba = { 0 };
-	struct kb_exp_state *s;
 	double avg_p[KB_MCBF_CLASSES] = { 0 }, avg_a[KB_MCBF_CLASSES] = { 0 };
 	struct kb_mcbf_classes glob;
-	struct plan_memo *memo = NULL;
 	__u32 p, c, nports = 0;
+	int err;
+
+	ba->memo_mcbf = calloc((size_t)PLAN_MEMO * x->nthreads,
+			       sizeof(*ba->memo_mcbf));
+	if (!ba->memo_mcbf)
+		return -ENOMEM;
+	if (!x->p.mcbf_global)
+		return 0;	/* per-port plans: in the threads */
+	for (p = 0; p < t->nports; p++) {
+		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
+			continue;
+		nports++;
+		for (c = 0; c < x->nclass; c++) {
+			avg_p[c] += x->present[(size_t)p * x->nclass + c];
+			avg_a[c] += x->absent[(size_t)p * x->nclass + c];
+		}
+	}
+	for (c = 0; c < x->nclass; c++) {
+		avg_p[c] /= nports ? nports : 1;
+		avg_a[c] /= nports ? nports : 1;
+	}
+	err = exp_mcbf_plan(x, s->bits, avg_p, avg_a, &glob);
+	if (err)
+		return err;
+	for (p = 0; p < t->nports; p++)
+		if (t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
+			s->cls[p] = glob;
+	return 0;
+}
+
+/* Standard, blocked: per group count, the k and its predicted rate. */
+static int state_k_memo(struct kb_exp *x, struct kb_exp_state *s,
+			struct build_arg *ba)
+{
+	const struct kb_topo *t = x->topo;
+	__u32 type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :
+						     KBLOOM_TYPE_BLOCKED;
+	__u32 p, n;
+
+	ba->memo = calloc(x->p.groups + 1, 1);
+	ba->pred = calloc(x->p.groups + 1, sizeof(*ba->pred));
+	if (!ba->memo || !ba->pred)
+		return -ENOMEM;
+	for (p = 0; p < t->nports; p++) {
+		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
+			continue;
+		n = x->port_n[p];
+		if (ba->memo[n])
+			continue;
+		ba->memo[n] = (__u8)exp_best_k(x, type, s->bits, n, NULL);
+		ba->pred[n] = exp(exp_ln_q32(kb_plan_ln_fpr(type, s->bits,
+							    ba->memo[n], n)));
+	}
+	return 0;
+}
+
+/* The per-port filters of @s, planned here, built in the threads. */
+static int state_filters(struct kb_exp *x, struct kb_exp_state *s)
+{
+	struct build_arg ba = { .s = s };
+	int err;
+
+	if (s->scheme == KB_EXP_MCBF)
+		err = state_mcbf_plans(x, s, &ba);
+	else
+		err = state_k_memo(x, s, &ba);
+	if (err)
+		goto out_free;
+	err = exp_par_run(x, exp_phase_build, &ba);
+out_free:
+	free(ba.memo_mcbf);
+	free(ba.memo);
+	free(ba.pred);
+	return err;
+}
+
+int exp_state_build(struct kb_exp *x, __u32 scheme, __u64 bits,
+		    struct kb_exp_state **sp)
+{
+	int filters = !!(KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS);
+	struct kb_exp_state *s;
 	int err;
 
 	err = state_alloc(x, scheme, bits, &s);
 	if (err)
 		return err;
-	if (scheme == KB_EXP_MCBF) {
-		memo = calloc((size_t)PLAN_MEMO * x->nthreads, sizeof(*memo));
-		if (!memo) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		for (p = 0; p < t->nports; p++) {
-			if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
-				continue;
-			nports++;
-			for (c = 0; c < x->nclass; c++) {
-				avg_p[c] += x->present[(size_t)p * x->nclass + c];
-				avg_a[c] += x->absent[(size_t)p * x->nclass + c];
-			}
-		}
-		for (c = 0; c < x->nclass; c++) {
-			avg_p[c] /= nports ? nports : 1;
-			avg_a[c] /= nports ? nports : 1;
-		}
-		if (x->p.mcbf_global) {
-			err = exp_mcbf_plan(x, bits, avg_p, avg_a, &glob);
-			if (err)
-				goto fail;
-		}
-		/* per-port plans: in the threads (exp_phase_build) */
-		for (p = 0; x->p.mcbf_global && p < t->nports; p++)
-			if (t->nodes[t->ports[p].node].kind == KB_NODE_SWITCH)
-				s->cls[p] = glob;
-		ba.memo_mcbf = memo;
-	}
-	if (KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS) {
-		if (scheme != KB_EXP_MCBF) {
-			__u32 type = scheme == KB_EXP_STANDARD ?
-				     KBLOOM_TYPE_STANDARD : KBLOOM_TYPE_BLOCKED;
-			__u32 n;
-
-			/* per group count: k and prediction, before the threads */
-			ba.memo = calloc(x->p.groups + 1, 1);
-			ba.pred = calloc(x->p.groups + 1, sizeof(*ba.pred));
-			if (!ba.memo || !ba.pred) {
-				free(ba.memo);
-				free(ba.pred);
-				err = -ENOMEM;
-				goto fail;
-			}
-			for (p = 0; p < t->nports; p++) {
-				if (t->nodes[t->ports[p].node].kind !=
-				    KB_NODE_SWITCH)
-					continue;
-				n = x->port_n[p];
-				if (ba.memo[n])
-					continue;
-				ba.memo[n] = (__u8)exp_best_k(x, type, bits, n, NULL);
-				ba.pred[n] = exp(exp_ln_q32(kb_plan_ln_fpr(type, bits,
-							ba.memo[n], n)));
-			}
-		}
-		ba.s = s;
-		err = exp_par_run(x, exp_phase_build, &ba);
-		free(ba.memo);
-		free(ba.pred);
+	if (filters) {
+		err = state_filters(x, s);
 		if (err)
-			goto fail;
+			goto err_free_state;
 	}
-	if (scheme == KB_EXP_EXACT || (KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS)) {
+	if (filters || scheme == KB_EXP_EXACT) {
 		err = state_test(x, s);
 		if (err)
-			goto fail;
+			goto err_free_state;
 	}
 	s->mem = state_mem(x, s);
-	free(memo);
 	*sp = s;
 	return 0;
-fail:
-	free(memo);
+
+err_free_state:
 	kb_exp_state_free(s);
 	return err;
 }
