@@ -96,7 +96,7 @@ out:
 	return 0;
 }
 
-int emu_alloc(struct emu *e)
+static int emu_alloc(struct emu *e)
 {
 	size_t nn = e->t->nnodes, np = e->t->nports;
 
@@ -121,7 +121,7 @@ int emu_alloc(struct emu *e)
 	return 0;
 }
 
-void emu_free(struct emu *e)
+static void emu_free(struct emu *e)
 {
 	free(e->nsfd);
 	free(e->nspath);
@@ -140,7 +140,7 @@ void emu_free(struct emu *e)
 }
 
 /* Remove the pin roots of emulations whose process is gone. */
-void emu_janitor(void)
+static void emu_janitor(void)
 {
 	char root[320];
 	struct dirent *de, *ie;

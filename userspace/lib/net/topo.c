@@ -225,6 +225,29 @@ static int add_hosts(struct kb_topo *t, __u32 first, __u32 nsw, __u32 h)
 	return 0;
 }
 
+/*
+ * @h hosts on each of the switches first..first+nsw-1, then finalize @t
+ * into *@tp.  On failure @t is freed.
+ */
+static int topo_finish(struct kb_topo *t, __u32 first, __u32 nsw, __u32 h,
+		       struct kb_topo **tp)
+{
+	int err;
+
+	err = add_hosts(t, first, nsw, h);
+	if (err)
+		goto err_free;
+	err = kb_topo_finalize(t);
+	if (err)
+		goto err_free;
+	*tp = t;
+	return 0;
+
+err_free:
+	kb_topo_free(t);
+	return err;
+}
+
 int kb_topo_line(__u32 nsw, __u32 hosts_per_sw, struct kb_topo **tp)
 {
 	struct kb_topo *t;
@@ -246,14 +269,7 @@ int kb_topo_line(__u32 nsw, __u32 hosts_per_sw, struct kb_topo **tp)
 		if (err)
 			goto err_free;
 	}
-	err = add_hosts(t, 0, nsw, hosts_per_sw);
-	if (err)
-		goto err_free;
-	err = kb_topo_finalize(t);
-	if (err)
-		goto err_free;
-	*tp = t;
-	return 0;
+	return topo_finish(t, 0, nsw, hosts_per_sw, tp);
 
 err_free:
 	kb_topo_free(t);
@@ -299,14 +315,7 @@ int kb_topo_tree(__u32 depth, __u32 fanout, __u32 hosts_per_leaf,
 		if (lvl + 1 < depth)
 			width *= fanout;
 	}
-	err = add_hosts(t, first, width, hosts_per_leaf);
-	if (err)
-		goto err_free;
-	err = kb_topo_finalize(t);
-	if (err)
-		goto err_free;
-	*tp = t;
-	return 0;
+	return topo_finish(t, first, width, hosts_per_leaf, tp);
 
 err_free:
 	kb_topo_free(t);
@@ -373,14 +382,7 @@ int kb_topo_fat_tree(__u32 k, struct kb_topo **tp)
 	err = fat_tree_links(t, k, core, agg, edge);
 	if (err)
 		goto err_free;
-	err = add_hosts(t, edge, k * h, h);
-	if (err)
-		goto err_free;
-	err = kb_topo_finalize(t);
-	if (err)
-		goto err_free;
-	*tp = t;
-	return 0;
+	return topo_finish(t, edge, k * h, h, tp);
 
 err_free:
 	kb_topo_free(t);
@@ -415,14 +417,7 @@ int kb_topo_leaf_spine(__u32 leaves, __u32 spines, __u32 hosts_per_leaf,
 				goto err_free;
 		}
 	}
-	err = add_hosts(t, leaf, leaves, hosts_per_leaf);
-	if (err)
-		goto err_free;
-	err = kb_topo_finalize(t);
-	if (err)
-		goto err_free;
-	*tp = t;
-	return 0;
+	return topo_finish(t, leaf, leaves, hosts_per_leaf, tp);
 
 err_free:
 	kb_topo_free(t);
