@@ -20,18 +20,11 @@
 
 #include "emu_int.h"
 
-static int scheme_run(struct emu *e, __u32 scheme, __u64 bits,
-		      struct kb_exp_emu_result *r)
+/* Can @scheme run on a data path?  If not, why in @r. */
+static int scheme_emulated(struct emu *e, __u32 scheme,
+			   struct kb_exp_emu_result *r)
 {
-	struct kb_exp_state *ms = NULL, *ds = NULL;
-	enum emu_path want = emu_path_of(scheme);
-	double t0 = exp_now_s(), t1;
-	int err;
-
-	r->scheme = scheme;
-	r->bits = (KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS) ? bits : 0;
-	r->emu_leak_counter = want == PATH_IPBF ? ~0ULL : 0;
-	if (want == PATH_NONE) {
+	if (emu_path_of(scheme) == PATH_NONE) {
 		r->status = -EOPNOTSUPP;
 		snprintf(r->why, sizeof(r->why),
 			 "no XDP data path holds standard per-port filters (mcast and mcbf are blocked)");
@@ -44,36 +37,63 @@ static int scheme_run(struct emu *e, __u32 scheme, __u64 bits,
 			 "the mcbf path holds blocked MC-BF filters (mcbf-type standard is model only)");
 		return 0;
 	}
+	return 1;
+}
+
+/*
+ * The data path @want up with the filters of state @s: mcast changes
+ * geometry in place, ipbf stays as it is (its link IDs do not depend on
+ * the scheme), any other change rebuilds.
+ */
+static int path_up(struct emu *e, enum emu_path want, struct kb_exp_state *s)
+{
+	int err;
+
+	if (e->path == want && want == PATH_MCAST)
+		return emu_mcast_resize(e, s);
+	if (e->path == want && want == PATH_IPBF)
+		return 0;
+	emu_path_down(e);
+	switch (want) {
+	case PATH_MCAST:
+		err = emu_mcast_up(e, s);
+		break;
+	case PATH_MCBF:
+		err = emu_mcbf_up(e, s);
+		break;
+	default:
+		err = emu_create_all(e, PATH_IPBF);
+		break;
+	}
+	e->path = want;
+	return err;
+}
+
+static int scheme_run(struct emu *e, __u32 scheme, __u64 bits,
+		      struct kb_exp_emu_result *r)
+{
+	struct kb_exp_state *ms = NULL, *ds = NULL;
+	enum emu_path want = emu_path_of(scheme);
+	double t0 = exp_now_s(), t1;
+	int err;
+
+	r->scheme = scheme;
+	r->bits = (KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS) ? bits : 0;
+	r->emu_leak_counter = want == PATH_IPBF ? ~0ULL : 0;
+	if (!scheme_emulated(e, scheme, r))
+		return 0;
 	err = kb_exp_state_new(e->x, scheme, bits, &ms);
-	if (!err && scheme == KB_EXP_EXACT)
-		err = kb_exp_state_new(e->x, KB_EXP_BLOCKED, EMU_EXACT_BITS, &ds);
-	if (err) {
-		r->status = err;
-		snprintf(r->why, sizeof(r->why), "%s", kb_exp_error(e->x));
-		goto out;
+	if (err)
+		goto err_status;
+	if (scheme == KB_EXP_EXACT) {
+		err = kb_exp_state_new(e->x, KB_EXP_BLOCKED, EMU_EXACT_BITS,
+				       &ds);
+		if (err)
+			goto err_status;
 	}
-	if (e->path == want && want == PATH_MCAST) {
-		err = emu_mcast_resize(e, ds ? ds : ms);
-	} else if (e->path != want || want != PATH_IPBF) {
-		emu_path_down(e);
-		switch (want) {
-		case PATH_MCAST:
-			err = emu_mcast_up(e, ds ? ds : ms);
-			break;
-		case PATH_MCBF:
-			err = emu_mcbf_up(e, ms);
-			break;
-		default:
-			err = emu_create_all(e, PATH_IPBF);
-			break;
-		}
-		e->path = want;
-	}
-	if (err) {
-		r->status = err;
-		snprintf(r->why, sizeof(r->why), "%s", kb_exp_error(e->x));
-		goto out;
-	}
+	err = path_up(e, want, ds ? ds : ms);
+	if (err)
+		goto err_status;
 	if (scheme == KB_EXP_EXACT)
 		snprintf(r->why, sizeof(r->why),
 			 "mcast path with %llu-bit filters for the exact tables",
@@ -89,7 +109,12 @@ static int scheme_run(struct emu *e, __u32 scheme, __u64 bits,
 		snprintf(r->why, sizeof(r->why), "%s", err == -ETIMEDOUT ?
 			 "a packet never showed in the counters" : strerror(-err));
 	}
-out:
+	goto out_free;
+
+err_status:
+	r->status = err;
+	snprintf(r->why, sizeof(r->why), "%s", kb_exp_error(e->x));
+out_free:
 	kb_exp_state_free(ms);
 	kb_exp_state_free(ds);
 	r->seconds = exp_now_s() - t0;

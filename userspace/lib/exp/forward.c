@@ -65,40 +65,13 @@ static __u32 nfp_of(const struct kb_exp_state *s, __u32 g)
 	return s->fp_off ? (__u32)(s->fp_off[g + 1] - s->fp_off[g]) : 0;
 }
 
-/*
- * Follow one packet of group @g under a per-port scheme.  The decisions
- * on the candidate links of the tree switches were taken by the per-port
- * tests of the state (state_test(): the same filter, the same key, so the
- * same answer); any other non-tree port is tested now.  In model runs a
- * group without a matching candidate goes exactly along its tree.
- */
-static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
-		    const struct kb_tree *tr, __u32 g, struct kb_exp_pkt *pk)
+/* A new packet: its epoch, with the matching candidates of @g marked. */
+static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
+		       __u32 g, __u32 nfp)
 {
-	const struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
-	const struct exp_group *gr = &x->grp[g];
-	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	__u32 head = 0, tail = 1, p, end, v, i, nfp = nfp_of(s, g), ep, tin;
-	struct kb_sim_result *r = &pk->res;
-	int fwd, host, tsw;
-	__u8 addr[4];
+	const struct kb_topo *t = w->x->topo;
+	__u32 i;
 
-	pk->cand = gr->cand;
-	pk->cand_fp = nfp;
-	pk->fp_pred = s->g_pred ? s->g_pred[g] : 0.0;
-	pk->tree_links = gr->nlinks;
-	if (!nfp && s->fast) {
-		/* along the tree, which was not even rebuilt */
-		r->tx = r->tx_tree = gr->nlinks;
-		r->delivered = gr->size - (gr->size == t->nhosts);
-		pk->tree = NULL;
-		pk->trace = NULL;
-		pk->ntrace = 0;
-		return;
-	}
-	pk->tree = tr;
-	kb_exp_group_addr(x, g, addr);
 	if (++w->fepoch == 0) {
 		memset(w->seen, 0, t->nnodes * sizeof(*w->seen));
 		memset(w->fpmark, 0, t->nports * sizeof(*w->fpmark));
@@ -107,8 +80,24 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	for (i = 0; i < nfp; i++)
 		w->fpmark[s->fp_port[s->fp_off[g] + i]] = w->fepoch;
-	ep = w->fepoch;
 	w->ntrace = 0;
+	return w->fepoch;
+}
+
+/*
+ * The copies of the packet to @addr on tree @tr, breadth first, each on
+ * its own; transmissions in w->trace (at most max_tx: then truncated).
+ */
+static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
+		    const struct kb_tree *tr, const __u8 *addr, __u32 ep,
+		    struct kb_sim_result *r)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
+	__u32 head = 0, tail = 1, p, end, v, tin;
+	int fwd, host, tsw;
+
 	w->q[0] = (struct exp_copy){ tr->src, KB_NONE };
 	while (head < tail) {
 		struct exp_copy c = w->q[head++];
@@ -143,7 +132,7 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 				continue;
 			if (w->ntrace >= max_tx) {
 				r->truncated = 1;
-				goto out;
+				return;
 			}
 			w->trace[w->ntrace++] = p;
 			r->tx_off += !tr->on_tree[p];
@@ -151,7 +140,41 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 							  t->ports[p].peer };
 		}
 	}
-out:
+}
+
+/*
+ * Follow one packet of group @g under a per-port scheme.  The decisions
+ * on the candidate links of the tree switches were taken by the per-port
+ * tests of the state (state_test(): the same filter, the same key, so the
+ * same answer); any other non-tree port is tested now.  In model runs a
+ * group without a matching candidate goes exactly along its tree.
+ */
+static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
+		    const struct kb_tree *tr, __u32 g, struct kb_exp_pkt *pk)
+{
+	const struct kb_exp *x = w->x;
+	const struct exp_group *gr = &x->grp[g];
+	__u32 nfp = nfp_of(s, g), ep;
+	struct kb_sim_result *r = &pk->res;
+	__u8 addr[4];
+
+	pk->cand = gr->cand;
+	pk->cand_fp = nfp;
+	pk->fp_pred = s->g_pred ? s->g_pred[g] : 0.0;
+	pk->tree_links = gr->nlinks;
+	if (!nfp && s->fast) {
+		/* along the tree, which was not even rebuilt */
+		r->tx = r->tx_tree = gr->nlinks;
+		r->delivered = gr->size - (gr->size == x->topo->nhosts);
+		pk->tree = NULL;
+		pk->trace = NULL;
+		pk->ntrace = 0;
+		return;
+	}
+	pk->tree = tr;
+	kb_exp_group_addr(x, g, addr);
+	ep = fwd_start(w, s, g, nfp);
+	fwd_bfs(w, s, tr, addr, ep, r);
 	r->tx = w->ntrace;
 	r->tx_tree = w->ntrace - r->tx_off;
 	pk->trace = w->trace;
