@@ -3,8 +3,11 @@
  * kbloom.ko's d-left counting filter: CREATE planned and explicit,
  * ADD/TEST/DEL/COUNT/STAT, ENOSPC with done when the d buckets of a key
  * are full, SAVE loaded by libkbloom_dleft with identical answers and
- * identical cells, RESTORE of a library image, bad geometry refused.
+ * identical cells, RESTORE of a library image, bad geometry refused;
+ * lock-free readers never miss a key while a writer moves the counts of
+ * their keys, split across two words (the seqcount path).
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include "kselftest_harness.h"
@@ -278,6 +281,61 @@ TEST_F(dl, bad_geometry)
 	c.update = 1;
 	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
+}
+
+/* Readers under a writer that moves the split counts of their keys. */
+#define RW_KEYS		1000U
+#define RW_ROUNDS	200U
+
+struct rw_ctx {
+	int fd;
+	const __u8 *keys;
+	int stop;
+	__u32 misses;
+	__u32 rounds;
+};
+
+static void *rw_reader(void *arg)
+{
+	struct rw_ctx *c = arg;
+	__u32 hits, misses = 0, rounds = 0;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		if (keys_op(c->fd, KBLOOM_IOCTL_TEST, "rw", c->keys, RW_KEYS,
+			    NULL, NULL, &hits))
+			break;
+		misses += RW_KEYS - hits;
+		rounds++;
+	}
+	__atomic_store_n(&c->misses, misses, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->rounds, rounds, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+TEST_F(dl, readers_never_miss)
+{
+	static const struct kb_shape odd = {
+		.type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
+		.fp_bits = 13, .counter_bits = 4, .buckets = 256,
+	};
+	struct rw_ctx c = { .fd = self->fd, .keys = self->keys };
+	pthread_t rd;
+	__u32 r;
+
+	ASSERT_OK(dl_create(self->fd, "rw", &odd, NULL));
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, "rw", self->keys,
+			  RW_KEYS, NULL, NULL, NULL));
+	ASSERT_EQ(0, pthread_create(&rd, NULL, rw_reader, &c));
+	for (r = 0; r < RW_ROUNDS; r++)
+		ASSERT_OK(keys_op(self->fd, r & 1 ? KBLOOM_IOCTL_DEL :
+				  KBLOOM_IOCTL_ADD, "rw", self->keys, RW_KEYS,
+				  NULL, NULL, NULL));
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(rd, NULL);
+	TH_LOG("%u reader rounds of %u keys under %u writer rounds",
+	       c.rounds, RW_KEYS, RW_ROUNDS);
+	EXPECT_LT(0, c.rounds);
+	EXPECT_EQ(0, c.misses);
 }
 
 TEST_HARNESS_MAIN
