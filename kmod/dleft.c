@@ -126,11 +126,22 @@ static s64 kb_dleft_find(const struct kb_filter *f, u64 h,
 	return found;
 }
 
+/* Some cell holds the key's print: stops at the first one. */
 static bool kb_dleft_test(const struct kb_filter *f, u64 h)
 {
-	struct kb_dleft_pos p;
+	u32 j, i, cb = f->g.counter_bits, q = kb_dleft_q(f);
+	struct kb_shape s;
+	u64 rem, first;
 
-	return kb_dleft_find(f, h, &p) >= 0;
+	kb_dleft_shape(f, &s);
+	for (j = 0; j < s.tables; j++) {
+		first = kb_dleft_locate(h, j, q, &s, &rem);
+		for (i = 0; i < s.slots; i++)
+			if (kb_dleft_cell_holds(kb_dleft_get(f, first + i),
+						rem, cb))
+				return true;
+	}
+	return false;
 }
 
 /* A free cell of the least loaded bucket (the lowest j on ties), or -1. */
