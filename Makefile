@@ -250,9 +250,10 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := image_fuzz vicbf_fuzz
 fuzz: deps
-	$(Q)$(MAKE) $(B)/fuzz/image_fuzz
-	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
+	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # the image loader needs only the core of the library
 FUZZ_LIB_SRCS := $(addprefix userspace/lib/,filter.c batch.c image.c stats.c simd.c)
@@ -261,6 +262,14 @@ $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_LIB_SRCS) -lm
+
+# the version-3 contract and the VI-CBF loader: the vicbf family alone
+FUZZ_VI_SRCS := $(wildcard userspace/lib/vicbf/*.c)
+$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c $(FUZZ_VI_SRCS)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_VI_SRCS) -lm
 
 install: all install-headers
 	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl

@@ -119,7 +119,7 @@ static bool kb_vi_update(struct kb_filter *f, u32 j, u32 v, bool add)
 
 	do {
 		new = add ? kb_vi_ctr_add(old, shift, cb, v) :
-			    kb_vi_ctr_sub(old, shift, cb, v);
+			    kb_vi_ctr_sub(old, shift, cb, v, f->g.vi_l);
 		if (new == (u64)old)
 			break;
 	} while (!atomic64_try_cmpxchg(w, &old, new));

@@ -370,7 +370,11 @@ static inline int kb_vi_match(__u64 c, __u32 v, __u32 l, __u32 counter_bits)
  * compare-and-exchange loop on the word (as kb_ctr_inc()/kb_ctr_dec()).
  * An add of @v saturates at the maximum when c + v reaches it; a saturated
  * counter never moves again, so no delete can create a false negative.  A
- * delete subtracts @v from a non-saturated counter (never below 0).
+ * delete takes @v from a counter that is not saturated: c == v gives 0,
+ * c >= v + L gives c - v >= L.  Any other c (possible only when a delete
+ * of a key that was never added races with other deletes) gives 0, so
+ * that every counter is always 0, at least L or saturated: an added key
+ * then always matches (kb_vi_counters_ok() checks images for it).
  */
 static inline __u64 kb_vi_ctr_add(__u64 word, __u32 shift, __u32 counter_bits,
 				  __u32 v)
@@ -383,15 +387,40 @@ static inline __u64 kb_vi_ctr_add(__u64 word, __u32 shift, __u32 counter_bits,
 }
 
 static inline __u64 kb_vi_ctr_sub(__u64 word, __u32 shift, __u32 counter_bits,
-				  __u32 v)
+				  __u32 v, __u32 l)
 {
 	__u64 max = kb_ctr_max(counter_bits);
 	__u64 c = kb_ctr_get(word, shift, counter_bits);
 
 	if (c == max)
 		return word;
-	c = c > v ? c - v : 0;
+	c = c >= (__u64)v + l ? c - v : 0;
 	return (word & ~(max << shift)) | (c << shift);
+}
+
+/*
+ * Every counter of a VI payload (@len bytes of little-endian words, at any
+ * alignment) is 0, at least @l or saturated: the states adds and deletes
+ * leave (kb_vi_ctr_sub()).  A payload with a counter in [1, @l) would make
+ * a later add of a key not find it.
+ */
+static inline int kb_vi_counters_ok(const __u8 *payload, __u64 len,
+				    __u32 counter_bits, __u32 l)
+{
+	__u64 i, w, c;
+	__u32 b, s;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		w = 0;
+		for (b = 0; b < 8; b++)
+			w |= (__u64)payload[i + b] << (8 * b);
+		for (s = 0; s < 64 && w; s += counter_bits) {
+			c = kb_ctr_get(w, s, counter_bits);
+			if (c && c < l)
+				return 0;
+		}
+	}
+	return 1;
 }
 
 /* The increment range of a planned VI filter when none is given. */

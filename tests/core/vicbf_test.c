@@ -245,6 +245,32 @@ TEST(saturations_counted)
 	kbloom_vicbf_destroy(f);
 }
 
+/* Adds and deletes keep every counter at 0, >= L or saturated. */
+TEST(counter_steps_keep_invariant)
+{
+	__u32 cb, l, v, c, r, shift = 16;
+	__u64 w, max;
+
+	for (cb = 4; cb <= 8; cb += 4) {
+		max = kb_ctr_max(cb);
+		for (l = 2; l <= (1U << (cb - 2)); l++)
+			for (v = l; v < 2 * l; v++)
+				for (c = 0; c <= max; c++) {
+					if (c && c < l)
+						continue;
+					w = (__u64)c << shift | 0xF00F;
+					w = kb_vi_ctr_sub(w, shift, cb, v, l);
+					r = kb_ctr_get(w, shift, cb);
+					ASSERT_TRUE(!r || r >= l);
+					ASSERT_EQ(0xF00F, w & 0xFFFF);
+					w = (__u64)c << shift;
+					r = kb_ctr_get(kb_vi_ctr_add(w, shift, cb, v),
+						       shift, cb);
+					ASSERT_TRUE(kb_vi_match(r, v, l, cb));
+				}
+	}
+}
+
 TEST(image_round_trip)
 {
 	struct kbloom_vicbf_opts o = { .seed = SEED, .name = "vi.one",
@@ -401,6 +427,9 @@ TEST(bad_images)
 	EXPECT_EQ(-EBADMSG, load_edited(img, len, HOFF(m), &m100, 8, true));
 	EXPECT_EQ(-EBADMSG, load_edited(img, len, HOFF(k), &zero, 4, true));
 	EXPECT_EQ(-EBADMSG, load_edited(img, len, HOFF(version), &v2, 2, true));
+	/* a counter in [1, L): no adds and deletes leave one */
+	EXPECT_EQ(-EBADMSG, load_edited(img, len, len - 8, &b1, 1, true));
+	EXPECT_EQ(0, load_edited(img, len, len - 8, &b4, 1, true));
 	EXPECT_EQ(-EOPNOTSUPP, load_edited(img, len, HOFF(hash_id), &x, 1,
 					   true));
 	/* a classic type in a version-3 image; a later type's geometry */

@@ -189,7 +189,7 @@ static bool kbv_update(struct kbloom_vicbf *f, __u32 j, __u32 v, bool add)
 
 	do {
 		new = add ? kb_vi_ctr_add(old, sh, cb, v) :
-			    kb_vi_ctr_sub(old, sh, cb, v);
+			    kb_vi_ctr_sub(old, sh, cb, v, f->vi_l);
 		if (new == old)
 			break;
 	} while (!__atomic_compare_exchange_n(w, &old, new, true,
