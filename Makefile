@@ -257,7 +257,7 @@ fuzz: deps
 
 # the image loader needs only the core of the library
 FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
-$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
+$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
@@ -265,7 +265,8 @@ $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 
 # the version-3 contract and the VI-CBF loader: the vicbf family alone
 FUZZ_VI_SRCS := $(wildcard userspace/lib/vicbf/*.c)
-$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c $(FUZZ_VI_SRCS)
+$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_VI_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/vicbf/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \

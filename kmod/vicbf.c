@@ -25,11 +25,7 @@ static int kb_vi_create_shape(const struct kbloom_create *cmd,
 	if (cmd->fp_bits || cmd->slots || cmd->tables || cmd->update ||
 	    cmd->buckets)
 		return -EINVAL;
-	memset(s, 0, sizeof(*s));
-	s->type = KBLOOM_TYPE_VI_COUNTING;
-	s->counter_bits = cmd->counter_bits ? cmd->counter_bits :
-					      KBLOOM_COUNTER_BITS_DEFAULT;
-	s->vi_l = cmd->vi_l ? cmd->vi_l : KB_VI_L_DEFAULT;
+	kb_vi_shape_init(s, cmd->counter_bits, cmd->vi_l);
 	return 0;
 }
 

@@ -423,8 +423,28 @@ static inline int kb_vi_counters_ok(const __u8 *payload, __u64 len,
 	return 1;
 }
 
-/* The increment range of a planned VI filter when none is given. */
+/* The increment range of a VI filter when none is given. */
 #define KB_VI_L_DEFAULT		4U
+
+/*
+ * A VI shape of @counter_bits (0: 4) and @l (0: KB_VI_L_DEFAULT), k and m
+ * still 0: what CREATE and the library start from.
+ */
+static inline void kb_vi_shape_init(struct kb_shape *s, __u32 counter_bits,
+				    __u32 l)
+{
+	s->type = KBLOOM_TYPE_VI_COUNTING;
+	s->k = 0;
+	s->m = 0;
+	s->counter_bits = counter_bits ? counter_bits :
+					 KBLOOM_COUNTER_BITS_DEFAULT;
+	s->fp_bits = 0;
+	s->slots = 0;
+	s->tables = 0;
+	s->vi_l = l ? l : KB_VI_L_DEFAULT;
+	s->update = 0;
+	s->buckets = 0;
+}
 
 /* Terms of the series of e^lambda beyond lambda^2 / 2 (lambda < 1). */
 #define KB_VI_SERIES_MAX	40U

@@ -158,21 +158,26 @@ TEST_F(vi, delete_half_no_false_negative)
 	EXPECT_EQ(N_KEYS / 2, st.deleted);
 }
 
-/* Fill with fresh keys, measure, delete them all; 11 fills. */
-static void churn(struct __test_metadata *_metadata, struct kbloom_vicbf *f,
+/*
+ * A filter of 8 counters a key with increments in [@l, 2 @l) and @k
+ * probes: fill with fresh keys, measure, delete them all; 11 fills.  The
+ * rates of the first and the last fill in *first and *last.
+ */
+static void churn(struct __test_metadata *_metadata, __u32 l, __u32 k,
 		  double *first, double *last)
 {
+	struct kbloom_vicbf_opts o = { .seed = SEED, .vi_l = l };
 	struct kbloom_vicbf_stats st;
+	struct kbloom_vicbf *f;
 	__u64 c, i, key, base;
-	double r;
 
+	ASSERT_EQ(0, kbloom_vicbf_create_mk(8 * N_CHURN, k, &o, &f));
 	for (c = 0; c <= 10; c++) {
 		base = c * N_CHURN;
 		add_range(_metadata, f, base, base + N_CHURN);
-		r = vi_rate(f, 1ULL << 40, (1ULL << 40) + 1000000);
+		*last = vi_rate(f, 1ULL << 40, (1ULL << 40) + 1000000);
 		if (!c)
-			*first = r;
-		*last = r;
+			*first = *last;
 		for (i = base; i < base + N_CHURN; i++) {
 			key = key_of(i);
 			ASSERT_EQ(0, kbloom_vicbf_del(f, &key, 8));
@@ -182,34 +187,27 @@ static void churn(struct __test_metadata *_metadata, struct kbloom_vicbf *f,
 	ASSERT_EQ(0, kbloom_vicbf_stats(f, &st));
 	EXPECT_EQ(st.ones, st.saturated);
 	EXPECT_LT(0, st.saturations);
-	TH_LOG("after 10 cycles: %.4f%% vs first %.4f%% (%.2fx), %.2f%% of counters saturated",
-	       *last * 100, *first * 100, *last / *first,
+	TH_LOG("L=%u k=%u after 10 cycles: %.4f%% vs first %.4f%% (%.2fx), %.2f%% of counters saturated",
+	       l, k, *last * 100, *first * 100, *last / *first,
 	       100.0 * st.saturated / st.m);
+	kbloom_vicbf_destroy(f);
 }
 
 TEST(churn_l3)
 {
-	struct kbloom_vicbf_opts o = { .seed = SEED, .vi_l = 3 };
-	struct kbloom_vicbf *f;
 	double first, last;
 
-	ASSERT_EQ(0, kbloom_vicbf_create_mk(8 * N_CHURN, 4, &o, &f));
-	churn(_metadata, f, &first, &last);
+	churn(_metadata, 3, 4, &first, &last);
 	EXPECT_LE(last, 2 * first);
-	kbloom_vicbf_destroy(f);
 }
 
 /* Logged, not a bound: with L = 4 the rate grows with the saturations. */
 TEST(churn_l4)
 {
-	struct kbloom_vicbf_opts o = { .seed = SEED, .vi_l = 4 };
-	struct kbloom_vicbf *f;
 	double first, last;
 
-	ASSERT_EQ(0, kbloom_vicbf_create_mk(8 * N_CHURN, 6, &o, &f));
-	churn(_metadata, f, &first, &last);
+	churn(_metadata, 4, 6, &first, &last);
 	EXPECT_LE(first, last);
-	kbloom_vicbf_destroy(f);
 }
 
 /* Every (add, probe) that reaches or finds the maximum is counted. */

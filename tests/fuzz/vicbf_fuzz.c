@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fuzz_seed.h"
 #include "libkbloom_vicbf.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
@@ -176,22 +177,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 /* ---- seed corpus ------------------------------------------------------- */
 
-static int write_file(const char *dir, const char *name, const void *buf,
-		      size_t len)
-{
-	char path[4096];
-	FILE *out;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	out = fopen(path, "wb");
-	if (!out || fwrite(buf, 1, len, out) != len)
-		ret = -EIO;
-	if (out)
-		fclose(out);
-	return ret;
-}
-
 /* A VI image of @nkeys keys (and a hot key that saturates) in *img. */
 static int vi_image(__u64 m, __u32 k, __u32 l, __u32 cb, __u32 hash_id,
 		    int nkeys, void **img, size_t *len)
@@ -240,7 +225,7 @@ static int container(const char *dir, const void *a, size_t la,
 	memcpy(buf + sizeof(c) + la, b, lb);
 	fix_crc(buf, sizeof(c) + la + lb);
 	ret = kb_container_verify(buf, sizeof(c) + la + lb) ?:
-	      write_file(dir, "container-2vi.img", buf, sizeof(c) + la + lb);
+	      fuzz_write_file(dir, "container-2vi.img", buf, sizeof(c) + la + lb);
 	free(buf);
 	return ret;
 }
@@ -267,7 +252,7 @@ static int write_corpus(const char *dir)
 		if (ret)
 			break;
 		snprintf(name, sizeof(name), "vi-%u.img", i);
-		ret = write_file(dir, name, p, l);
+		ret = fuzz_write_file(dir, name, p, l);
 		if (s[i].hash == KBLOOM_HASH_FAST && !img[1]) {
 			img[!!img[0]] = p;
 			len[!!len[0]] = l;
@@ -284,19 +269,5 @@ static int write_corpus(const char *dir)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const char opt[] = "-kbloom_seed_corpus=";
-	int i;
-
-	for (i = 1; i < *argc; i++) {
-		if (strncmp((*argv)[i], opt, sizeof(opt) - 1))
-			continue;
-		if (write_corpus((*argv)[i] + sizeof(opt) - 1)) {
-			fprintf(stderr, "vicbf_fuzz: cannot write the corpus\n");
-			exit(1);
-		}
-		printf("vicbf_fuzz: seed corpus written to %s\n",
-		       (*argv)[i] + sizeof(opt) - 1);
-		exit(0);
-	}
-	return 0;
+	return fuzz_seed_option(*argc, *argv, "vicbf_fuzz", write_corpus);
 }

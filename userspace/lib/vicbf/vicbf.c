@@ -77,11 +77,7 @@ static int kbv_opts(const struct kbloom_vicbf_opts *o, struct kb_shape *s,
 	*hash_id = o->hash_id ? o->hash_id : KBLOOM_HASH_FAST;
 	if (*hash_id > KBLOOM_HASH_MAX)
 		return -EINVAL;
-	memset(s, 0, sizeof(*s));
-	s->type = KBLOOM_TYPE_VI_COUNTING;
-	s->counter_bits = o->counter_bits ? o->counter_bits :
-					    KBLOOM_COUNTER_BITS_DEFAULT;
-	s->vi_l = o->vi_l ? o->vi_l : KB_VI_L_DEFAULT;
+	kb_vi_shape_init(s, o->counter_bits, o->vi_l);
 	return 0;
 }
 

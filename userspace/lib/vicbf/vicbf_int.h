@@ -53,15 +53,4 @@ static inline void kbv_count(__u64 *ctr, __u64 n)
 	__atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
 }
 
-/* The shape of @f (struct kb_shape of uapi/kbloom_variants.h). */
-static inline void kbv_shape(const struct kbloom_vicbf *f, struct kb_shape *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->type = KBLOOM_TYPE_VI_COUNTING;
-	s->k = f->k;
-	s->m = f->m;
-	s->counter_bits = f->counter_bits;
-	s->vi_l = f->vi_l;
-}
-
 #endif /* _KBLOOM_VICBF_INT_H */
