@@ -7,7 +7,7 @@
 #   make check-core | check-bpf | check-kmod | check-style
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
-#   make fuzz         libFuzzer over the image loader, 60 s
+#   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-headers | clean
 #
 # Everything built goes to build/.  V=1 shows the commands.
