@@ -1,105 +1,29 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: instances (load, pin, open, destroy), links
- * (attach, detach, status, replace), the variants (map-backed or kfunc)
- * and the module filter names of kfunc instances, the veth peer program,
- * namespaces and locking.  Filters are in kbx_filter.c, the paths in
- * kbx_mcast.c and kbx_gate.c.
+ * libkbloom XDP instances: what the mcast and gate kinds share (their
+ * struct kbi_ops point here, their struct kbx_desc says what differs):
+ * loading and pinning a path, opening its pins, the variants (map-backed
+ * or kfunc) and the module filter names of kfunc instances, replacing
+ * the programs, and the kbloom_xdp_*() calls that are the core's.
+ * Filters are in filter.c, the kinds in kind_mcast.c and kind_gate.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/if_link.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "uapi/kbloom_plan.h"
 #include "bpf/kbloom_maps.h"
-#include "bpf/kbloom_mcast.skel.h"
-#include "bpf/kbloom_gate.skel.h"
-#include "bpf/kbloom_kfunc_mcast.skel.h"
-#include "bpf/kbloom_kfunc_gate.skel.h"
-#include "bpf/kbloom_pass.skel.h"
 #include "kmod/kbloom_kfunc.h"
 #include "libkbloom_dev.h"
 #include "xdp_priv.h"
-
-struct kbx_prog_pin {
-	const char *prog;	/* program name in the object */
-	const char *pin;	/* pin name in the instance directory */
-};
-
-struct kbx_kind_desc {
-	const char *params;
-	const char *filters;
-	const char *stats;
-	const char *exact;
-	const char *config;
-	const char *ports;
-	const char *kfilter;	/* name map of the kfunc variant */
-	struct kbx_prog_pin progs[XDP_NPROGS];
-};
-
-static const struct kbx_kind_desc kbx_kinds[] = {
-	[KBLOOM_XDP_MCAST] = {
-		.params = "mc_params", .filters = "mc_filters",
-		.stats = "mc_stats", .exact = "mc_members",
-		.config = "mc_config", .ports = "mc_ports",
-		.kfilter = "mc_kfilter",
-		.progs = {
-			[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
-			[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
-			[XDP_PROG_CHECK] = { "kbloom_mcast_check", "prog_check" },
-		},
-	},
-	[KBLOOM_XDP_GATE] = {
-		.params = "gate_params", .filters = "gate_filters",
-		.stats = "gate_stats", .exact = "gate_exact",
-		.config = "gate_config", .ports = NULL,
-		.kfilter = "gate_kfilter",
-		.progs = {
-			[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
-		},
-	},
-};
-
-/* ---- logging, locking, namespaces ---------------------------------------- */
-
-void kbx_log(const struct kbloom_xdp *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	kbp_vlog(x ? x->log : NULL, x ? x->log_ctx : NULL, fmt, ap);
-	va_end(ap);
-}
-
-int kbx_lock(struct kbloom_xdp *x)
-{
-	if (x->lock_depth++)
-		return 0;
-	if (flock(x->dir_fd, LOCK_EX)) {
-		x->lock_depth--;
-		return -errno;
-	}
-	return 0;
-}
-
-void kbx_unlock(struct kbloom_xdp *x)
-{
-	if (--x->lock_depth == 0)
-		flock(x->dir_fd, LOCK_UN);
-}
 
 /* ---- geometry ---------------------------------------------------------------- */
 
@@ -168,7 +92,7 @@ int kbloom_xdp_parse_addr(const char *s, __u8 addr[16], __u32 *len)
 	return -EINVAL;
 }
 
-/* ---- bpffs, names ------------------------------------------------------------ */
+/* ---- handles ---------------------------------------------------------------- */
 
 static int kbx_path_exists(const char *dir, const char *leaf)
 {
@@ -178,18 +102,17 @@ static int kbx_path_exists(const char *dir, const char *leaf)
 	return access(p, F_OK) == 0;
 }
 
-/* ---- handles ---------------------------------------------------------------- */
-
-static struct kbloom_xdp *kbx_alloc(const char *root, const char *name,
-				    const struct kbloom_xdp_opts *o)
+static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 {
 	struct kbloom_xdp *x = calloc(1, sizeof(*x));
-	int i;
+	int k;
 
 	if (!x)
 		return NULL;
-	x->dir_fd = -1;
-	x->netns_fd = -1;
+	x->inst = i;
+	x->desc = i->ops->data;
+	x->name = i->name;
+	x->dir = i->dir;
 	x->params_fd = -1;
 	x->filters_fd = -1;
 	x->stats_fd = -1;
@@ -200,53 +123,17 @@ static struct kbloom_xdp *kbx_alloc(const char *root, const char *name,
 	x->variant = KBLOOM_XDP_VARIANT_MAP;
 	x->kfilter_fd = -1;
 	x->dev_fd = -1;
-	for (i = 0; i < XDP_NPROGS; i++)
-		x->prog_fd[i] = -1;
-	if (o) {
-		x->log = o->log;
-		x->log_ctx = o->log_ctx;
-	}
-	snprintf(x->name, sizeof(x->name), "%s", name);
-	snprintf(x->dir, sizeof(x->dir), "%s/%s", root, name);
+	for (k = 0; k < XDP_NPROGS; k++)
+		x->prog_fd[k] = -1;
+	i->priv = x;
 	return x;
 }
 
-static int kbx_open_netns(struct kbloom_xdp *x, const char *ns)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	if (!ns)
-		return 0;
-	fd = kbp_netns_open(ns, p);
-	if (fd < 0) {
-		kbx_log(x, "netns %s: %s", p, strerror(-fd));
-		return fd;
-	}
-	x->netns_fd = fd;
-	return 0;
-}
-
-/* Mount bpffs on /sys/fs/bpf when the pin root is there and it is not. */
-static int kbx_bpffs_ensure(const struct kbloom_xdp *x, const char *root)
-{
-	int ret = kbp_bpffs_ensure(root);
-
-	if (ret < 0)
-		kbx_log(x, "cannot mount bpffs on %s: %s", KBP_BPFFS,
-			strerror(-ret));
-	else if (ret)
-		kbx_log(x, "mounted bpffs on %s", KBP_BPFFS);
-	return ret < 0 ? ret : 0;
-}
-
-void kbloom_xdp_close(struct kbloom_xdp *x)
+/* Release what path.c opened (filter.c's slots are released before). */
+void kbx_free(struct kbloom_xdp *x)
 {
 	int i;
 
-	if (!x)
-		return;
-	kbx_filter_release(x);
 	kbp_close_fd(&x->params_fd);
 	kbp_close_fd(&x->filters_fd);
 	kbp_close_fd(&x->stats_fd);
@@ -258,24 +145,8 @@ void kbloom_xdp_close(struct kbloom_xdp *x)
 	kbp_close_fd(&x->dev_fd);
 	for (i = 0; i < XDP_NPROGS; i++)
 		kbp_close_fd(&x->prog_fd[i]);
-	kbp_close_fd(&x->netns_fd);
-	kbp_close_fd(&x->dir_fd);
+	x->inst->priv = NULL;
 	free(x);
-}
-
-enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x)
-{
-	return x->kind;
-}
-
-const char *kbloom_xdp_dir(const struct kbloom_xdp *x)
-{
-	return x->dir;
-}
-
-enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x)
-{
-	return x->variant;
 }
 
 static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
@@ -295,17 +166,11 @@ static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 
 static int kbx_open_pins(struct kbloom_xdp *x)
 {
-	const struct kbx_kind_desc *d;
+	const struct kbx_desc *d;
 	__u32 btf_id = 0, max = 0;
 	int i, ret;
 
-	if (kbx_path_exists(x->dir, kbx_kinds[KBLOOM_XDP_MCAST].params))
-		x->kind = KBLOOM_XDP_MCAST;
-	else if (kbx_path_exists(x->dir, kbx_kinds[KBLOOM_XDP_GATE].params))
-		x->kind = KBLOOM_XDP_GATE;
-	else
-		return -ENOENT;
-	d = &kbx_kinds[x->kind];
+	d = x->desc;
 	ret = kbp_get(x->dir, d->params, &x->params_fd);
 	ret = ret ?: kbp_get(x->dir, d->filters, &x->filters_fd);
 	ret = ret ?: kbp_get(x->dir, d->stats, &x->stats_fd);
@@ -334,42 +199,78 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	return 0;
 }
 
-int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
-		    struct kbloom_xdp **xp)
+int kbx_inst_open(struct kbloom_inst *i)
 {
-	const char *root = opts && opts->pin_root ? opts->pin_root :
-			   KBLOOM_XDP_PIN_ROOT;
-	struct kbloom_xdp *x;
-	int ret;
+	struct kbloom_xdp *x = kbx_alloc(i);
 
-	if (!xp || !kbp_name_ok(name))
-		return -EINVAL;
-	x = kbx_alloc(root, name, opts);
-	if (!x)
-		return -ENOMEM;
-	ret = kbx_bpffs_ensure(x, root);
-	if (ret)
-		goto err;
-	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (x->dir_fd < 0) {
-		ret = -errno;
-		goto err;
-	}
-	ret = kbx_open_netns(x, opts ? opts->netns : NULL);
-	if (ret)
-		goto err;
-	ret = kbx_lock(x);
-	if (ret)
-		goto err;
-	ret = kbx_open_pins(x);
-	kbx_unlock(x);
-	if (ret)
-		goto err;
-	*xp = x;
-	return 0;
-err:
-	kbloom_xdp_close(x);
-	return ret;
+	return x ? kbx_open_pins(x) : -ENOMEM;
+}
+
+int kbx_inst_prog_fd(const struct kbloom_inst *i)
+{
+	const struct kbloom_xdp *x = i->priv;
+
+	return x->prog_fd[XDP_PROG_MAIN];
+}
+
+/* ---- the kbloom_xdp_*() calls of the core ------------------------------------- */
+
+struct kbloom_inst *kbloom_xdp_inst(struct kbloom_xdp *x)
+{
+	return x ? x->inst : NULL;
+}
+
+struct kbloom_xdp *kbloom_xdp_of(struct kbloom_inst *i)
+{
+	return i && i->ops->open == kbx_inst_open ? i->priv : NULL;
+}
+
+void kbloom_xdp_close(struct kbloom_xdp *x)
+{
+	if (x)
+		kbloom_inst_close(x->inst);
+}
+
+int kbloom_xdp_destroy(struct kbloom_xdp *x)
+{
+	return x ? kbloom_inst_destroy(x->inst) : -EINVAL;
+}
+
+enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x)
+{
+	return x->desc->xdp_kind;
+}
+
+const char *kbloom_xdp_dir(const struct kbloom_xdp *x)
+{
+	return x->dir;
+}
+
+enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x)
+{
+	return x->variant;
+}
+
+int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
+		      enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got)
+{
+	return x ? kbloom_inst_attach(x->inst, ifindex, mode, got) : -EINVAL;
+}
+
+int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex)
+{
+	return x ? kbloom_inst_detach(x->inst, ifindex) : -EINVAL;
+}
+
+int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
+		      __u32 max)
+{
+	return x ? kbloom_inst_status(x->inst, out, max) : -EINVAL;
+}
+
+int kbloom_xdp_replace(struct kbloom_xdp *x)
+{
+	return x ? kbloom_inst_replace(x->inst) : -EINVAL;
 }
 
 /* ---- module filters (kfunc variant) --------------------------------------- */
@@ -379,7 +280,6 @@ int kbx_kfunc(const struct kbloom_xdp *x)
 	return x->variant == KBLOOM_XDP_VARIANT_KFUNC;
 }
 
-/* @pat with its "%s" (one at most) replaced by @ifname: a valid name. */
 static int kbx_name_expand(const char *pat, const char *ifname,
 			   char out[KBLOOM_NAME_LEN])
 {
@@ -399,25 +299,16 @@ static int kbx_name_expand(const char *pat, const char *ifname,
 	return 0;
 }
 
-/* The gate has filter 0 only; mcast ports are ifindexes, 0 the pattern. */
 static int kbx_name_id_ok(const struct kbloom_xdp *x, __u32 id)
 {
-	return x->kind == KBLOOM_XDP_MCAST ? id <= INT_MAX : !id;
+	return x->desc->multi ? id <= INT_MAX : !id;
 }
 
 /* The name of interface @ifindex in the instance's namespace. */
 static int kbx_ifname(const struct kbloom_xdp *x, int ifindex,
 		      char buf[IF_NAMESIZE])
 {
-	int ns, ret;
-
-	ret = kbp_ns_enter(x->netns_fd, &ns);
-	if (ret)
-		return ret;
-	if (!if_indextoname(ifindex, buf))
-		ret = -ENODEV;
-	kbp_ns_leave(ns);
-	return ret;
+	return kbi_ifname(x->inst, ifindex, buf);
 }
 
 /*
@@ -428,11 +319,11 @@ static int kbx_name_make(const struct kbloom_xdp *x, __u32 id,
 			 const char *name, char out[KBLOOM_NAME_LEN])
 {
 	char ifname[IF_NAMESIZE] = "a";	/* stands in for any interface */
-	int pattern = x->kind == KBLOOM_XDP_MCAST && !id;
+	int pattern = x->desc->multi && !id;
 	int ret;
 
 	if (strstr(name, "%s")) {
-		if (x->kind != KBLOOM_XDP_MCAST)
+		if (!x->desc->multi)
 			goto bad;
 		if (id) {
 			ret = kbx_ifname(x, (int)id, ifname);
@@ -454,7 +345,7 @@ static int kbx_name_make(const struct kbloom_xdp *x, __u32 id,
 	return 0;
 bad:
 	kbx_log(x, "%s: module filter '%s': not a filter name (1..31 of A-Z a-z 0-9 _ . -%s)",
-		x->name, name, x->kind == KBLOOM_XDP_MCAST ?
+		x->name, name, x->desc->multi ?
 		", and one %s for the port's interface name" : "");
 	return -EINVAL;
 }
@@ -491,7 +382,6 @@ static int kbx_module_name_set(struct kbloom_xdp *x, __u32 id,
 	return kbp_err(bpf_map_update_elem(x->kfilter_fd, &id, &n, BPF_ANY));
 }
 
-/* A new mcast port without a name gets the pattern's (id 0), if any. */
 int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)
 {
 	char pat[KBLOOM_NAME_LEN], name[KBLOOM_NAME_LEN];
@@ -582,61 +472,26 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 
 /* ---- loading -------------------------------------------------------------- */
 
+/* The object of a kind and variant (the skeletons are the kind's). */
 struct kbx_skel {
-	enum kbloom_xdp_kind kind;
-	enum kbloom_xdp_variant variant;
+	const struct kbx_desc *desc;
+	bool kfunc;
 	void *skel;
 	struct bpf_object *obj;
 };
 
-/*
- * The object of @x's kind and variant.  The two variants of a path have
- * the same program and map names; the kfunc one adds its name map.
- */
 static int kbx_skel_open(struct kbx_skel *s, const struct kbloom_xdp *x)
 {
-	int kfunc = x->variant == KBLOOM_XDP_VARIANT_KFUNC;
-
-	s->kind = x->kind;
-	s->variant = x->variant;
-	if (x->kind == KBLOOM_XDP_MCAST && kfunc) {
-		struct kbloom_kfunc_mcast *m = kbloom_kfunc_mcast__open();
-
-		s->skel = m;
-		s->obj = m ? m->obj : NULL;
-	} else if (x->kind == KBLOOM_XDP_MCAST) {
-		struct kbloom_mcast *m = kbloom_mcast__open();
-
-		s->skel = m;
-		s->obj = m ? m->obj : NULL;
-	} else if (kfunc) {
-		struct kbloom_kfunc_gate *g = kbloom_kfunc_gate__open();
-
-		s->skel = g;
-		s->obj = g ? g->obj : NULL;
-	} else {
-		struct kbloom_gate *g = kbloom_gate__open();
-
-		s->skel = g;
-		s->obj = g ? g->obj : NULL;
-	}
+	s->desc = x->desc;
+	s->kfunc = x->variant == KBLOOM_XDP_VARIANT_KFUNC;
+	s->obj = s->desc->skel_open(s->kfunc, &s->skel);
 	return s->obj ? 0 : -errno ?: -ENOMEM;
 }
 
 static void kbx_skel_close(struct kbx_skel *s)
 {
-	int kfunc = s->variant == KBLOOM_XDP_VARIANT_KFUNC;
-
-	if (!s->skel)
-		return;
-	if (s->kind == KBLOOM_XDP_MCAST && kfunc)
-		kbloom_kfunc_mcast__destroy(s->skel);
-	else if (s->kind == KBLOOM_XDP_MCAST)
-		kbloom_mcast__destroy(s->skel);
-	else if (kfunc)
-		kbloom_kfunc_gate__destroy(s->skel);
-	else
-		kbloom_gate__destroy(s->skel);
+	if (s->skel)
+		s->desc->skel_close(s->kfunc, s->skel);
 	s->skel = NULL;
 	s->obj = NULL;
 }
@@ -662,7 +517,7 @@ static int kbx_kfunc_ready(const struct kbloom_xdp *x)
 
 static int kbx_pin_obj(struct kbloom_xdp *x, struct bpf_object *obj)
 {
-	const struct kbx_kind_desc *d = &kbx_kinds[x->kind];
+	const struct kbx_desc *d = x->desc;
 	int i, ret;
 
 	ret = kbp_pin_maps(obj, x->dir);
@@ -676,8 +531,8 @@ static int kbx_pin_obj(struct kbloom_xdp *x, struct bpf_object *obj)
 
 static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 {
-	const struct kbx_kind_desc *d = &kbx_kinds[x->kind];
-	__u32 nf = x->kind == KBLOOM_XDP_MCAST ? x->max_filters : 1;
+	const struct kbx_desc *d = x->desc;
+	__u32 nf = x->desc->multi ? x->max_filters : 1;
 	__u32 keys = o && o->max_keys ? o->max_keys : XDP_DEF_MAX_KEYS;
 	struct kbx_skel s = {};
 	int ret;
@@ -694,7 +549,7 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	ret = ret ?: kbp_set_max(s.obj, d->filters,
 				 nf * KBLOOM_SLOTS_PER_FILTER);
 	ret = ret ?: kbp_set_max(s.obj, d->exact, keys);
-	if (x->kind == KBLOOM_XDP_MCAST) {
+	if (d->multi) {
 		ret = ret ?: kbp_set_max(s.obj, d->stats, nf);
 		ret = ret ?: kbp_set_max(s.obj, d->ports, nf);
 		/* the ports' names and the name of new ports (id 0) */
@@ -708,7 +563,7 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 				x->name,
 				x->variant == KBLOOM_XDP_VARIANT_KFUNC ?
 				"kfunc " : "",
-				x->kind == KBLOOM_XDP_MCAST ? "mcast" : "gate",
+				x->inst->ops->kind,
 				strerror(-ret));
 	}
 	ret = ret ?: kbx_pin_obj(x, s.obj);
@@ -750,425 +605,32 @@ static int kbx_variant_pick(struct kbloom_xdp *x,
 	return 0;
 }
 
-int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
-		      const struct kbloom_xdp_opts *opts,
-		      struct kbloom_xdp **xp)
+int kbx_inst_create(struct kbloom_inst *i, const void *opts)
 {
-	const char *root = opts && opts->pin_root ? opts->pin_root :
-			   KBLOOM_XDP_PIN_ROOT;
+	const struct kbloom_xdp_opts *o = opts;
 	struct kbloom_params geom;
-	struct kbloom_xdp *x;
+	struct kbloom_xdp *x = kbx_alloc(i);
 	int ret;
 
-	if (!xp || !kbp_name_ok(name) ||
-	    (kind != KBLOOM_XDP_MCAST && kind != KBLOOM_XDP_GATE))
-		return -EINVAL;
-	x = kbx_alloc(root, name, opts);
 	if (!x)
 		return -ENOMEM;
-	x->kind = kind;
-	x->max_filters = opts && opts->max_filters ? opts->max_filters :
+	x->max_filters = o && o->max_filters ? o->max_filters :
 			 XDP_DEF_MAX_PORTS;
-	ret = kbx_geom_to_params(opts ? &opts->geom : NULL, &geom);
+	ret = kbx_geom_to_params(o ? &o->geom : NULL, &geom);
 	if (ret) {
-		kbx_log(x, "%s: bad filter geometry", name);
-		goto err_free;
+		kbx_log(x, "%s: bad filter geometry", x->name);
+		return ret;
 	}
-	ret = kbx_variant_pick(x, opts);
-	if (ret)
-		goto err_free;
-	ret = kbx_bpffs_ensure(x, root);
-	ret = ret ?: kbp_mkdir_p(root);
-	ret = ret ?: kbx_open_netns(x, opts ? opts->netns : NULL);
-	if (ret)
-		goto err_free;
-	if (mkdir(x->dir, 0700)) {
-		ret = -errno;
-		goto err_free;
-	}
-	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (x->dir_fd < 0) {
-		ret = -errno;
-		goto err_unpin;
-	}
-	ret = kbx_lock(x);
-	if (ret)
-		goto err_unpin;
-	ret = kbx_load_new(x, opts);
+	ret = kbx_variant_pick(x, o);
+	ret = ret ?: kbx_load_new(x, o);
 	ret = ret ?: kbx_open_pins(x);
-	if (!ret)
-		ret = kind == KBLOOM_XDP_MCAST ? kbx_mcast_init(x, opts) :
-						 kbx_gate_init(x, opts);
-	if (!ret && kbx_kfunc(x) && opts && opts->module_filter &&
-	    *opts->module_filter)
-		ret = kbloom_xdp_set_module_filter(x, 0, opts->module_filter);
-	kbx_unlock(x);
-	if (ret)
-		goto err_unpin;
-	*xp = x;
-	return 0;
-err_unpin:
-	kbloom_xdp_close(x);
-	kbloom_xdp_unpin(root, name);
-	return ret;
-err_free:
-	kbloom_xdp_close(x);
+	ret = ret ?: x->desc->init(x, o);
+	if (!ret && kbx_kfunc(x) && o && o->module_filter && *o->module_filter)
+		ret = kbloom_xdp_set_module_filter(x, 0, o->module_filter);
 	return ret;
 }
 
-/* ---- removal ------------------------------------------------------------- */
-
-int kbloom_xdp_unpin(const char *pin_root, const char *name)
-{
-	char dir[PATH_MAX];
-	struct dirent *e;
-	int dfd, fd, err = 0;
-	DIR *d;
-
-	if (!kbp_name_ok(name))
-		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%s/%s",
-		 pin_root ? pin_root : KBLOOM_XDP_PIN_ROOT, name);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	dfd = dirfd(d);
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (!strncmp(e->d_name, "link_", 5)) {
-			char p[PATH_MAX];
-
-			fd = -1;
-			if (snprintf(p, sizeof(p), "%s/%s", dir,
-				     e->d_name) < (int)sizeof(p))
-				fd = bpf_obj_get(p);
-			if (fd >= 0) {
-				bpf_link_detach(fd);
-				close(fd);
-			}
-		}
-		if (unlinkat(dfd, e->d_name, 0) && !err)
-			err = -errno;
-	}
-	closedir(d);
-	if (rmdir(dir) && !err)
-		err = -errno;
-	return err;
-}
-
-/* Detach and unpin every link of the instance. */
-static void kbx_detach_all(struct kbloom_xdp *x)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	int fd;
-	DIR *d;
-
-	d = opendir(x->dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "link_", 5) ||
-		    snprintf(path, sizeof(path), "%s/%s", x->dir,
-			     e->d_name) >= (int)sizeof(path))
-			continue;
-		fd = bpf_obj_get(path);
-		if (fd >= 0) {
-			bpf_link_detach(fd);
-			close(fd);
-		}
-		unlink(path);
-	}
-	closedir(d);
-}
-
-int kbloom_xdp_destroy(struct kbloom_xdp *x)
-{
-	char root[PATH_MAX], name[KBLOOM_XDP_NAME_MAX];
-	size_t n;
-
-	if (!x)
-		return -EINVAL;
-	snprintf(name, sizeof(name), "%s", x->name);
-	snprintf(root, sizeof(root), "%s", x->dir);
-	n = strlen(root) - strlen(name);
-	root[n ? n - 1 : 0] = 0;
-	kbx_lock(x);
-	kbx_detach_all(x);	/* first: no frame enters a half-removed path */
-	if (x->kind == KBLOOM_XDP_MCAST)
-		kbx_mcast_replace_ports(x, -1);	/* drop the devmap entries */
-	kbloom_xdp_close(x);	/* releases the lock */
-	return kbloom_xdp_unpin(root, name);
-}
-
-/* ---- links ------------------------------------------------------------------ */
-
-static int kbx_fallback_ok(int err)
-{
-	return err == -EOPNOTSUPP || err == -EINVAL || err == -524;
-}
-
-static int kbx_link_create(const struct kbloom_xdp *x, int prog_fd,
-			   int ifindex, enum kbloom_xdp_mode mode,
-			   enum kbloom_xdp_mode *got)
-{
-	char ifname[IF_NAMESIZE] = "?";
-	int fd = -EOPNOTSUPP;
-
-	if_indextoname(ifindex, ifname);
-	if (mode != KBLOOM_XDP_MODE_GENERIC) {
-		LIBBPF_OPTS(bpf_link_create_opts, o,
-			    .flags = XDP_FLAGS_DRV_MODE);
-
-		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
-		if (fd >= 0) {
-			*got = KBLOOM_XDP_MODE_NATIVE;
-			return fd;
-		}
-		if (mode == KBLOOM_XDP_MODE_NATIVE || !kbx_fallback_ok(fd))
-			goto fail;
-		kbx_log(x, "%s: native XDP unavailable (%s), attaching in generic (skb) mode",
-			ifname, strerror(-fd));
-	}
-	{
-		LIBBPF_OPTS(bpf_link_create_opts, o,
-			    .flags = XDP_FLAGS_SKB_MODE);
-
-		fd = kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
-	}
-	if (fd >= 0) {
-		*got = KBLOOM_XDP_MODE_GENERIC;
-		return fd;
-	}
-fail:
-	if (fd == -EBUSY || fd == -EEXIST)
-		kbx_log(x, "%s: another XDP program is attached", ifname);
-	else
-		kbx_log(x, "%s: cannot attach XDP: %s", ifname, strerror(-fd));
-	return fd;
-}
-
-int kbloom_xdp_attach(struct kbloom_xdp *x, int ifindex,
-		      enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got)
-{
-	enum kbloom_xdp_mode m = 0;
-	char ifname[IF_NAMESIZE];
-	struct kbloom_params p;
-	int ret, fd, ns, added = 0;
-	char path[PATH_MAX];
-
-	if (!x || ifindex <= 0 || mode > KBLOOM_XDP_MODE_GENERIC)
-		return -EINVAL;
-	ret = kbp_path(x->dir, path, "link_%d", ifindex);
-	if (ret)
-		return ret;
-	ret = kbx_lock(x);
-	if (ret)
-		return ret;
-	if (!access(path, F_OK)) {
-		ret = -EEXIST;
-		goto out_unlock;
-	}
-	ret = kbp_ns_enter(x->netns_fd, &ns);
-	if (ret)
-		goto out_unlock;
-	if (!if_indextoname(ifindex, ifname)) {
-		ret = -ENODEV;
-		goto out_ns;
-	}
-	if (x->kind == KBLOOM_XDP_MCAST &&
-	    kbx_filter_get(x, ifindex, &p) == -ENOENT) {
-		ret = kbloom_mcast_port_add(x, ifindex, NULL);
-		if (ret)
-			goto out_ns;
-		added = 1;
-	}
-	fd = kbx_link_create(x, x->prog_fd[XDP_PROG_MAIN], ifindex, mode, &m);
-	if (fd < 0) {
-		ret = fd;
-		goto out_port;
-	}
-	ret = kbp_err(bpf_obj_pin(fd, path));
-	if (ret) {
-		bpf_link_detach(fd);
-		close(fd);
-		goto out_port;
-	}
-	close(fd);
-	if (got)
-		*got = m;
-	goto out_ns;
-out_port:
-	if (added)
-		kbloom_mcast_port_del(x, ifindex);
-out_ns:
-	kbp_ns_leave(ns);
-out_unlock:
-	kbx_unlock(x);
-	return ret;
-}
-
-int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex)
-{
-	char path[PATH_MAX];
-	int ret, fd;
-
-	if (!x || ifindex <= 0)
-		return -EINVAL;
-	ret = kbp_path(x->dir, path, "link_%d", ifindex);
-	if (ret)
-		return ret;
-	ret = kbx_lock(x);
-	if (ret)
-		return ret;
-	fd = bpf_obj_get(path);
-	if (fd < 0) {
-		ret = kbp_err(fd);
-		goto out;
-	}
-	ret = kbp_err(bpf_link_detach(fd));
-	close(fd);
-	if (ret == -ENOLINK)	/* the interface is gone */
-		ret = 0;
-	if (!ret && unlink(path))
-		ret = -errno;
-out:
-	kbx_unlock(x);
-	return ret;
-}
-
-static __u32 kbx_query_mode(int ifindex, __u32 prog_id)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-
-	if (!ifindex || bpf_xdp_query(ifindex, 0, &q))
-		return 0;
-	switch (q.attach_mode) {
-	case XDP_ATTACHED_DRV:
-		return KBLOOM_XDP_MODE_NATIVE;
-	case XDP_ATTACHED_SKB:
-		return KBLOOM_XDP_MODE_GENERIC;
-	case XDP_ATTACHED_MULTI:
-		if (q.drv_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_NATIVE;
-		if (q.skb_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_GENERIC;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-static int kbx_link_cmp(const void *a, const void *b)
-{
-	const struct kbloom_xdp_link *la = a, *lb = b;
-
-	return (la->ifindex > lb->ifindex) - (la->ifindex < lb->ifindex);
-}
-
-int kbloom_xdp_status(struct kbloom_xdp *x, struct kbloom_xdp_link *out,
-		      __u32 max)
-{
-	struct bpf_link_info info;
-	struct kbloom_xdp_link l;
-	char path[PATH_MAX];
-	struct dirent *e;
-	int n = 0, ns, fd, ret;
-	__u32 len;
-	DIR *d;
-
-	if (!x || (max && !out))
-		return -EINVAL;
-	d = opendir(x->dir);
-	if (!d)
-		return -errno;
-	ret = kbp_ns_enter(x->netns_fd, &ns);
-	if (ret) {
-		closedir(d);
-		return ret;
-	}
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "link_", 5))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", x->dir,
-			     e->d_name) >= (int)sizeof(path))
-			continue;
-		fd = bpf_obj_get(path);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		ret = bpf_obj_get_info_by_fd(fd, &info, &len);
-		close(fd);
-		if (ret)
-			continue;
-		memset(&l, 0, sizeof(l));
-		l.ifindex = info.xdp.ifindex;
-		l.link_id = info.id;
-		l.prog_id = info.prog_id;
-		l.mode = kbx_query_mode(l.ifindex, l.prog_id);
-		if (!l.ifindex || !if_indextoname(l.ifindex, l.ifname))
-			l.ifname[0] = 0;
-		if ((__u32)n < max)
-			out[n] = l;
-		n++;
-	}
-	kbp_ns_leave(ns);
-	closedir(d);
-	if (out)
-		qsort(out, (__u32)n < max ? (__u32)n : max, sizeof(*out),
-		      kbx_link_cmp);
-	return n;
-}
-
-/* Switch every link from @old_fd to @new_fd; on failure switch back. */
-static int kbx_update_links(struct kbloom_xdp *x, int old_fd, int new_fd)
-{
-	char path[PATH_MAX];
-	int fds[1024], n = 0, i, fd, ret = 0;
-	struct dirent *e;
-	DIR *d;
-
-	d = opendir(x->dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)) && n < (int)(sizeof(fds) / sizeof(fds[0]))) {
-		if (strncmp(e->d_name, "link_", 5))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", x->dir,
-			     e->d_name) >= (int)sizeof(path))
-			continue;
-		fd = bpf_obj_get(path);
-		if (fd >= 0)
-			fds[n++] = fd;
-	}
-	closedir(d);
-	for (i = 0; i < n; i++) {
-		LIBBPF_OPTS(bpf_link_update_opts, o, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = old_fd);
-
-		ret = kbp_err(bpf_link_update(fds[i], new_fd, &o));
-		if (ret == -ENOLINK)	/* defunct link: interface gone */
-			ret = 0;
-		if (ret)
-			break;
-	}
-	if (ret) {
-		kbx_log(x, "%s: replacing the program of a link failed: %s",
-			x->name, strerror(-ret));
-		while (i-- > 0) {
-			LIBBPF_OPTS(bpf_link_update_opts, o,
-				    .flags = BPF_F_REPLACE,
-				    .old_prog_fd = new_fd);
-
-			bpf_link_update(fds[i], old_fd, &o);
-		}
-	}
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	return ret;
-}
+/* ---- replace ------------------------------------------------------------------ */
 
 static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 {
@@ -1193,34 +655,17 @@ static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 	return 0;
 }
 
-int kbloom_xdp_replace(struct kbloom_xdp *x)
+/* New programs of @x's variant, on the maps of @x: their fds in @nfd. */
+static int kbx_reload(struct kbloom_xdp *x, int nfd[XDP_NPROGS])
 {
-	const struct kbx_kind_desc *d;
-	int nfd[XDP_NPROGS], i, ns, ret;
+	const struct kbx_desc *d = x->desc;
 	struct bpf_program *prog;
 	struct kbx_skel s = {};
+	int i, ret = 0;
 
-	if (!x)
-		return -EINVAL;
-	d = &kbx_kinds[x->kind];
-	for (i = 0; i < XDP_NPROGS; i++)
-		nfd[i] = -1;
-	ret = kbx_lock(x);
-	if (ret)
-		return ret;
-	/* the programs in force now, whoever loaded them */
-	for (i = 0; i < XDP_NPROGS; i++) {
-		kbp_close_fd(&x->prog_fd[i]);
-		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
-		if (ret)
-			goto out;
-	}
-	if (kbx_kfunc(x)) {
+	if (kbx_kfunc(x))
 		ret = kbx_kfunc_ready(x);
-		if (ret)
-			goto out;
-	}
-	ret = kbx_skel_open(&s, x);
+	ret = ret ?: kbx_skel_open(&s, x);
 	ret = ret ?: kbx_reuse_maps(x, s.obj);
 	ret = ret ?: bpf_object__load(s.obj);
 	if (ret) {
@@ -1239,70 +684,59 @@ int kbloom_xdp_replace(struct kbloom_xdp *x)
 			goto out;
 		}
 	}
-	ret = kbp_ns_enter(x->netns_fd, &ns);
+out:
+	kbx_skel_close(&s);
+	return ret;
+}
+
+/* Links first, then the devmap; undo the links when the devmap fails. */
+static int kbx_switch(struct kbloom_xdp *x, const int nfd[XDP_NPROGS])
+{
+	int ns, ret;
+
+	ret = kbp_ns_enter(x->inst->netns_fd, &ns);
 	if (ret)
-		goto out;
-	ret = kbx_update_links(x, x->prog_fd[XDP_PROG_MAIN],
+		return ret;
+	ret = kbi_links_update(x->inst, x->prog_fd[XDP_PROG_MAIN],
 			       nfd[XDP_PROG_MAIN]);
-	if (!ret && x->kind == KBLOOM_XDP_MCAST) {
-		ret = kbx_mcast_replace_ports(x, nfd[XDP_PROG_EGRESS]);
+	if (!ret && x->desc->ports_replace) {
+		ret = x->desc->ports_replace(x, nfd[XDP_PROG_EGRESS]);
 		if (ret) {
-			kbx_mcast_replace_ports(x, x->prog_fd[XDP_PROG_EGRESS]);
-			kbx_update_links(x, nfd[XDP_PROG_MAIN],
+			x->desc->ports_replace(x, x->prog_fd[XDP_PROG_EGRESS]);
+			kbi_links_update(x->inst, nfd[XDP_PROG_MAIN],
 					 x->prog_fd[XDP_PROG_MAIN]);
 		}
 	}
 	kbp_ns_leave(ns);
-	if (ret)
-		goto out;
-	for (i = 0; i < XDP_NPROGS; i++) {
+	return ret;
+}
+
+int kbx_inst_replace(struct kbloom_inst *inst)
+{
+	struct kbloom_xdp *x = inst->priv;
+	const struct kbx_desc *d = x->desc;
+	int nfd[XDP_NPROGS], i, ret = 0;
+
+	for (i = 0; i < XDP_NPROGS; i++)
+		nfd[i] = -1;
+	/* the programs in force now, whoever loaded them */
+	for (i = 0; !ret && i < XDP_NPROGS; i++) {
+		kbp_close_fd(&x->prog_fd[i]);
+		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
+	}
+	ret = ret ?: kbx_reload(x, nfd);
+	ret = ret ?: kbx_switch(x, nfd);
+	for (i = 0; !ret && i < XDP_NPROGS; i++) {
 		if (nfd[i] < 0)
 			continue;
-		ret = kbp_repin(x->dir, nfd[i], d->progs[i].pin);
-		if (ret)
-			kbx_log(x, "%s: re-pinning %s failed: %s", x->name,
-				d->progs[i].pin, strerror(-ret));
+		if (kbp_repin(x->dir, nfd[i], d->progs[i].pin))
+			kbx_log(x, "%s: re-pinning %s failed", x->name,
+				d->progs[i].pin);
 		kbp_close_fd(&x->prog_fd[i]);
 		x->prog_fd[i] = nfd[i];
 		nfd[i] = -1;
 	}
-	ret = 0;
-out:
 	for (i = 0; i < XDP_NPROGS; i++)
 		kbp_close_fd(&nfd[i]);
-	kbx_skel_close(&s);
-	kbx_unlock(x);
 	return ret;
-}
-
-/* ---- the veth peer program ---------------------------------------------------- */
-
-int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
-			   const char *pin_path, int *link_fd)
-{
-	struct kbloom_xdp dummy = { .dir_fd = -1 };
-	enum kbloom_xdp_mode got;
-	struct kbloom_pass *s;
-	int fd, ret = 0;
-
-	if (ifindex <= 0 || mode > KBLOOM_XDP_MODE_GENERIC ||
-	    (!pin_path && !link_fd))
-		return -EINVAL;
-	s = kbloom_pass__open_and_load();
-	if (!s)
-		return -errno ?: -ENOMEM;
-	fd = kbx_link_create(&dummy, bpf_program__fd(s->progs.kbloom_pass),
-			     ifindex, mode, &got);
-	kbloom_pass__destroy(s);
-	if (fd < 0)
-		return fd;
-	if (pin_path) {
-		ret = kbp_err(bpf_obj_pin(fd, pin_path));
-		if (ret)
-			bpf_link_detach(fd);
-		close(fd);
-		return ret;
-	}
-	*link_fd = fd;
-	return 0;
 }
