@@ -19,27 +19,12 @@ static const char *const kinds[NKINDS] = {
 	"mcast", "gate", "pass", "ipbf", "mcbf",
 };
 
-struct logbuf {
-	char text[4096];
-	size_t len;
-};
-
-static void log_to_buf(void *ctx, const char *msg)
-{
-	struct logbuf *b = ctx;
-	int n = snprintf(b->text + b->len, sizeof(b->text) - b->len, "%s\n",
-			 msg);
-
-	if (n > 0 && b->len + n < sizeof(b->text))
-		b->len += n;
-}
-
 FIXTURE(inst) {
 	char name[NKINDS][64];
 	struct kbt_ns ns;
 	int saved;
 	int lo;
-	struct logbuf log;
+	struct kbt_log log;
 	struct kbloom_inst_opts o;
 };
 
@@ -73,7 +58,7 @@ static int in_setup(FIXTURE_DATA(inst) *self)
 	if (kbt_sh(NULL, "ip link set dev lo up"))
 		return -1;
 	self->lo = kbt_ifindex(NULL, "lo");
-	self->o.log = log_to_buf;
+	self->o.log = kbt_log_line;
 	self->o.log_ctx = &self->log;
 	return 0;
 }
@@ -120,9 +105,9 @@ static int pin_map(const char *name, const char *leaf, __u32 value_size,
 
 TEST_F(inst, marker_of_every_kind_is_read_back)
 {
-	struct kbloom_net_opts no = { .log = log_to_buf,
+	struct kbloom_net_opts no = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
-	struct kbloom_xdp_opts xo = { .log = log_to_buf,
+	struct kbloom_xdp_opts xo = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
 	char kind[KBLOOM_INST_KIND_MAX], p[512];
 	struct kbloom_inst *i;
@@ -172,7 +157,7 @@ TEST_F(inst, missing_or_corrupt_marker_is_refused)
 		__u64 netns_ino;
 	} bogus = { .kind = "bogus", .version = 1 };
 	char kind[KBLOOM_INST_KIND_MAX], p[512];
-	struct kbloom_xdp_opts xo = { .log = log_to_buf,
+	struct kbloom_xdp_opts xo = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
 	struct kbloom_inst *i = NULL;
 	struct kbloom_xdp *x;

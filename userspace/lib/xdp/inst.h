@@ -94,10 +94,9 @@ void kbi_unlock(struct kbloom_inst *i);
 int kbi_create(const char *name, const struct kbi_ops *ops,
 	       const struct kbloom_inst_opts *o, const void *kind_opts,
 	       struct kbloom_inst **ip);
-/* @want: the ops the instance must have (else -EINVAL), or NULL: any. */
+/* Open @name: @find gives the ops of the kind its marker names. */
 int kbi_open(const char *name, const struct kbloom_inst_opts *o,
-	     kbi_find_fn find, const struct kbi_ops *want,
-	     struct kbloom_inst **ip);
+	     kbi_find_fn find, struct kbloom_inst **ip);
 
 /**
  * struct kbi_link_req - one program to attach to one interface

@@ -221,29 +221,6 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 
 /* ---- the kind --------------------------------------------------------------- */
 
-static struct bpf_object *gate_skel_open(bool kfunc, void **skel)
-{
-	if (kfunc) {
-		struct kbloom_kfunc_gate *g = kbloom_kfunc_gate__open();
-
-		*skel = g;
-		return g ? g->obj : NULL;
-	} else {
-		struct kbloom_gate *g = kbloom_gate__open();
-
-		*skel = g;
-		return g ? g->obj : NULL;
-	}
-}
-
-static void gate_skel_close(bool kfunc, void *skel)
-{
-	if (kfunc)
-		kbloom_kfunc_gate__destroy(skel);
-	else
-		kbloom_gate__destroy(skel);
-}
-
 static void gate_close(struct kbloom_inst *i)
 {
 	kbx_filter_release(i->priv);
@@ -261,8 +238,10 @@ static const struct kbx_desc gate_desc = {
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
 	},
-	.skel_open = gate_skel_open,
-	.skel_close = gate_skel_close,
+	.objs = {
+		{ "kbloom_gate", kbloom_gate__elf_bytes },
+		{ "kbloom_kfunc_gate", kbloom_kfunc_gate__elf_bytes },
+	},
 	.init = gate_init,
 };
 

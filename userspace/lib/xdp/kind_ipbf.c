@@ -316,19 +316,6 @@ static __u32 ipbf_rec_index(const void *rec)
 	return ((const struct kbloom_ipbf_port *)rec)->index;
 }
 
-static struct bpf_object *ipbf_skel_open(void **skel)
-{
-	struct kbloom_ipbf *s = kbloom_ipbf__open();
-
-	*skel = s;
-	return s ? s->obj : NULL;
-}
-
-static void ipbf_skel_close(void *skel)
-{
-	kbloom_ipbf__destroy(skel);
-}
-
 static int ipbf_init(struct kbloom_net *n)
 {
 	struct kbloom_ipbf_cfg cfg = {
@@ -351,8 +338,7 @@ static const struct kbn_desc ipbf_desc = {
 	.port_size = sizeof(struct kbloom_ipbf_port),
 	.stats_size = sizeof(struct kbloom_ipbf_stats),
 	.rec_index = ipbf_rec_index,
-	.skel_open = ipbf_skel_open,
-	.skel_close = ipbf_skel_close,
+	.obj = { "kbloom_ipbf", kbloom_ipbf__elf_bytes },
 	.init = ipbf_init,
 };
 

@@ -521,29 +521,6 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 
 /* ---- the kind --------------------------------------------------------------- */
 
-static struct bpf_object *mcast_skel_open(bool kfunc, void **skel)
-{
-	if (kfunc) {
-		struct kbloom_kfunc_mcast *m = kbloom_kfunc_mcast__open();
-
-		*skel = m;
-		return m ? m->obj : NULL;
-	} else {
-		struct kbloom_mcast *m = kbloom_mcast__open();
-
-		*skel = m;
-		return m ? m->obj : NULL;
-	}
-}
-
-static void mcast_skel_close(bool kfunc, void *skel)
-{
-	if (kfunc)
-		kbloom_kfunc_mcast__destroy(skel);
-	else
-		kbloom_mcast__destroy(skel);
-}
-
 /* An interface attached becomes a port (default geometry) if not one. */
 static int mcast_port_attach(struct kbloom_inst *i, int ifindex, bool *made)
 {
@@ -587,8 +564,10 @@ static const struct kbx_desc mcast_desc = {
 		[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
 		[XDP_PROG_CHECK] = { "kbloom_mcast_check", "prog_check" },
 	},
-	.skel_open = mcast_skel_open,
-	.skel_close = mcast_skel_close,
+	.objs = {
+		{ "kbloom_mcast", kbloom_mcast__elf_bytes },
+		{ "kbloom_kfunc_mcast", kbloom_kfunc_mcast__elf_bytes },
+	},
 	.init = mcast_init,
 	.ports_replace = mcast_ports_replace,
 };

@@ -676,19 +676,6 @@ static __u32 mcbf_rec_index(const void *rec)
 	return ((const struct kbloom_mcbf_port *)rec)->p.index;
 }
 
-static struct bpf_object *mcbf_skel_open(void **skel)
-{
-	struct kbloom_mcbf *s = kbloom_mcbf__open();
-
-	*skel = s;
-	return s ? s->obj : NULL;
-}
-
-static void mcbf_skel_close(void *skel)
-{
-	kbloom_mcbf__destroy(skel);
-}
-
 static int mcbf_init(struct kbloom_net *n)
 {
 	struct kbloom_mcbf_cfg cfg = { .flags = KBLOOM_MCBF_F_AUDIT };
@@ -708,8 +695,7 @@ static const struct kbn_desc mcbf_desc = {
 	.stats_size = sizeof(struct kbloom_mcbf_stats),
 	.rec_index = mcbf_rec_index,
 	.blocks_btf = true,
-	.skel_open = mcbf_skel_open,
-	.skel_close = mcbf_skel_close,
+	.obj = { "kbloom_mcbf", kbloom_mcbf__elf_bytes },
 	.init = mcbf_init,
 };
 

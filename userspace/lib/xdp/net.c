@@ -133,12 +133,11 @@ static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
 	const struct kbn_desc *d = n->desc;
 	__u32 members = o && o->max_members ? o->max_members : NET_DEF_MEMBERS;
 	struct bpf_object *obj;
-	void *skel = NULL;
 	int ret;
 
-	obj = d->skel_open(&skel);
-	if (!obj)
-		return -errno ?: -ENOMEM;
+	ret = kbp_obj_open(&d->obj, &obj);
+	if (ret)
+		return ret;
 	ret = kbp_set_max(obj, d->maps[NM_PORT], n->max_ports);
 	ret = ret ?: kbp_set_max(obj, d->maps[NM_PORTS], n->max_ports);
 	ret = ret ?: kbp_set_max(obj, d->maps[NM_STATS], n->max_ports);
@@ -152,7 +151,7 @@ static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
 				n->name, n->inst->ops->kind, strerror(-ret));
 	}
 	ret = ret ?: net_pin_obj(n, obj);
-	d->skel_close(skel);
+	bpf_object__close(obj);
 	return ret;
 }
 

@@ -41,8 +41,7 @@ struct bpf_object;
  * @stats_size: size of a port's counters (one CPU)
  * @rec_index: the counters index of a port record
  * @blocks_btf: new blocks maps need the BTF of struct kbloom_block
- * @skel_open: open its object: the skeleton in *@skel
- * @skel_close: destroy a skeleton of @skel_open
+ * @obj: its object: name and skeleton's ELF
  * @init: create-time settings
  */
 struct kbn_desc {
@@ -53,8 +52,7 @@ struct kbn_desc {
 	size_t stats_size;
 	__u32 (*rec_index)(const void *rec);
 	bool blocks_btf;
-	struct bpf_object *(*skel_open)(void **skel);
-	void (*skel_close)(void *skel);
+	struct kbp_obj obj;
 	int (*init)(struct kbloom_net *n);
 };
 

@@ -223,6 +223,19 @@ int kbp_map_keys(int fd, __u32 **out, __u32 *cnt)
 	return 0;
 }
 
+int kbp_obj_open(const struct kbp_obj *o, struct bpf_object **obj)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = o->name);
+	const void *elf;
+	size_t sz;
+
+	elf = o->elf(&sz);
+	*obj = bpf_object__open_mem(elf, sz, &opts);
+	if (*obj)
+		return 0;
+	return -errno ?: -ENOMEM;
+}
+
 int kbp_set_max(struct bpf_object *obj, const char *map, __u32 n)
 {
 	struct bpf_map *m;

@@ -44,8 +44,8 @@ struct kbx_prog_pin {
  * @params, @filters, @stats, @exact, @config, @ports, @kfilter: map pins
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
- * @skel_open: open the object of a variant: the skeleton in *@skel
- * @skel_close: destroy a skeleton of @skel_open
+ * @objs: the object of each variant ([0] map, [1] kfunc): its name and
+ *        its skeleton's ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
  */
@@ -61,8 +61,7 @@ struct kbx_desc {
 	const char *kfilter;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
-	struct bpf_object *(*skel_open)(bool kfunc, void **skel);
-	void (*skel_close)(bool kfunc, void *skel);
+	struct kbp_obj objs[2];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
 };
