@@ -132,7 +132,6 @@ out:
 int kbloom_ipbf_port_del(struct kbloom_net *n, int ifindex)
 {
 	struct kbloom_ipbf_port cur;
-	__u32 key = ifindex;
 	int ret;
 
 	if (ipbf_check(n) || ifindex <= 0)
@@ -140,18 +139,9 @@ int kbloom_ipbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
-	if (ret)
-		goto out;
-	ret = kbi_detach(n->inst, ifindex);
-	if (ret == -ENOENT)
-		ret = 0;
-	if (ret)
-		goto out;
-	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
-	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
-	net_zero_stats(n, cur.index);
-out:
+	ret = net_port_drop(n, ifindex, &cur);
+	if (!ret)
+		net_zero_stats(n, cur.index);
 	net_unlock(n);
 	return ret;
 }

@@ -476,8 +476,8 @@ int kbloom_mcbf_port_get(struct kbloom_net *n, int ifindex,
 int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 {
 	struct kbloom_mcbf_port cur;
-	__u32 key = ifindex, slot;
 	char path[PATH_MAX];
+	__u32 slot;
 	int ret;
 
 	if (mcbf_check(n) || ifindex <= 0)
@@ -485,16 +485,9 @@ int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	ret = net_port_drop(n, ifindex, &cur);
 	if (ret)
 		goto out;
-	ret = kbi_detach(n->inst, ifindex);
-	if (ret == -ENOENT)
-		ret = 0;
-	if (ret)
-		goto out;
-	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
-	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
 	kbp_rcu_sync();
 	for (slot = cur.p.slot & ~1U; slot <= (cur.p.slot | 1U); slot++)
 		bpf_map_delete_elem(n->map_fd[NM_FILTERS], &slot);

@@ -255,6 +255,26 @@ int kbloom_net_detach(struct kbloom_net *n, int ifindex)
 
 /* ---- ports and counters (both kinds) ------------------------------------- */
 
+/*
+ * Port @ifindex out of the path (locked): its record into @rec, its link
+ * detached, its devmap entry and record deleted.  -ENOENT: not a port.
+ */
+int net_port_drop(struct kbloom_net *n, int ifindex, void *rec)
+{
+	__u32 key = ifindex;
+	int ret;
+
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
+	if (ret)
+		return ret;
+	ret = kbi_detach(n->inst, ifindex);
+	if (ret && ret != -ENOENT)
+		return ret;
+	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
+	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
+	return 0;
+}
+
 /* ---- ports and counters (both paths) ------------------------------------- */
 
 /* The lowest counters index no port uses. */

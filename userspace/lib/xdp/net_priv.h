@@ -99,5 +99,6 @@ int net_free_index(struct kbloom_net *n, __u32 *index);
 int net_zero_stats(struct kbloom_net *n, __u32 index);
 int net_stats(struct kbloom_net *n, int ifindex, __u64 *out);
 int net_devmap_add(struct kbloom_net *n, int ifindex);
+int net_port_drop(struct kbloom_net *n, int ifindex, void *rec);
 
 #endif /* _KBLOOM_XDP_NET_PRIV_H */
