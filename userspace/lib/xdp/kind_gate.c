@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_gate.skel.h"
 #include "bpf/kbloom_kfunc_gate.skel.h"
 #include "libkbloom_dev.h"

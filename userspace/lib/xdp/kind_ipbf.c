@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "bpf/kbloom_ipbf.skel.h"
 #include "kinds.h"
 #include "net_priv.h"

@@ -18,8 +18,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "bpf/kbloom_mcbf.skel.h"
 #include "kinds.h"
 #include "net_priv.h"

@@ -20,8 +20,8 @@
 #include <bpf/libbpf.h>
 
 #include "uapi/kbloom_plan.h"
-#include "bpf/kbloom_maps.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_kfunc.h"
 #include "libkbloom_dev.h"
 #include "xdp_priv.h"
 
