@@ -335,16 +335,6 @@ struct netinst {
 	char op[160];		/* "CMD NAME", for messages */
 };
 
-/* what xdp status shows of an ipbf or mcbf instance */
-struct net_summary {
-	bool valid;
-	__u32 ports;
-	__u32 fill_limit, d, k;	/* ipbf */
-	__u64 seed;
-	__u64 members;		/* mcbf */
-	__u32 flags;
-};
-
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
 		  const char *netns, const char *want);
 void net_inst_close(struct netinst *m);
@@ -391,20 +381,12 @@ int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
-void net_summary_read(const char *name, const char *netns,
-		      struct net_summary *s);
-void net_summary_text(const struct net_summary *s, const char *k);
-void net_summary_json(struct json *j, const struct net_summary *s,
-		      const char *k);
 
-/* mcast.c, gate.c: read by xdp status */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+/* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;
 int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
-int gate_count(struct kbloom_xdp *x, __u64 *n);
 const char *gate_mode_name(__u32 mode);
 
 #endif /* _KBLOOMCTL_H */

@@ -736,6 +736,25 @@ int kbloom_inst_status(struct kbloom_inst *i, struct kbloom_xdp_link *out,
 	return n;
 }
 
+/* ---- what the kind holds ----------------------------------------------------- */
+
+int kbloom_inst_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	int ret;
+
+	if (!i || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	if (!i->ops->info)
+		return 0;
+	ret = kbi_lock(i);
+	if (ret)
+		return ret;
+	i->ops->info(i, info);
+	kbi_unlock(i);
+	return 0;
+}
+
 /* ---- replace, removal -------------------------------------------------------- */
 
 static int kbi_update(const char *dir, const char *name, int from, int to)

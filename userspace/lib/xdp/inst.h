@@ -42,6 +42,7 @@ struct kbloom_inst;
  * @replace: optional: load the programs anew and switch to them (locked)
  * @teardown: optional, before the pins go: what holds programs (devmap
  *            entries), after every link is detached
+ * @info: optional: what the instance holds (struct kbloom_inst_info)
  */
 struct kbi_ops {
 	const char *kind;
@@ -55,6 +56,7 @@ struct kbi_ops {
 	void (*port_undo)(struct kbloom_inst *i, int ifindex);
 	int (*replace)(struct kbloom_inst *i);
 	void (*teardown)(struct kbloom_inst *i);
+	void (*info)(struct kbloom_inst *i, struct kbloom_inst_info *info);
 };
 
 /**

@@ -221,6 +221,22 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 
 /* ---- the kind --------------------------------------------------------------- */
 
+static void gate_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_xdp *x = i->priv;
+	struct kbloom_gate_cfg cfg;
+	__u32 zero = 0;
+
+	if (!bpf_map_lookup_elem(x->config_fd, &zero, &cfg) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->mode = cfg.mode;
+		info->flags = cfg.flags;
+		info->fields |= KBLOOM_INST_INFO_MODE | KBLOOM_INST_INFO_FLAGS |
+				KBLOOM_INST_INFO_MEMBERS;
+	}
+	kbx_info(x, info);
+}
+
 static void gate_close(struct kbloom_inst *i)
 {
 	kbx_filter_release(i->priv);
@@ -253,4 +269,5 @@ const struct kbi_ops kbx_gate_ops = {
 	.close = gate_close,
 	.prog_fd = kbx_inst_prog_fd,
 	.replace = kbx_inst_replace,
+	.info = gate_info,
 };

@@ -319,6 +319,22 @@ static int ipbf_init(struct kbloom_net *n)
 					   0));
 }
 
+static void ipbf_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_net *n = i->priv;
+	struct kbloom_ipbf_cfg cfg;
+	int ports = kbloom_net_ports(n, NULL, 0);
+
+	if (ports < 0 || kbloom_ipbf_get_config(n, &cfg))
+		return;
+	info->ports = ports;
+	info->fill_limit = cfg.fill_limit;
+	info->d = cfg.d;
+	info->k = cfg.k;
+	info->seed = cfg.seed;
+	info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_IPBF;
+}
+
 static const struct kbn_desc ipbf_desc = {
 	.net_kind = KBLOOM_NET_IPBF,
 	.maps = { "ipbf_port", "ipbf_ports", "ipbf_stats", "ipbf_config",
@@ -341,4 +357,5 @@ const struct kbi_ops kbn_ipbf_ops = {
 	.prog_fd = kbn_inst_prog_fd,
 	.port_attach = kbn_inst_port_attach,
 	.teardown = kbn_inst_teardown,
+	.info = ipbf_info,
 };

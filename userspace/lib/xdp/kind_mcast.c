@@ -545,6 +545,19 @@ static void mcast_teardown(struct kbloom_inst *i)
 	mcast_ports_replace(i->priv, -1);	/* drop the devmap entries */
 }
 
+static void mcast_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_xdp *x = i->priv;
+	__u64 ports;
+
+	if (!kbp_map_count(x->params_fd, &ports) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->ports = (__u32)ports;
+		info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS;
+	}
+	kbx_info(x, info);
+}
+
 static void mcast_close(struct kbloom_inst *i)
 {
 	kbx_filter_release(i->priv);
@@ -583,4 +596,5 @@ const struct kbi_ops kbx_mcast_ops = {
 	.port_undo = mcast_port_undo,
 	.replace = kbx_inst_replace,
 	.teardown = mcast_teardown,
+	.info = mcast_info,
 };

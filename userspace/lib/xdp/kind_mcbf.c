@@ -678,6 +678,19 @@ static int mcbf_init(struct kbloom_net *n)
 					   0));
 }
 
+static void mcbf_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_net *n = i->priv;
+	int ports = kbloom_net_ports(n, NULL, 0);
+
+	if (ports < 0 || kbloom_mcbf_get_flags(n, &info->flags) ||
+	    kbp_map_count(n->map_fd[NM_MEMBERS], &info->members))
+		return;
+	info->ports = ports;
+	info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS |
+			KBLOOM_INST_INFO_FLAGS;
+}
+
 static const struct kbn_desc mcbf_desc = {
 	.net_kind = KBLOOM_NET_MCBF,
 	.maps = { "mcbf_port", "mcbf_ports", "mcbf_stats", "mcbf_config",
@@ -701,4 +714,5 @@ const struct kbi_ops kbn_mcbf_ops = {
 	.prog_fd = kbn_inst_prog_fd,
 	.port_attach = kbn_inst_port_attach,
 	.teardown = kbn_inst_teardown,
+	.info = mcbf_info,
 };

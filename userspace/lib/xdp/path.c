@@ -213,6 +213,15 @@ int kbx_inst_prog_fd(const struct kbloom_inst *i)
 	return x->prog_fd[XDP_PROG_MAIN];
 }
 
+/* The variant and module filter of an instance, for its kind's info. */
+void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info)
+{
+	info->variant = x->variant;
+	if (kbx_module_name(x, 0, info->module_filter))
+		info->module_filter[0] = 0;
+	info->fields |= KBLOOM_INST_INFO_VARIANT;
+}
+
 /* ---- the kbloom_xdp_*() calls of the core ------------------------------------- */
 
 struct kbloom_inst *kbloom_xdp_inst(struct kbloom_xdp *x)

@@ -47,6 +47,8 @@ void kbp_ns_leave(int saved);
 /* Wait for an RCU grace period. */
 int kbp_rcu_sync(void);
 
+/* How many keys map @fd has (keys of at most 256 bytes); -errno. */
+int kbp_map_count(int fd, __u64 *n);
 /* Every key of a map of __u32 keys, malloc()ed. */
 int kbp_map_keys(int fd, __u32 **out, __u32 *cnt);
 
