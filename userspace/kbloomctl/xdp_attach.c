@@ -514,4 +514,3 @@ int xdp_cmd_attach(struct ctl *c, int argc, char **argv)
 	free(a.ifindex);
 	return ret;
 }
-

@@ -407,4 +407,3 @@ int kbloom_net_ports(struct kbloom_net *n, __u32 *ifindex, __u32 max)
 	free(keys);
 	return (int)cnt;
 }
-
