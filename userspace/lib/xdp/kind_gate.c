@@ -237,12 +237,6 @@ static void gate_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
 	kbx_info(x, info);
 }
 
-static void gate_close(struct kbloom_inst *i)
-{
-	kbx_filter_release(i->priv);
-	kbx_free(i->priv);
-}
-
 static const struct kbx_desc gate_desc = {
 	.xdp_kind = KBLOOM_XDP_GATE,
 	.multi = false,
@@ -266,7 +260,7 @@ const struct kbi_ops kbx_gate_ops = {
 	.data = &gate_desc,
 	.create = kbx_inst_create,
 	.open = kbx_inst_open,
-	.close = gate_close,
+	.close = kbx_inst_close,
 	.prog_fd = kbx_inst_prog_fd,
 	.replace = kbx_inst_replace,
 	.info = gate_info,

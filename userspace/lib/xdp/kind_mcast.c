@@ -558,12 +558,6 @@ static void mcast_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
 	kbx_info(x, info);
 }
 
-static void mcast_close(struct kbloom_inst *i)
-{
-	kbx_filter_release(i->priv);
-	kbx_free(i->priv);
-}
-
 static const struct kbx_desc mcast_desc = {
 	.xdp_kind = KBLOOM_XDP_MCAST,
 	.multi = true,
@@ -590,7 +584,7 @@ const struct kbi_ops kbx_mcast_ops = {
 	.data = &mcast_desc,
 	.create = kbx_inst_create,
 	.open = kbx_inst_open,
-	.close = mcast_close,
+	.close = kbx_inst_close,
 	.prog_fd = kbx_inst_prog_fd,
 	.port_attach = mcast_port_attach,
 	.port_undo = mcast_port_undo,

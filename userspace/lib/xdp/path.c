@@ -129,10 +129,13 @@ static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 	return x;
 }
 
-/* Release what path.c opened (filter.c's slots are released before). */
-void kbx_free(struct kbloom_xdp *x)
+/* Release the handle of an mcast or gate instance. */
+void kbx_inst_close(struct kbloom_inst *inst)
 {
+	struct kbloom_xdp *x = inst->priv;
 	int i;
+
+	kbx_filter_release(x);
 
 	kbp_close_fd(&x->params_fd);
 	kbp_close_fd(&x->filters_fd);

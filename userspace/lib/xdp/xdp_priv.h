@@ -149,7 +149,6 @@ int kbx_inst_open(struct kbloom_inst *i);
 void kbx_inst_close(struct kbloom_inst *i);
 int kbx_inst_prog_fd(const struct kbloom_inst *i);
 int kbx_inst_replace(struct kbloom_inst *i);
-void kbx_free(struct kbloom_xdp *x);
 void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info);
 
 #endif /* _KBLOOM_XDP_PRIV_H */
