@@ -75,10 +75,10 @@ static void net_opts(struct kbloom_net_opts *o, const char *netns)
  * another kind.
  */
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
-		  const char *netns, enum xdp_kind want)
+		  const char *netns, const char *want)
 {
 	struct kbloom_net_opts o;
-	enum xdp_kind k;
+	const char *k;
 	char why[160];
 	int ret;
 
@@ -169,7 +169,7 @@ int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt)
 
 bool net_attached(struct kbloom_net *n, int ifindex)
 {
-	return xdp_attached(kbloom_net_dir(n), ifindex);
+	return xdp_attached(kbloom_net_inst(n), ifindex);
 }
 
 /* PORT: an interface that is a port of the instance. */
@@ -272,7 +272,7 @@ int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
  * and closes @m.
  */
 int net_list_open(struct ctl *c, int argc, char **argv, int most,
-		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  const char *want, struct netinst *m, __u32 **ids,
 		  __u32 *n)
 {
 	const char *netns;
@@ -316,49 +316,6 @@ void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 		json_arr_end(j);
 		json_obj_end(j);
 	}
-}
-
-static __u64 net_ns_ino(int ns_fd)
-{
-	int fd = ns_fd;
-	struct stat st;
-
-	if (fd < 0)
-		fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		st.st_ino = 0;
-	if (ns_fd < 0 && fd >= 0)
-		close(fd);
-	return st.st_ino;
-}
-
-/*
- * Record the namespace of the interfaces of @n as xdp.c does for mcast
- * and gate instances: the ingress program pinned once more as
- * netns_<inode>, so that later commands without netns NS find it.
- */
-int net_mark_netns(struct kbloom_net *n, int ns_fd)
-{
-	char p[PATH_MAX];
-	struct dirent *e;
-	bool have = false;
-	DIR *d;
-
-	d = opendir(kbloom_net_dir(n));
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "netns_", 6))
-			have = true;
-	closedir(d);
-	if (have)
-		return 0;
-	if (snprintf(p, sizeof(p), "%s/netns_%llu", kbloom_net_dir(n),
-		     (unsigned long long)net_ns_ino(ns_fd)) >= (int)sizeof(p))
-		return -ENAMETOOLONG;
-	if (bpf_obj_pin(kbloom_net_prog_fd(n, KBLOOM_NET_PROG_INGRESS), p))
-		return -errno;
-	return 0;
 }
 
 /* mode auto|native|generic into an enum kbloom_xdp_mode */
@@ -542,11 +499,6 @@ int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 					 "%s: dev %s", m.op, dev[i]);
 	}
 	ret = ret ?: net_attach_all(c, m.n, ndev, dev, ifindex, mode, m.op);
-	if (!ret) {
-		ret = net_mark_netns(m.n, m.ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", m.op);
-	}
 	if (!ret)
 		xdp_notes(c);
 	net_inst_close(&m);
@@ -555,7 +507,7 @@ int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 }
 
 /* xdp detach NAME dev IFACE...: the ports are removed. */
-int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op)
 {
@@ -598,93 +550,6 @@ out:
 	kbloom_net_close(n);
 	free(skip);
 	return ret;
-}
-
-/* xdp detach NAME: every link, port and pin. */
-int net_destroy(const char *name)
-{
-	struct kbloom_net_opts o;
-	struct kbloom_net *n;
-
-	net_opts(&o, NULL);
-	if (kbloom_net_open(name, &o, &n))
-		return kbloom_xdp_unpin(xdp_root(), name);
-	return kbloom_net_destroy(n);
-}
-
-static void net_log_none(void *ctx, const char *msg)
-{
-}
-
-/* What xdp status shows of an ipbf or mcbf instance. */
-void net_summary_read(const char *name, const char *netns,
-		      struct net_summary *s)
-{
-	struct kbloom_ipbf_cfg cfg;
-	struct kbloom_net_opts o;
-	struct kbloom_net *n;
-	__u32 *ids = NULL, cnt = 0, i;
-	int g;
-
-	memset(s, 0, sizeof(*s));
-	net_opts(&o, netns);
-	o.log = net_log_none;	/* a status shows what it can */
-	if (kbloom_net_open(name, &o, &n))
-		return;
-	if (net_port_ids(n, &ids, &cnt))
-		goto out;
-	s->ports = cnt;
-	if (kbloom_net_kind(n) == KBLOOM_NET_IPBF) {
-		if (kbloom_ipbf_get_config(n, &cfg))
-			goto out;
-		s->fill_limit = cfg.fill_limit;
-		s->d = cfg.d;
-		s->k = cfg.k;
-		s->seed = cfg.seed;
-	} else {
-		if (kbloom_mcbf_get_flags(n, &s->flags))
-			goto out;
-		for (i = 0; i < cnt; i++) {
-			g = kbloom_mcbf_groups(n, ids[i], NULL, 0);
-			if (g > 0)
-				s->members += g;
-		}
-	}
-	s->valid = true;
-out:
-	free(ids);
-	kbloom_net_close(n);
-}
-
-void net_summary_text(const struct net_summary *s, enum xdp_kind k)
-{
-	if (!s->valid)
-		return;
-	if (k == XK_IPBF)
-		printf("  ports %u, fill limit %u, d %u, k %u, seed %llu\n",
-		       s->ports, s->fill_limit, s->d, s->k,
-		       (unsigned long long)s->seed);
-	else
-		printf("  ports %u, memberships %llu, audit %s\n", s->ports,
-		       (unsigned long long)s->members,
-		       s->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
-}
-
-void net_summary_json(struct json *j, const struct net_summary *s,
-		      enum xdp_kind k)
-{
-	if (!s->valid)
-		return;
-	json_ku64(j, "ports", s->ports);
-	if (k == XK_IPBF) {
-		json_ku64(j, "fill_limit", s->fill_limit);
-		json_ku64(j, "d", s->d);
-		json_ku64(j, "k", s->k);
-		json_ku64(j, "seed", s->seed);
-	} else {
-		json_ku64(j, "memberships", s->members);
-		json_kbool(j, "audit", s->flags & KBLOOM_MCBF_F_AUDIT);
-	}
 }
 
 /* ---- topologies ------------------------------------------------------------ */
@@ -1298,11 +1163,6 @@ static int ipbf_make(struct ctl *c, const char *name, const char *netns,
 		ret = xdp_fail(c, ret, "%s: config", op);
 		goto undo;
 	}
-	ret = net_mark_netns(*np, ns_fd);
-	if (ret) {
-		ret = xdp_fail(c, ret, "%s: record the namespace", op);
-		goto undo;
-	}
 	return 0;
 undo:
 	kbloom_net_destroy(*np);
@@ -1617,7 +1477,7 @@ static int setup_run(struct ctl *c, struct setup *s, const char *op)
 	struct kbloom_ipbf_cfg cfg;
 	struct kbloom_net_opts o;
 	struct kbloom_net *n = NULL;
-	enum xdp_kind have;
+	const char *have;
 	int ret;
 
 	have = xdp_kind_of(s->name);
@@ -1649,11 +1509,6 @@ static int setup_run(struct ctl *c, struct setup *s, const char *op)
 		ret = setup_apply(c, s, n, op);
 		if (ret)
 			setup_undo(s, n);
-	}
-	if (!ret) {
-		ret = net_mark_netns(n, s->ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", op);
 	}
 	kbloom_net_close(n);
 	return ret;

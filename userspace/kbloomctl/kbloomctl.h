@@ -10,8 +10,9 @@
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
- *   xdp.c      xdp attach detach status (pinned XDP instances of
- *              libkbloom_xdp.h), and the helpers of the XDP commands
+ *   xdp.c      xdp detach status (pinned XDP instances of libkbloom_xdp.h)
+ *   xdp_attach.c  xdp attach
+ *   xdp_util.c what the XDP commands share (keywords, namespaces, opening)
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
@@ -233,23 +234,20 @@ void json_kdouble(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
 
 /*
- * xdp.c: what the XDP commands (xdp.c, mcast.c, gate.c, map.c) share.
+ * xdp_util.c: what the XDP commands (xdp.c, mcast.c, gate.c, map.c) share.
  * An instance is a directory of pins, <root>/<NAME> (root: the
  * environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
  */
 struct kbloom_xdp;
 struct kbloom_xdp_geom;
 
-/* kinds of instance directories */
-enum xdp_kind {
-	XK_NONE = 0,		/* no such directory */
-	XK_MCAST,
-	XK_GATE,
-	XK_PASS,		/* XDP_PASS links of kbloomctl (veth peers) */
-	XK_IPBF,
-	XK_MCBF,
-	XK_OTHER,		/* a directory without a known layout */
-};
+/*
+ * The kinds of instance, by the library's names (read from the marker):
+ * xdp_kind_of() returns one of these, so kinds compare as pointers.
+ */
+#define XK_NONE		NULL	/* no such directory */
+extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
+extern const char XK_OTHER[];	/* a directory that is not an instance */
 
 /**
  * struct xkw - one keyword of a command ("dev IFACE...", "mode M")
@@ -292,13 +290,24 @@ int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
 	     const char *s, int *ifindex);
 void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
 void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len);
-bool xdp_attached(const char *dir, int ifindex);
-enum xdp_kind xdp_kind_of(const char *name);
-const char *xdp_kind_name(enum xdp_kind k);
+struct kbloom_inst;
+struct kbloom_inst_opts;
+struct kbloom_xdp_opts;
+bool xdp_attached(struct kbloom_inst *i, int ifindex);
+const char *xdp_kind_of(const char *name);
+const char *xdp_kind_at(const char *root, const char *name);
+const char *xdp_kind_name(const char *k);
+void xdp_inst_opts(struct kbloom_inst_opts *o, const char *netns);
+void xdp_opts(struct kbloom_xdp_opts *o, const char *netns);
+int xdp_arg_ifname(const struct ctl *c, const char *what, const char *s);
+int xdp_devs_resolve(struct ctl *c, const char *op, const char *netns,
+		     int ndev, char **dev, int *ns_fd, int **ifindex);
+/* xdp_attach.c: xdp attach */
+int xdp_cmd_attach(struct ctl *c, int argc, char **argv);
 int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 		bool strict, const char **ns);
 int xdp_open(struct ctl *c, const char *name, const char *netns,
-	     enum xdp_kind want, struct kbloom_xdp **xp);
+	     const char *want, struct kbloom_xdp **xp);
 __printf(3, 4) int xdp_fail(const struct ctl *c, int err, const char *opfmt,
 			    ...);
 void xdp_log(void *ctx, const char *msg);
@@ -326,18 +335,8 @@ struct netinst {
 	char op[160];		/* "CMD NAME", for messages */
 };
 
-/* what xdp status shows of an ipbf or mcbf instance */
-struct net_summary {
-	bool valid;
-	__u32 ports;
-	__u32 fill_limit, d, k;	/* ipbf */
-	__u64 seed;
-	__u64 members;		/* mcbf */
-	__u32 flags;
-};
-
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
-		  const char *netns, enum xdp_kind want);
+		  const char *netns, const char *want);
 void net_inst_close(struct netinst *m);
 bool net_is_port(struct kbloom_net *n, int ifindex);
 int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt);
@@ -353,13 +352,12 @@ int net_take_netns(const struct ctl *c, int *argc, char **argv,
 int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
 		  const char **netns);
 int net_list_open(struct ctl *c, int argc, char **argv, int most,
-		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  const char *want, struct netinst *m, __u32 **ids,
 		  __u32 *n);
 struct kbloom_addr_key;
 void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 		    __u32 id, const struct kbloom_addr_key *g, int cnt,
 		    __u32 (*cls)(const struct kbloom_addr_key *g));
-int net_mark_netns(struct kbloom_net *n, int ns_fd);
 int net_arg_mode(const struct ctl *c, const char *s, int *mode);
 int net_arg_devs(const struct ctl *c, int ndev, char **dev);
 int net_devs_resolve(const struct ctl *c, const char *op, int ns_fd,
@@ -380,24 +378,15 @@ int net_foreign_kw(const struct ctl *c, struct xkw *kw,
 		   const char *allowed);
 int ipbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
-int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
-int net_destroy(const char *name);
-void net_summary_read(const char *name, const char *netns,
-		      struct net_summary *s);
-void net_summary_text(const struct net_summary *s, enum xdp_kind k);
-void net_summary_json(struct json *j, const struct net_summary *s,
-		      enum xdp_kind k);
 
-/* mcast.c, gate.c: read by xdp status */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+/* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;
 int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
-int gate_count(struct kbloom_xdp *x, __u64 *n);
 const char *gate_mode_name(__u32 mode);
 
 #endif /* _KBLOOMCTL_H */

@@ -492,7 +492,6 @@ static int mcbf_make(struct ctl *c, const char *name, const char *netns,
 	if (ret)
 		return xdp_fail(c, ret, "%s: create", op);
 	ret = audit ? 0 : kbloom_mcbf_set_flags(*np, 0);
-	ret = ret ?: net_mark_netns(*np, ns_fd);
 	if (!ret)
 		return 0;
 	ret = xdp_fail(c, ret, "%s: create", op);
@@ -1068,7 +1067,7 @@ static int mattach_run(struct ctl *c, struct mattach *t, const char *op)
 {
 	struct kbloom_net_opts o;
 	struct kbloom_net *n = NULL;
-	enum xdp_kind have = xdp_kind_of(t->name);
+	const char *have = xdp_kind_of(t->name);
 	bool created = false;
 	int i, ret;
 
@@ -1097,11 +1096,6 @@ static int mattach_run(struct ctl *c, struct mattach *t, const char *op)
 	ret = mattach_ports(c, t, n, op);
 	ret = ret ?: net_attach_all(c, n, t->ndev, t->dev, t->ifindex,
 				    t->mode, op);
-	if (!ret && !created) {
-		ret = net_mark_netns(n, t->ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", op);
-	}
 	if (ret && created) {
 		kbloom_net_destroy(n);
 		return ret;
