@@ -11,14 +11,25 @@
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
  *   xdp.c      xdp attach detach status (pinned XDP instances of
- *              libkbloom_xdp.h), and the helpers of the XDP commands
+ *              libkbloom_xdp.h)
+ *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
+ *              what the XDP commands share: the library's messages,
+ *              names and geometry, namespaces and interfaces, instances
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
- *   ipbf.c     ipbf topo create setup config port ports stats header send
- *              (in-packet Bloom filters), and what ipbf and mcbf share
- *   mcbf.c     mcbf optimize create port join leave ports groups stats
- *              (Multi-Class Bloom filters)
+ *   netinst.c, netinst_xdp.c
+ *              what ipbf and mcbf share, and their xdp detach and status
+ *   ipbf/      ipbf topo create setup config port ports stats header send
+ *              (in-packet Bloom filters), xdp attach ipbf
+ *   mcbf/      mcbf optimize create port join leave ports groups stats
+ *              (Multi-Class Bloom filters), xdp attach mcbf
+ *
+ * Calls go one way: main.c calls the command files, xdp.c calls the
+ * kinds' files (gate.c, mcast.c, ipbf/, mcbf/, netinst_xdp.c) for attach
+ * and status, and every command file calls the shared ones below it
+ * (netinst*.c, xdp_*.c, then args.c, keys.c, output.c, json.c), which
+ * call no command file.
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
@@ -233,10 +244,13 @@ void json_kdouble(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
 
 /*
- * xdp.c: what the XDP commands (xdp.c, mcast.c, gate.c, map.c) share.
- * An instance is a directory of pins, <root>/<NAME> (root: the
+ * xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c: what the XDP commands
+ * (xdp.c, mcast.c, gate.c, map.c, ipbf/, mcbf/) share; they call none of
+ * those.  An instance is a directory of pins, <root>/<NAME> (root: the
  * environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
  */
+#define NETNS_DIR	"/run/netns"
+
 struct kbloom_xdp;
 struct kbloom_xdp_geom;
 
@@ -306,11 +320,23 @@ void xdp_log_reset(void);
 void xdp_notes(const struct ctl *c);
 int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
 void fmt_rate(char *buf, size_t len, double p);
+void netns_path(const char *ns, char *buf, size_t len);
+int arg_ifname(const struct ctl *c, const char *what, const char *s);
+__u64 ns_inode(int ns_fd);
+void ns_name_of(__u64 ino, char *buf, size_t len);
+__u64 marker_ino(const char *name);
+int mark_netns(struct kbloom_xdp *x, enum xdp_kind k, int ns_fd);
+bool has_pin(const char *dir, const char *leaf);
+void inst_dir(const char *name, char *buf, size_t len);
+struct kbloom_xdp_opts;
+void opts_netns(struct kbloom_xdp_opts *o, const char *netns);
+void opts_init(struct kbloom_xdp_opts *o, const char *netns);
 
 /*
- * ipbf.c, mcbf.c: the in-packet (ipbf) and Multi-Class (mcbf) paths of
- * libkbloom_xdp_net.h; ipbf.c holds what both share and what xdp.c calls
- * for their instances (xdp attach, detach, status).
+ * netinst.c, netinst_xdp.c, ipbf/, mcbf/: the in-packet (ipbf) and
+ * Multi-Class (mcbf) paths of libkbloom_xdp_net.h; netinst*.c hold what
+ * both share and what xdp.c calls for their instances (xdp detach,
+ * status), ipbf/attach.c and mcbf/attach.c their xdp attach.
  */
 extern const struct ctl_cmd ipbf_cmds[];
 extern const struct ctl_cmd mcbf_cmds[];
@@ -336,6 +362,8 @@ struct net_summary {
 	__u32 flags;
 };
 
+struct kbloom_net_opts;
+void net_opts(struct kbloom_net_opts *o, const char *netns);
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
 		  const char *netns, enum xdp_kind want);
 void net_inst_close(struct netinst *m);
