@@ -82,6 +82,7 @@ enum ctl_opt {
 #define CTL_ARGS_ANY	(-1)
 
 struct ctl;
+struct kw_table;
 
 /**
  * struct ctl_cmd - one command, declaratively
@@ -91,6 +92,8 @@ struct ctl;
  * @help: the rest of CMD --help (may be NULL)
  * @min_args, @max_args: positional arguments (CTL_ARGS_ANY: no maximum)
  * @opts: CTL_OPT() bits of the options it accepts
+ * @kw: its keywords, when --help shows them (a dashed table: main.c
+ *      hands its --KEYWORD arguments to the command)
  * @run: the handler; @argv holds the positional arguments only; returns
  *       the exit code
  * @sub: a group: NULL-terminated table of subcommands (then @run is NULL)
@@ -103,7 +106,7 @@ struct ctl_cmd {
 	int min_args;
 	int max_args;
 	unsigned int opts;
-	bool dashed_keywords;	/* KEYWORD VALUE args also as --KEYWORD */
+	const struct kw_table *kw;
 	int (*run)(struct ctl *c, int argc, char **argv);
 	const struct ctl_cmd *sub;
 };
@@ -190,6 +193,86 @@ int arg_bad_u64(const struct ctl *c, const char *what, const char *s,
 int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
 		 int err);
 void arg_words(char *buf, size_t len, const char *const *words);
+
+/* kw.c: keyword tables, as xdp-tools' DEFINE_OPTION */
+enum kw_type {
+	KWT_U32,	/* __u32 in [@min, @max] */
+	KWT_U64,	/* __u64 in [@min, @max] */
+	KWT_PROB,	/* __u64: a probability in pico units (arg_prob()) */
+	KWT_ENUM,	/* __u32: @vals[i] (or i) of the i-th of @words */
+	KWT_STR,	/* const char *: the word as given */
+	KWT_NETNS,	/* const char *: netns NS, checked */
+	KWT_LIST,	/* struct kw_list: 1..@max words (0: up to a keyword) */
+	KWT_FN,		/* @parse fills the field */
+};
+
+/* the words of a KWT_LIST keyword */
+struct kw_list {
+	char **v;
+	int n;
+	const char *eq;		/* --KEYWORD=VALUE: VALUE */
+};
+
+/**
+ * struct kw - one keyword of a command
+ * @name: the keyword; NULL ends a table
+ * @arg: its value's name ("N", "IFACE..."), for help and messages
+ * @type: enum kw_type
+ * @off: offsetof() the field it fills in the command's struct
+ * @min, @max: KWT_U32, KWT_U64: the range; KWT_LIST: @max words
+ * @extra: KWT_U32, KWT_U64: more of the allowed text ("keys expected");
+ *         KWT_ENUM: what a word not in @words is told instead of
+ *         "unknown (allowed: A|B)"
+ * @words, @vals: KWT_ENUM
+ * @parse: KWT_FN: check @v and fill @field; a usage error otherwise
+ * @help: one line for --help (kw_help()), or NULL
+ */
+struct kw {
+	const char *name;
+	const char *arg;
+	enum kw_type type;
+	size_t off;
+	__u64 min, max;
+	const char *extra;
+	const char *const *words;
+	const __u32 *vals;
+	int (*parse)(const struct ctl *c, const struct kw *k, const char *v,
+		     void *field);
+	const char *help;
+};
+
+#define KW_MAX	64	/* keywords of a table */
+
+/* KW(name, arg, type, struct, member, ...): one row of a table */
+#define KW(_name, _arg, _type, _st, _member, ...)			\
+	{ .name = (_name), .arg = (_arg), .type = (_type),		\
+	  .off = offsetof(_st, _member), __VA_ARGS__ }
+
+/**
+ * struct kw_table - the keywords of a command
+ * @kw: the keywords, ended by { 0 }
+ * @unknown_hint: the parenthesis of "'X': unknown keyword (...)"; NULL:
+ *                "allowed: " and the names, separated by @sep (" ")
+ * @missing_hint: of "KEYWORD: missing ...": NULL: the keyword's @arg
+ * @dashed: --KEYWORD VALUE and --KEYWORD=VALUE too
+ * @repeat: a keyword given again replaces its value (else: refused)
+ * @any_value: a keyword of one value takes the next word, even one that
+ *             is a keyword (else that word ends it: "missing")
+ */
+struct kw_table {
+	const struct kw *kw;
+	const char *unknown_hint;
+	const char *sep;
+	const char *missing_hint;
+	bool dashed;
+	bool repeat;
+	bool any_value;
+};
+
+int kw_parse(const struct ctl *c, const struct kw_table *t, int argc,
+	     char **argv, void *out, __u64 *given);
+bool kw_has(const struct kw_table *t, __u64 given, const char *name);
+void kw_help(FILE *f, const struct kw_table *t);
 
 /* keys.c */
 struct keyset {

@@ -61,47 +61,6 @@ int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
 	return *netns ? xdp_arg_netns(c, *netns) : 0;
 }
 
-static void xkw_names(char *buf, size_t len, const struct xkw *kw)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (; kw->name && off < len; kw++)
-		off += snprintf(buf + off, len - off, "%s%s", off ? " " : "",
-				kw->name);
-}
-
-/*
- * KEYWORD VALUE pairs; a @many keyword takes the words up to the next
- * keyword of @kw.  Each keyword at most once.
- */
-int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw)
-{
-	struct xkw *k;
-	char names[256];
-	int i = 0;
-
-	while (i < argc) {
-		k = xkw_get(kw, argv[i]);
-		if (!k) {
-			xkw_names(names, sizeof(names), kw);
-			return ctl_usage(c, "'%s': unknown keyword (allowed: %s)",
-					 argv[i], names);
-		}
-		if (k->n)
-			return ctl_usage(c, "%s: given twice (allowed once)",
-					 k->name);
-		if (++i == argc || xkw_get(kw, argv[i]))
-			return ctl_usage(c, "%s: missing %s", k->name, k->arg);
-		k->v = argv + i;
-		do {
-			k->n++;
-			i++;
-		} while (k->many && i < argc && !xkw_get(kw, argv[i]));
-	}
-	return 0;
-}
-
 static const char *const hash_words[] = { "fast", "siphash", NULL };
 
 /* The geometry keywords (XKW_GEOM) into @g; *@given if any was. */
