@@ -378,6 +378,27 @@ const char *xkw_val(struct xkw *kw, const char *name);
 int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns);
 int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
 	     bool *given);
+
+/*
+ * The geometry keywords of a blocked filter as rows of a struct kw table:
+ * the fields of a struct kbloom_xdp_geom in @_st (its members named).
+ */
+extern const char *const xdp_hash_words[];
+extern const __u32 xdp_hash_ids[];
+#define KW_GEOM(_st, _cap, _fpr, _m, _k, _hash, _seed)			\
+	KW("capacity", "N", KWT_U64, _st, _cap, .min = 1,		\
+	   .max = KBLOOM_M_MAX, .extra = "keys expected"),		\
+	KW("fpr", "P", KWT_PROB, _st, _fpr),				\
+	KW("bits", "M", KWT_U64, _st, _m, .min = 512,			\
+	   .max = KBLOOM_M_MAX, .extra = "a multiple of 512"),		\
+	KW("hashes", "K", KWT_U32, _st, _k, .min = KBLOOM_K_MIN,	\
+	   .max = KBLOOM_K_MAX),					\
+	KW("hash", "fast|siphash", KWT_ENUM, _st, _hash,		\
+	   .words = xdp_hash_words, .vals = xdp_hash_ids),		\
+	KW("seed", "S", KWT_U64, _st, _seed, .min = 0, .max = ~0ULL,	\
+	   .extra = "decimal or 0x hex")
+int xdp_geom_check(const struct ctl *c, const struct kw_table *t,
+		   __u64 given, struct kbloom_xdp_geom *g, bool *any);
 int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
 		 bool mcast, __u8 addr[16], __u32 *len);
 void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);

@@ -61,88 +61,76 @@ int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
 	return *netns ? xdp_arg_netns(c, *netns) : 0;
 }
 
-static const char *const hash_words[] = { "fast", "siphash", NULL };
+const char *const xdp_hash_words[] = { "fast", "siphash", NULL };
+const __u32 xdp_hash_ids[] = { KBLOOM_HASH_FAST, KBLOOM_HASH_SIPHASH13 };
 
-/* The geometry keywords (XKW_GEOM) into @g; *@given if any was. */
-int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
-	     bool *given)
+/*
+ * The geometry rows (KW_GEOM) as parsed into @g: consistent, and sizable
+ * by the planner; *@any if one was given.
+ */
+int xdp_geom_check(const struct ctl *c, const struct kw_table *t,
+		   __u64 given, struct kbloom_xdp_geom *g, bool *any)
 {
-	const char *cap = xkw_val(kw, "capacity"), *fpr = xkw_val(kw, "fpr");
-	const char *bits = xkw_val(kw, "bits"), *k = xkw_val(kw, "hashes");
-	const char *hash = xkw_val(kw, "hash"), *seed = xkw_val(kw, "seed");
-	struct kbloom_xdp_geom t;
+	bool cap = kw_has(t, given, "capacity"), fpr = kw_has(t, given, "fpr");
+	bool bits = kw_has(t, given, "bits"), k = kw_has(t, given, "hashes");
+	struct kbloom_xdp_geom d = *g;
 	struct kb_plan plan;
-	char words[64], p[32];
-	__u64 v;
-	int ret;
+	char p[32];
 
-	memset(g, 0, sizeof(*g));
-	*given = cap || fpr || bits || k || hash || seed;
+	*any = cap || fpr || bits || k || kw_has(t, given, "hash") ||
+	       kw_has(t, given, "seed");
 	if ((cap || fpr) && (bits || k))
 		return ctl_usage(c, "%s: not with %s (allowed: capacity N fpr P, or bits M hashes K)",
 				 bits ? "bits" : "hashes",
 				 cap ? "capacity" : "fpr");
-	if (cap) {
-		ret = arg_u64(cap, 1, KBLOOM_M_MAX, &g->capacity);
-		if (ret)
-			return arg_bad_u64(c, "capacity", cap, ret, 1,
-					   KBLOOM_M_MAX, "keys expected");
+	if (bits && g->m % 512)
+		return ctl_usage(c, "bits '%llu': not a multiple of 512 (allowed: a multiple of 512, 512..%llu)",
+				 (unsigned long long)g->m,
+				 (unsigned long long)KBLOOM_M_MAX);
+	if (bits != k)
+		return ctl_usage(c, "%s: needs %s too (allowed: bits M hashes K)",
+				 bits ? "bits" : "hashes",
+				 bits ? "hashes K" : "bits M");
+	if (!cap && !fpr)
+		return 0;
+	if (!d.capacity)
+		d.capacity = KBLOOM_XDP_DEF_CAPACITY;
+	if (!d.fpr_pico)
+		d.fpr_pico = KBLOOM_XDP_DEF_FPR_PICO;
+	if (!kb_plan(KBLOOM_TYPE_BLOCKED, d.capacity, d.fpr_pico, 0, &plan))
+		return 0;
+	fmt_prob(p, sizeof(p), d.fpr_pico);
+	return ctl_usage(c, "capacity %llu fpr %s: too big (allowed: a filter of at most %llu bits; lower the capacity or raise fpr)",
+			 (unsigned long long)d.capacity, p,
+			 (unsigned long long)KBLOOM_M_MAX);
+}
+
+static const struct kw geom_kw[] = {
+	KW_GEOM(struct kbloom_xdp_geom, capacity, fpr_pico, m, k, hash_id,
+		seed),
+	{ 0 }
+};
+
+static const struct kw_table geom_table = { .kw = geom_kw };
+
+/* The geometry keywords (XKW_GEOM) of an untyped table into @g. */
+int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
+	     bool *given)
+{
+	char *argv[2 * ARRAY_SIZE(geom_kw)];
+	const struct kw *k;
+	__u64 seen;
+	int n = 0, ret;
+
+	for (k = geom_kw; k->name; k++) {
+		if (!xkw_val(kw, k->name))
+			continue;
+		argv[n++] = (char *)k->name;
+		argv[n++] = (char *)xkw_val(kw, k->name);
 	}
-	if (fpr) {
-		ret = arg_prob(fpr, &g->fpr_pico);
-		if (ret)
-			return arg_bad_prob(c, "fpr", fpr, ret);
-	}
-	if (bits) {
-		ret = arg_u64(bits, 512, KBLOOM_M_MAX, &g->m);
-		if (ret)
-			return arg_bad_u64(c, "bits", bits, ret, 512,
-					   KBLOOM_M_MAX, "a multiple of 512");
-		if (g->m % 512)
-			return ctl_usage(c, "bits '%s': not a multiple of 512 (allowed: a multiple of 512, 512..%llu)",
-					 bits, (unsigned long long)KBLOOM_M_MAX);
-		if (!k)
-			return ctl_usage(c, "bits: needs hashes K too (allowed: bits M hashes K)");
-	}
-	if (k) {
-		ret = arg_u64(k, KBLOOM_K_MIN, KBLOOM_K_MAX, &v);
-		if (ret)
-			return arg_bad_u64(c, "hashes", k, ret, KBLOOM_K_MIN,
-					   KBLOOM_K_MAX, NULL);
-		if (!bits)
-			return ctl_usage(c, "hashes: needs bits M too (allowed: bits M hashes K)");
-		g->k = (__u32)v;
-	}
-	if (hash) {
-		ret = arg_pick(hash, hash_words);
-		if (ret < 0) {
-			arg_words(words, sizeof(words), hash_words);
-			return ctl_usage(c, "hash '%s': unknown (allowed: %s)",
-					 hash, words);
-		}
-		g->hash_id = ret ? KBLOOM_HASH_SIPHASH13 : KBLOOM_HASH_FAST;
-	}
-	if (seed) {
-		ret = arg_u64(seed, 0, ~0ULL, &g->seed);
-		if (ret)
-			return arg_bad_u64(c, "seed", seed, ret, 0, ~0ULL,
-					   "decimal or 0x hex");
-	}
-	if (cap || fpr) {
-		t = *g;
-		if (!t.capacity)
-			t.capacity = KBLOOM_XDP_DEF_CAPACITY;
-		if (!t.fpr_pico)
-			t.fpr_pico = KBLOOM_XDP_DEF_FPR_PICO;
-		if (kb_plan(KBLOOM_TYPE_BLOCKED, t.capacity, t.fpr_pico, 0,
-			    &plan)) {
-			fmt_prob(p, sizeof(p), t.fpr_pico);
-			return ctl_usage(c, "capacity %llu fpr %s: too big (allowed: a filter of at most %llu bits; lower the capacity or raise fpr)",
-					 (unsigned long long)t.capacity, p,
-					 (unsigned long long)KBLOOM_M_MAX);
-		}
-	}
-	return 0;
+	memset(g, 0, sizeof(*g));
+	ret = kw_parse(c, &geom_table, n, argv, g, &seen);
+	return ret ?: xdp_geom_check(c, &geom_table, seen, g, given);
 }
 
 /* An IPv4 or IPv6 address; with @mcast, a multicast group. */
