@@ -204,6 +204,7 @@ enum kw_type {
 	KWT_NETNS,	/* const char *: netns NS, checked */
 	KWT_LIST,	/* struct kw_list: 1..@max words (0: up to a keyword) */
 	KWT_FN,		/* @parse fills the field */
+	KWT_REFUSE,	/* another kind's: refused, "NAME: @extra" */
 };
 
 /* the words of a KWT_LIST keyword */
@@ -219,8 +220,10 @@ struct kw_list {
  * @arg: its value's name ("N", "IFACE..."), for help and messages
  * @type: enum kw_type
  * @off: offsetof() the field it fills in the command's struct
- * @min, @max: KWT_U32, KWT_U64: the range; KWT_LIST: @max words
+ * @min, @max: KWT_U32, KWT_U64: the range; KWT_LIST, KWT_REFUSE: @max
+ *              words (0: up to the next keyword)
  * @extra: KWT_U32, KWT_U64: more of the allowed text ("keys expected");
+ *         KWT_REFUSE: why, and what is allowed instead;
  *         KWT_ENUM: what a word not in @words is told instead of
  *         "unknown (allowed: A|B)"
  * @words, @vals: KWT_ENUM
@@ -247,6 +250,11 @@ struct kw {
 #define KW(_name, _arg, _type, _st, _member, ...)			\
 	{ .name = (_name), .arg = (_arg), .type = (_type),		\
 	  .off = offsetof(_st, _member), __VA_ARGS__ }
+
+/* a keyword of another kind of a command ("bits" of xdp attach ipbf) */
+#define KW_REFUSE(_name, _arg, _why, _max)				\
+	{ .name = (_name), .arg = (_arg), .type = KWT_REFUSE,		\
+	  .extra = (_why), .max = (_max) }
 
 /**
  * struct kw_table - the keywords of a command
@@ -399,6 +407,12 @@ extern const __u32 xdp_hash_ids[];
 	   .extra = "decimal or 0x hex")
 int xdp_geom_check(const struct ctl *c, const struct kw_table *t,
 		   __u64 given, struct kbloom_xdp_geom *g, bool *any);
+
+/* mode auto|native|generic: an enum kbloom_xdp_mode (__u32) */
+extern const char *const xdp_mode_words[];
+#define KW_MODE(_st, _m)						\
+	KW("mode", "native|generic|auto", KWT_ENUM, _st, _m,		\
+	   .words = xdp_mode_words)
 int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
 		 bool mcast, __u8 addr[16], __u32 *len);
 void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);
@@ -492,24 +506,22 @@ void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 		    __u32 id, const struct kbloom_addr_key *g, int cnt,
 		    __u32 (*cls)(const struct kbloom_addr_key *g));
 int net_mark_netns(struct kbloom_net *n, int ns_fd);
-int net_arg_mode(const struct ctl *c, const char *s, int *mode);
 int net_arg_devs(const struct ctl *c, int ndev, char **dev);
 int net_devs_resolve(const struct ctl *c, const char *op, int ns_fd,
 		     const char *netns, int ndev, char **dev, int *ifindex);
 int net_attach_all(struct ctl *c, struct kbloom_net *n, int ndev,
 		   char **dev, const int *ifindex, int mode, const char *op);
-/* the keywords of every kind of xdp attach, for net_foreign_kw() */
-#define XKW_FOREIGN							\
-	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
-	{ .name = "hashes", .arg = "K" }, { .name = "keys", .arg = "N" }, \
-	{ .name = "policy", .arg = "POLICY" },				\
-	{ .name = "match", .arg = "src|dst" },				\
-	{ .name = "variant", .arg = "VARIANT" },				\
-	{ .name = "module-filter", .arg = "NAME...", .many = true }
+/* the keywords of the other kinds of xdp attach, refused with @_why */
+#define KW_FOREIGN(_why)						\
+	KW_REFUSE("capacity", "N", _why, 1),				\
+	KW_REFUSE("fpr", "P", _why, 1),					\
+	KW_REFUSE("hashes", "K", _why, 1),				\
+	KW_REFUSE("keys", "N", _why, 1),				\
+	KW_REFUSE("policy", "POLICY", _why, 1),				\
+	KW_REFUSE("match", "src|dst", _why, 1),				\
+	KW_REFUSE("variant", "VARIANT", _why, 1),			\
+	KW_REFUSE("module-filter", "NAME...", _why, 0)
 
-int net_foreign_kw(const struct ctl *c, struct xkw *kw,
-		   const char *const *foreign, const char *kind,
-		   const char *allowed);
 int ipbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,

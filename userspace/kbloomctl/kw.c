@@ -76,7 +76,8 @@ static int kw_words(const struct ctl *c, const struct kw_table *t,
 		    struct kw_list *l)
 {
 	const char *a = argv[*i], *eq;
-	int max = k->type == KWT_LIST ? (int)k->max : 1;
+	int max = k->type == KWT_LIST || k->type == KWT_REFUSE ?
+		  (int)k->max : 1;
 
 	kw_lookup(t, a, &eq);
 	(*i)++;
@@ -158,6 +159,8 @@ static int kw_value(const struct ctl *c, const struct kw *k,
 		return 0;
 	case KWT_FN:
 		return k->parse(c, k, v, f);
+	case KWT_REFUSE:
+		return ctl_usage(c, "%s: %s", k->name, k->extra);
 	}
 	return 0;
 }

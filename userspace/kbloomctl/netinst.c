@@ -18,8 +18,6 @@
 #include "kbloomctl.h"
 #include "libkbloom_xdp_net.h"
 
-static const char *const mode_words[] = { "auto", "native", "generic", NULL };
-
 /* ---- instances of libkbloom_xdp_net.h ---------------------------------- */
 
 void net_opts(struct kbloom_net_opts *o, const char *netns)
@@ -308,25 +306,6 @@ int net_mark_netns(struct kbloom_net *n, int ns_fd)
 	return 0;
 }
 
-/* mode auto|native|generic into an enum kbloom_xdp_mode */
-int net_arg_mode(const struct ctl *c, const char *s, int *mode)
-{
-	char all[64];
-	int i;
-
-	*mode = KBLOOM_XDP_MODE_AUTO;
-	if (!s)
-		return 0;
-	i = arg_pick(s, mode_words);
-	if (i < 0) {
-		arg_words(all, sizeof(all), mode_words);
-		return ctl_usage(c, "mode '%s': unknown (allowed: %s)", s, all);
-	}
-	*mode = i == 0 ? KBLOOM_XDP_MODE_AUTO : i == 1 ?
-		KBLOOM_XDP_MODE_NATIVE : KBLOOM_XDP_MODE_GENERIC;
-	return 0;
-}
-
 /* dev IFACE...: the names checked, none twice (usage errors only). */
 int net_arg_devs(const struct ctl *c, int ndev, char **dev)
 {
@@ -390,21 +369,4 @@ int net_attach_all(struct ctl *c, struct kbloom_net *n, int ndev,
 			kbloom_net_detach(n, ifindex[i]);
 	free(done);
 	return ret;
-}
-
-/*
- * The keywords of xdp attach for other kinds: known, so that dev stops
- * at them, and refused with what @kind allows instead.
- */
-int net_foreign_kw(const struct ctl *c, struct xkw *kw,
-		   const char *const *foreign, const char *kind,
-		   const char *allowed)
-{
-	int i;
-
-	for (i = 0; foreign[i]; i++)
-		if (xkw_get(kw, foreign[i]) && xkw_get(kw, foreign[i])->n)
-			return ctl_usage(c, "%s: not for %s (allowed: %s)",
-					 foreign[i], kind, allowed);
-	return 0;
 }

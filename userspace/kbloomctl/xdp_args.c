@@ -62,6 +62,8 @@ int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
 }
 
 const char *const xdp_hash_words[] = { "fast", "siphash", NULL };
+/* in the order of enum kbloom_xdp_mode */
+const char *const xdp_mode_words[] = { "auto", "native", "generic", NULL };
 const __u32 xdp_hash_ids[] = { KBLOOM_HASH_FAST, KBLOOM_HASH_SIPHASH13 };
 
 /*

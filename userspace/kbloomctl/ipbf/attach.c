@@ -7,49 +7,55 @@
 
 #include "ipbf.h"
 
+#define IPBF_NOT "not for ipbf (allowed: dev mode netns; the link IDs come from ipbf port or ipbf setup)"
+
+struct attach_args {
+	struct kw_list dev;
+	__u32 mode;
+	const char *netns;
+};
+
+static const struct kw attach_kw[] = {
+	KW("dev", "IFACE...", KWT_LIST, struct attach_args, dev),
+	KW_MODE(struct attach_args, mode),
+	KW("netns", "NS", KWT_NETNS, struct attach_args, netns),
+	KW_FOREIGN(IPBF_NOT),
+	KW_REFUSE("bits", "M", IPBF_NOT, 1),
+	KW_REFUSE("hash", "H", IPBF_NOT, 1),
+	KW_REFUSE("seed", "S", IPBF_NOT, 1),
+	KW_REFUSE("ports", "N", IPBF_NOT, 1),
+	KW_REFUSE("members", "N", IPBF_NOT, 1),
+	KW_REFUSE("classes", "LIST", IPBF_NOT, 1),
+	KW_REFUSE("class", "SPEC...", IPBF_NOT, 0),
+	KW_REFUSE("audit", "on|off", IPBF_NOT, 1),
+	{ 0 }
+};
+
+static const struct kw_table attach_table = { .kw = attach_kw };
+
 /*
  * xdp attach ipbf NAME dev IFACE... [mode M] [netns NS]: attach the
  * ingress program to ports made by ipbf port (or ipbf setup).
  */
 int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 {
-	static const char *const foreign[] = {
-		"capacity", "fpr", "bits", "hashes", "hash", "seed", "ports",
-		"members", "keys", "policy", "match", "variant",
-		"module-filter", "classes", "class", "audit", NULL
-	};
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "mode", .arg = "native|generic|auto" },
-		{ .name = "netns", .arg = "NS" }, XKW_FOREIGN,
-		{ .name = "bits", .arg = "M" }, { .name = "hash", .arg = "H" },
-		{ .name = "seed", .arg = "S" }, { .name = "ports", .arg = "N" },
-		{ .name = "members", .arg = "N" },
-		{ .name = "classes", .arg = "LIST" },
-		{ .name = "class", .arg = "SPEC...", .many = true },
-		{ .name = "audit", .arg = "on|off" }, { 0 }
-	};
 	struct netinst m = { .ns_fd = -1 };
+	struct attach_args a = { 0 };
+	int *ifindex = NULL, ndev, i, ret;
 	const char *netns;
-	int *ifindex = NULL, ndev, i, mode, ret;
 	char **dev;
 
 	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: net_foreign_kw(c, kw, foreign, "ipbf",
-				    "dev mode netns; the link IDs come from ipbf port or ipbf setup");
+	ret = ret ?: kw_parse(c, &attach_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;
-	dev = xkw_get(kw, "dev")->v;
-	ndev = xkw_get(kw, "dev")->n;
+	dev = a.dev.v;
+	ndev = a.dev.n;
 	if (!ndev)
 		return ctl_usage(c, "missing dev IFACE... (usage: %s %s ipbf NAME dev IFACE... [mode native|generic|auto] [netns NS])",
 				 KBCTL_NAME, c->cmd_path);
-	netns = xkw_val(kw, "netns");
+	netns = a.netns;
 	ret = net_arg_devs(c, ndev, dev);
-	ret = ret ?: net_arg_mode(c, xkw_val(kw, "mode"), &mode);
-	if (!ret && netns)
-		ret = xdp_arg_netns(c, netns);
 	if (ret)
 		return ret;
 	ifindex = calloc(ndev, sizeof(*ifindex));
@@ -67,7 +73,7 @@ int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 			ret = ctl_syserr(c, EEXIST, "already attached; -exist ignores it",
 					 "%s: dev %s", m.op, dev[i]);
 	}
-	ret = ret ?: net_attach_all(c, m.n, ndev, dev, ifindex, mode, m.op);
+	ret = ret ?: net_attach_all(c, m.n, ndev, dev, ifindex, a.mode, m.op);
 	if (!ret) {
 		ret = net_mark_netns(m.n, m.ns_fd);
 		if (ret)

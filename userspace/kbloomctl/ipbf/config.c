@@ -87,36 +87,65 @@ static int ipbf_exists(struct ctl *c, const char *name, const char *netns,
 	return ret;
 }
 
+/* the keywords of ipbf create and ipbf config */
+struct cfg_args {
+	struct lidopt o;
+	__u32 ports;
+	const char *netns;
+};
+
+static const struct kw create_kw[] = {
+	KW_LIDS(struct cfg_args, o),
+	KW_FILL(struct cfg_args, o),
+	KW_PORTS(struct cfg_args, ports),
+	KW("netns", "NS", KWT_NETNS, struct cfg_args, netns),
+	{ 0 }
+};
+
+static const struct kw config_kw[] = {
+	KW_LIDS(struct cfg_args, o),
+	KW_FILL(struct cfg_args, o),
+	KW("netns", "NS", KWT_NETNS, struct cfg_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table create_table = { .kw = create_kw };
+static const struct kw_table config_table = { .kw = config_kw };
+
+static int cfg_args(struct ctl *c, const struct kw_table *t, int argc,
+		    char **argv, struct cfg_args *a)
+{
+	__u64 given;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	lidopt_init(&a->o);
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: kw_parse(c, t, argc - 1, argv + 1, a, &given);
+	if (!ret)
+		lidopt_given(&a->o, t, given);
+	return ret;
+}
+
 int ipbf_cmd_create(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		XKW_LIDS, { .name = "fill", .arg = "F" },
-		{ .name = "ports", .arg = "N" }, { .name = "netns", .arg = "NS" },
-		{ 0 }
-	};
-	const char *name = argv[0], *netns;
+	const char *name = argv[0];
 	struct kbloom_ipbf_cfg cfg;
 	struct kbloom_net *n = NULL;
-	struct lidopt o;
-	__u64 ports = 0;
+	struct cfg_args a;
 	char op[160];
 	int ns_fd = -1, ret;
 
-	ret = xdp_arg_name(c, name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: lidopt_parse(c, kw, &o);
-	ret = ret ?: kw_num(c, kw, "ports", 1, 4096, "ports of the node",
-			    &ports, NULL);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = cfg_args(c, &create_table, argc, argv, &a);
 	if (ret)
 		return ret;
-	cfg_of(&o, &cfg);
+	cfg_of(&a.o, &cfg);
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, name);
 	xdp_log_reset();
 	if (xdp_kind_of(name) != XK_NONE)
-		return ipbf_exists(c, name, netns, &cfg, op);
-	ret = xdp_netns_open(c, netns, &ns_fd);
-	ret = ret ?: ipbf_make(c, name, netns, ns_fd, (__u32)ports, &cfg, op,
+		return ipbf_exists(c, name, a.netns, &cfg, op);
+	ret = xdp_netns_open(c, a.netns, &ns_fd);
+	ret = ret ?: ipbf_make(c, name, a.netns, ns_fd, a.ports, &cfg, op,
 			       &n);
 	if (!ret)
 		xdp_notes(c);
@@ -157,26 +186,20 @@ static void config_show(struct ctl *c, struct netinst *m,
 
 int ipbf_cmd_config(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		XKW_LIDS, { .name = "fill", .arg = "F" },
-		{ .name = "netns", .arg = "NS" }, { 0 }
-	};
 	struct netinst m = { .ns_fd = -1 };
 	struct kbloom_ipbf_cfg cur, cfg;
-	const char *netns;
 	struct lidopt o;
+	struct cfg_args a;
 	int ret, nports;
 
-	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: lidopt_parse(c, kw, &o);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = cfg_args(c, &config_table, argc, argv, &a);
 	if (ret)
 		return ret;
+	o = a.o;
 	if (c->set[CO_JSON] &&
 	    (o.seed_given || o.k_given || o.d_given || o.fill_given))
 		return ctl_usage(c, "option -j: only to show the settings (without seed, k, d, fill)");
-	ret = net_inst_open(c, &m, argv[0], netns, XK_IPBF);
+	ret = net_inst_open(c, &m, argv[0], a.netns, XK_IPBF);
 	if (ret)
 		return ret;
 	ret = kbloom_ipbf_get_config(m.n, &cur);

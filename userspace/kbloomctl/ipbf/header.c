@@ -25,6 +25,8 @@ struct hdr {
 	char **dst;
 	int nlinks;
 	char **links;
+	struct kw_list dstl, linksl;
+	const char *topo_s, *src_s, *tags_s;
 	const char *out;
 	struct kb_lids *l;
 	struct kb_spt *spt;
@@ -37,58 +39,56 @@ struct hdr {
 	struct kb_msbf_info info;
 };
 
+static const struct kw hdr_kw[] = {
+	KW("topo", "TOPO", KWT_STR, struct hdr, topo_s),
+	KW("src", "HOST", KWT_STR, struct hdr, src_s),
+	KW("dst", "HOST...", KWT_LIST, struct hdr, dstl),
+	KW("links", "NODE:PORT...", KWT_LIST, struct hdr, linksl),
+	KW("form", "lipsin|msbf", KWT_ENUM, struct hdr, form,
+	   .words = form_words),
+	KW_LIDS(struct hdr, o),
+	KW_FILL(struct hdr, o),
+	/* at most d: checked once d is known */
+	KW("tags", "N", KWT_STR, struct hdr, tags_s),
+	KW("hop-limit", "H", KWT_U64, struct hdr, hop, .min = 1, .max = 255),
+	KW("proto", "ETHERTYPE", KWT_U64, struct hdr, proto, .min = 0,
+	   .max = 0xFFFF,
+	   .extra = "the inner packet's EtherType, such as 0x0800"),
+	{ 0 }
+};
+
+static const struct kw_table hdr_table = { .kw = hdr_kw };
+
 static int hdr_args(struct ctl *c, struct hdr *h, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "topo", .arg = "TOPO" }, { .name = "src", .arg = "HOST" },
-		{ .name = "dst", .arg = "HOST...", .many = true },
-		{ .name = "links", .arg = "NODE:PORT...", .many = true },
-		{ .name = "form", .arg = "lipsin|msbf" },
-		XKW_LIDS, { .name = "fill", .arg = "F" },
-		{ .name = "tags", .arg = "N" },
-		{ .name = "hop-limit", .arg = "H" },
-		{ .name = "proto", .arg = "ETHERTYPE" },
-		{ 0 }
-	};
-	const char *form;
-	char all[32];
+	__u64 given;
 	int ret;
 
-	ret = xkw_parse(c, argc, argv, kw);
+	lidopt_init(&h->o);
+	h->proto = IPBF_PROTO_DEF;
+	ret = kw_parse(c, &hdr_table, argc, argv, h, &given);
 	if (ret)
 		return ret;
-	if (!xkw_val(kw, "topo") || !xkw_val(kw, "src"))
+	lidopt_given(&h->o, &hdr_table, given);
+	if (!h->topo_s || !h->src_s)
 		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 xkw_val(kw, "topo") ? "src HOST" : "topo TOPO",
+				 h->topo_s ? "src HOST" : "topo TOPO",
 				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
-	h->dst = xkw_get(kw, "dst")->v;
-	h->ndst = xkw_get(kw, "dst")->n;
-	h->links = xkw_get(kw, "links")->v;
-	h->nlinks = xkw_get(kw, "links")->n;
+	h->dst = h->dstl.v;
+	h->ndst = h->dstl.n;
+	h->links = h->linksl.v;
+	h->nlinks = h->linksl.n;
 	if (!h->ndst == !h->nlinks)
 		return ctl_usage(c, "%s (allowed: dst HOST... for the shortest-path tree to those hosts, or links NODE:PORT... for a tree of your own)",
 				 h->ndst ? "dst: not with links" :
 				 "missing dst HOST... or links NODE:PORT...");
-	form = xkw_val(kw, "form");
-	if (form) {
-		h->form = arg_pick(form, form_words);
-		if (h->form < 0) {
-			arg_words(all, sizeof(all), form_words);
-			return ctl_usage(c, "form '%s': unknown (allowed: %s)",
-					 form, all);
-		}
-	}
-	h->proto = IPBF_PROTO_DEF;
-	ret = lidopt_parse(c, kw, &h->o);
 	h->tags = h->o.d;
-	ret = ret ?: kw_num(c, kw, "tags", 1, h->o.d,
-			    "tag sets tried, at most d", &h->tags, NULL);
-	ret = ret ?: kw_num(c, kw, "hop-limit", 1, 255, NULL, &h->hop, NULL);
-	ret = ret ?: kw_num(c, kw, "proto", 0, 0xFFFF,
-			    "the inner packet's EtherType, such as 0x0800", &h->proto,
-			    NULL);
-	ret = ret ?: topo_load(c, xkw_val(kw, "topo"), &h->tp);
-	ret = ret ?: topo_host(c, &h->tp, "src", xkw_val(kw, "src"), &h->src);
+	ret = h->tags_s ? arg_u64(h->tags_s, 1, h->o.d, &h->tags) : 0;
+	if (ret)
+		return arg_bad_u64(c, "tags", h->tags_s, ret, 1, h->o.d,
+				   "tag sets tried, at most d");
+	ret = topo_load(c, h->topo_s, &h->tp);
+	ret = ret ?: topo_host(c, &h->tp, "src", h->src_s, &h->src);
 	return ret;
 }
 

@@ -78,15 +78,23 @@ struct lidopt {
 	bool seed_given, k_given, d_given, fill_given;
 };
 
-/* lids.c */
-#define XKW_LIDS							\
-	{ .name = "seed", .arg = "S" }, { .name = "k", .arg = "K" },	\
-	{ .name = "d", .arg = "D" }
+/* lids.c: the rows of struct lidopt @_o in struct @_st */
+#define KW_LIDS(_st, _o)						\
+	KW("seed", "S", KWT_U64, _st, _o.seed, .min = 0, .max = ~0ULL,	\
+	   .extra = "decimal or 0x hex"),				\
+	KW("k", "K", KWT_U32, _st, _o.k, .min = KB_IPBF_K_MIN,		\
+	   .max = KB_IPBF_K_MAX, .extra = "bits per link ID"),		\
+	KW("d", "D", KWT_U32, _st, _o.d, .min = 1, .max = KB_IPBF_D_MAX, \
+	   .extra = "tag sets")
+#define KW_FILL(_st, _o)						\
+	KW("fill", "F", KWT_U32, _st, _o.fill, .min = 1,		\
+	   .max = KB_IPBF_ZF_BITS, .extra = "one bits a zFilter may have")
+#define KW_PORTS(_st, _m)						\
+	KW("ports", "N", KWT_U32, _st, _m, .min = 1, .max = 4096,	\
+	   .extra = "ports of the node")
 
-int kw_num(const struct ctl *c, struct xkw *kw, const char *name,
-	   __u64 min, __u64 max, const char *extra, __u64 *out,
-	   bool *given);
-int lidopt_parse(const struct ctl *c, struct xkw *kw, struct lidopt *o);
+void lidopt_init(struct lidopt *o);
+void lidopt_given(struct lidopt *o, const struct kw_table *t, __u64 given);
 void lid_record(const struct kbloom_ipbf_cfg *cfg, __u32 node,
 		__u32 port, bool local, struct kbloom_ipbf_port *rec);
 void zf_bits(char *buf, size_t len, const struct kb_ipbf_zf *z);

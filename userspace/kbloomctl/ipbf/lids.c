@@ -9,43 +9,22 @@
 
 #include "ipbf.h"
 
-int kw_num(const struct ctl *c, struct xkw *kw, const char *name,
-	   __u64 min, __u64 max, const char *extra, __u64 *out,
-	   bool *given)
+/* The defaults of what the KW_LIDS and KW_FILL rows fill. */
+void lidopt_init(struct lidopt *o)
 {
-	const char *s = xkw_val(kw, name);
-	int ret;
-
-	if (given)
-		*given = s;
-	if (!s)
-		return 0;
-	ret = arg_u64(s, min, max, out);
-	return ret ? arg_bad_u64(c, name, s, ret, min, max, extra) : 0;
+	memset(o, 0, sizeof(*o));
+	o->k = KB_IPBF_K_DEFAULT;
+	o->d = KB_IPBF_D_DEFAULT;
+	o->fill = KB_IPBF_FILL_DEFAULT;
 }
 
-int lidopt_parse(const struct ctl *c, struct xkw *kw,
-		 struct lidopt *o)
+/* Which of them were given (kw_parse()'s @given of table @t). */
+void lidopt_given(struct lidopt *o, const struct kw_table *t, __u64 given)
 {
-	__u64 k = KB_IPBF_K_DEFAULT, d = KB_IPBF_D_DEFAULT;
-	__u64 fill = KB_IPBF_FILL_DEFAULT;
-	int ret;
-
-	o->seed = 0;
-	ret = kw_num(c, kw, "seed", 0, ~0ULL, "decimal or 0x hex", &o->seed,
-		     &o->seed_given);
-	ret = ret ?: kw_num(c, kw, "k", KB_IPBF_K_MIN, KB_IPBF_K_MAX,
-			    "bits per link ID", &k, &o->k_given);
-	ret = ret ?: kw_num(c, kw, "d", 1, KB_IPBF_D_MAX, "tag sets", &d,
-			    &o->d_given);
-	if (!ret && xkw_get(kw, "fill"))
-		ret = kw_num(c, kw, "fill", 1, KB_IPBF_ZF_BITS,
-			     "one bits a zFilter may have", &fill,
-			     &o->fill_given);
-	o->k = (__u32)k;
-	o->d = (__u32)d;
-	o->fill = (__u32)fill;
-	return ret;
+	o->seed_given = kw_has(t, given, "seed");
+	o->k_given = kw_has(t, given, "k");
+	o->d_given = kw_has(t, given, "d");
+	o->fill_given = kw_has(t, given, "fill");
 }
 
 /* The record of the link (node, port) for every tag set, from @cfg. */
@@ -265,36 +244,49 @@ static void node_lids_json(const struct topo *tp, const struct lidopt *o,
 	json_end(&j);
 }
 
+struct topo_args {
+	const char *node;
+	struct lidopt o;
+};
+
+static const struct kw topo_kw[] = {
+	KW("node", "NODE", KWT_STR, struct topo_args, node),
+	KW_LIDS(struct topo_args, o),
+	{ 0 }
+};
+
+static const struct kw_table topo_table = { .kw = topo_kw };
+
 int ipbf_cmd_topo(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "node", .arg = "NODE" }, XKW_LIDS, { 0 }
-	};
 	struct kbloom_ipbf_port *rec = NULL;
 	struct kb_lids *l = NULL;
 	struct topo tp = { 0 };
-	struct lidopt o;
+	struct topo_args a = { 0 };
+	struct lidopt *o = &a.o;
 	__u32 node = 0;
+	__u64 given;
 	int ret;
 
-	ret = xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: lidopt_parse(c, kw, &o);
+	lidopt_init(o);
+	ret = kw_parse(c, &topo_table, argc - 1, argv + 1, &a, &given);
 	if (ret)
 		return ret;
-	if (!xkw_val(kw, "node") && (o.seed_given || o.k_given || o.d_given))
+	lidopt_given(o, &topo_table, given);
+	if (!a.node && (o->seed_given || o->k_given || o->d_given))
 		return ctl_usage(c, "%s: only with node NODE (the link IDs of its ports)",
-				 o.seed_given ? "seed" : o.k_given ? "k" : "d");
+				 o->seed_given ? "seed" : o->k_given ? "k" : "d");
 	ret = topo_load(c, argv[0], &tp);
 	if (ret)
 		return ret;
-	if (xkw_val(kw, "node")) {
-		ret = topo_node(c, &tp, "node", xkw_val(kw, "node"), &node);
+	if (a.node) {
+		ret = topo_node(c, &tp, "node", a.node, &node);
 		if (ret)
 			goto out;
 	}
 	if (ctl_quiet(c))
 		goto out;
-	if (!xkw_val(kw, "node")) {
+	if (!a.node) {
 		if (c->set[CO_JSON])
 			topo_list_json(&tp);
 		else
@@ -303,16 +295,16 @@ int ipbf_cmd_topo(struct ctl *c, int argc, char **argv)
 		goto out;
 	}
 	rec = calloc(tp.t->nodes[node].nports + 1, sizeof(*rec));
-	ret = rec ? kb_lids_new(tp.t, o.seed, o.k, o.d, &l) : -ENOMEM;
+	ret = rec ? kb_lids_new(tp.t, o->seed, o->k, o->d, &l) : -ENOMEM;
 	ret = ret ?: node_records(l, node, rec);
 	if (ret) {
 		ret = ctl_syserr(c, ret, NULL, "%s: link IDs", c->cmd_path);
 		goto out;
 	}
 	if (c->set[CO_JSON])
-		node_lids_json(&tp, &o, node, rec);
+		node_lids_json(&tp, o, node, rec);
 	else
-		node_lids_text(&tp, &o, node, rec);
+		node_lids_text(&tp, o, node, rec);
 	ret = ctl_flush_stdout(c);
 out:
 	kb_lids_free(l);

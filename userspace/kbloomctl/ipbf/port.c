@@ -36,57 +36,65 @@ bad:
 			 s);
 }
 
+struct port_args {
+	const char *link;
+	__u32 role;		/* 1: local */
+	const char *topo;
+	const char *netns;
+};
+
+static const struct kw port_kw[] = {
+	KW("link", "NODE:PORT", KWT_STR, struct port_args, link),
+	KW("role", "forward|local", KWT_ENUM, struct port_args, role,
+	   .words = role_words),
+	KW("topo", "TOPO", KWT_STR, struct port_args, topo),
+	KW("netns", "NS", KWT_NETNS, struct port_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table port_table = { .kw = port_kw };
+
+/* link NODE:PORT, by name with topo TOPO */
+static int port_link(const struct ctl *c, const struct port_args *a,
+		     __u32 *node, __u32 *port)
+{
+	struct topo tp = { 0 };
+	__u32 gp;
+	int ret;
+
+	if (!a->topo)
+		return link_nums(c, a->link, node, port);
+	ret = topo_load(c, a->topo, &tp);
+	ret = ret ?: topo_link(c, &tp, "link", a->link, &gp);
+	if (!ret) {
+		*node = tp.t->ports[gp].node;
+		*port = tp.t->ports[gp].local;
+	}
+	topo_free(&tp);
+	return ret;
+}
+
 int ipbf_cmd_port(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "link", .arg = "NODE:PORT" },
-		{ .name = "role", .arg = "forward|local" },
-		{ .name = "topo", .arg = "TOPO" }, { .name = "netns", .arg = "NS" },
-		{ 0 }
-	};
 	struct netinst m = { .ns_fd = -1 };
+	struct port_args a = { 0 };
 	struct kbloom_ipbf_port rec;
 	struct kbloom_ipbf_cfg cfg;
-	struct topo tp = { 0 };
-	const char *netns, *link;
-	__u32 node = 0, port = 0, gp;
-	int ifindex, role = 0, ret;
-	char all[32];
+	__u32 node = 0, port = 0;
+	int ifindex, ret;
 
 	ret = xdp_arg_name(c, argv[0]);
 	ret = ret ?: arg_ifname(c, "IFACE", argv[1]);
-	ret = ret ?: xkw_parse(c, argc - 2, argv + 2, kw);
+	ret = ret ?: kw_parse(c, &port_table, argc - 2, argv + 2, &a, NULL);
 	if (ret)
 		return ret;
-	link = xkw_val(kw, "link");
-	if (!link)
+	if (!a.link)
 		return ctl_usage(c, "missing link NODE:PORT (usage: %s %s %s)",
 				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
-	if (xkw_val(kw, "role")) {
-		role = arg_pick(xkw_val(kw, "role"), role_words);
-		if (role < 0) {
-			arg_words(all, sizeof(all), role_words);
-			return ctl_usage(c, "role '%s': unknown (allowed: %s)",
-					 xkw_val(kw, "role"), all);
-		}
-	}
-	ret = xkw_netns(c, kw, &netns);
+	ret = port_link(c, &a, &node, &port);
 	if (ret)
 		return ret;
-	if (xkw_val(kw, "topo")) {
-		ret = topo_load(c, xkw_val(kw, "topo"), &tp);
-		ret = ret ?: topo_link(c, &tp, "link", link, &gp);
-		if (!ret) {
-			node = tp.t->ports[gp].node;
-			port = tp.t->ports[gp].local;
-		}
-		topo_free(&tp);
-	} else {
-		ret = link_nums(c, link, &node, &port);
-	}
-	if (ret)
-		return ret;
-	ret = net_inst_open(c, &m, argv[0], netns, XK_IPBF);
+	ret = net_inst_open(c, &m, argv[0], a.netns, XK_IPBF);
 	ret = ret ?: xdp_port(c, m.op, m.ns_fd, m.netns, argv[1], &ifindex);
 	if (ret)
 		goto out;
@@ -95,7 +103,7 @@ int ipbf_cmd_port(struct ctl *c, int argc, char **argv)
 		ret = xdp_fail(c, ret, "%s: config", m.op);
 		goto out;
 	}
-	lid_record(&cfg, node, port, role == 1, &rec);
+	lid_record(&cfg, node, port, a.role == 1, &rec);
 	ret = kbloom_ipbf_port_set(m.n, ifindex, &rec);
 	if (ret)
 		ret = xdp_fail(c, ret, "%s: %s", m.op, argv[1]);

@@ -82,36 +82,45 @@ out:
 	return ret;
 }
 
+struct send_args {
+	__u64 count;
+	const char *payload;
+	const char *netns;
+};
+
+static const struct kw send_kw[] = {
+	KW("count", "N", KWT_U64, struct send_args, count, .min = 1,
+	   .max = IPBF_SEND_MAX),
+	KW("payload", "TEXT", KWT_STR, struct send_args, payload),
+	KW("netns", "NS", KWT_NETNS, struct send_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table send_table = { .kw = send_kw };
+
 int ipbf_cmd_send(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "count", .arg = "N" }, { .name = "payload", .arg = "TEXT" },
-		{ .name = "netns", .arg = "NS" }, { 0 }
-	};
-	const char *netns, *payload = "kbloom ipbf";
-	__u8 *frame = NULL, mac[6];
+	struct send_args a = { .count = 1, .payload = "kbloom ipbf" };
 	int ns_fd = -1, fd = -1, ifindex, hlen = 0, ret;
+	const char *netns, *payload;
+	__u8 *frame = NULL, mac[6];
 	size_t plen, flen;
-	__u64 count = 1, i;
+	__u64 count, i;
 	char op[96];
 
 	ret = arg_ifname(c, "IFACE", argv[0]);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: kw_num(c, kw, "count", 1, IPBF_SEND_MAX, NULL, &count,
-			    NULL);
+	ret = ret ?: kw_parse(c, &send_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;
 	if (!c->set[CO_INPUT])
 		return ctl_usage(c, "missing -i FILE (the header, from ipbf header -o FILE; '-': standard input)");
-	if (xkw_val(kw, "payload"))
-		payload = xkw_val(kw, "payload");
+	count = a.count;
+	payload = a.payload;
+	netns = a.netns;
 	plen = strlen(payload);
 	if (plen > 1400)
 		return ctl_usage(c, "payload: %zu bytes (allowed: 0..1400)",
 				 plen);
-	ret = xkw_netns(c, kw, &netns);
-	if (ret)
-		return ret;
 	frame = calloc(1, ETH_HLEN + IPBF_HDR_MAX + plen + ETH_ZLEN);
 	if (!frame)
 		return ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);

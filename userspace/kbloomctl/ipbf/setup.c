@@ -20,8 +20,10 @@ struct setup {
 	struct topo tp;
 	__u32 node;
 	struct lidopt o;
-	int mode;
-	__u64 ports;
+	__u32 mode;
+	__u32 ports;
+	const char *topo_s, *node_s;
+	struct kw_list devl;
 	int ndev;
 	char **dev;
 	int *ifindex;
@@ -33,46 +35,47 @@ struct setup {
 	bool *was_attached;
 };
 
+static const struct kw setup_kw[] = {
+	KW("topo", "TOPO", KWT_STR, struct setup, topo_s),
+	KW("node", "NODE", KWT_STR, struct setup, node_s),
+	KW("dev", "IFACE...", KWT_LIST, struct setup, devl),
+	KW_LIDS(struct setup, o),
+	KW_FILL(struct setup, o),
+	KW_MODE(struct setup, mode),
+	KW_PORTS(struct setup, ports),
+	KW("netns", "NS", KWT_NETNS, struct setup, netns),
+	{ 0 }
+};
+
+static const struct kw_table setup_table = { .kw = setup_kw };
+
 static int setup_args(struct ctl *c, struct setup *s, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "topo", .arg = "TOPO" }, { .name = "node", .arg = "NODE" },
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		XKW_LIDS, { .name = "fill", .arg = "F" },
-		{ .name = "mode", .arg = "native|generic|auto" },
-		{ .name = "ports", .arg = "N" }, { .name = "netns", .arg = "NS" },
-		{ 0 }
-	};
 	const struct kb_node *nd;
 	char peer[64];
+	__u64 given;
 	int ret;
 
 	s->name = argv[0];
+	lidopt_init(&s->o);
 	ret = xdp_arg_name(c, s->name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
+	ret = ret ?: kw_parse(c, &setup_table, argc - 1, argv + 1, s, &given);
 	if (ret)
 		return ret;
-	if (!xkw_val(kw, "topo") || !xkw_val(kw, "node") ||
-	    !xkw_get(kw, "dev")->n)
+	lidopt_given(&s->o, &setup_table, given);
+	if (!s->topo_s || !s->node_s || !s->devl.n)
 		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 !xkw_val(kw, "topo") ? "topo TOPO" :
-				 !xkw_val(kw, "node") ? "node NODE" :
+				 !s->topo_s ? "topo TOPO" :
+				 !s->node_s ? "node NODE" :
 				 "dev IFACE...", KBCTL_NAME, c->cmd_path,
 				 c->cmd->synopsis);
-	s->dev = xkw_get(kw, "dev")->v;
-	s->ndev = xkw_get(kw, "dev")->n;
-	s->netns = xkw_val(kw, "netns");
-	ret = lidopt_parse(c, kw, &s->o);
-	ret = ret ?: kw_num(c, kw, "ports", 1, 4096, "ports of the node",
-			    &s->ports, NULL);
-	ret = ret ?: net_arg_mode(c, xkw_val(kw, "mode"), &s->mode);
-	ret = ret ?: net_arg_devs(c, s->ndev, s->dev);
-	if (!ret && s->netns)
-		ret = xdp_arg_netns(c, s->netns);
-	ret = ret ?: topo_load(c, xkw_val(kw, "topo"), &s->tp);
+	s->dev = s->devl.v;
+	s->ndev = s->devl.n;
+	ret = net_arg_devs(c, s->ndev, s->dev);
+	ret = ret ?: topo_load(c, s->topo_s, &s->tp);
 	if (ret)
 		return ret;
-	ret = topo_node(c, &s->tp, "node", xkw_val(kw, "node"), &s->node);
+	ret = topo_node(c, &s->tp, "node", s->node_s, &s->node);
 	if (ret)
 		return ret;
 	nd = &s->tp.t->nodes[s->node];
@@ -175,7 +178,7 @@ static int setup_run(struct ctl *c, struct setup *s, const char *op)
 	if (have == XK_NONE) {
 		cfg_of(&s->o, &cfg);
 		ret = ipbf_make(c, s->name, s->netns, s->ns_fd,
-				(__u32)s->ports, &cfg, op, &n);
+				s->ports, &cfg, op, &n);
 		if (ret)
 			return ret;
 		ret = setup_apply(c, s, n, op);

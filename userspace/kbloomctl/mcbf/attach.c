@@ -15,54 +15,53 @@ struct mattach {
 	const char *name;
 	const char *netns;
 	int ns_fd;
-	int mode;
+	__u32 mode;
+	struct kw_list devl;
 	int ndev;
 	char **dev;
 	int *ifindex;
 	bool *made;		/* ports this command made */
 	struct specarg a;
-	__u64 ports, members;
-	int audit;
+	struct mcbf_make_args mk;
 	bool create_opts;
 };
+
+static const struct kw mattach_kw[] = {
+	KW("dev", "IFACE...", KWT_LIST, struct mattach, devl),
+	KW_MODE(struct mattach, mode),
+	KW("netns", "NS", KWT_NETNS, struct mattach, netns),
+	KW_MCBF_SPEC(struct mattach, a),
+	KW_MCBF_MAKE(struct mattach, mk),
+	KW_FOREIGN("not for mcbf (allowed: bits M, classes LIST or class GROUPS:P[:W]..., seed S, hash fast|siphash, mode, netns, ports N, members N, audit on|off)"),
+	{ 0 }
+};
+
+static const struct kw_table mattach_table = { .kw = mattach_kw };
 
 static int mattach_args(struct ctl *c, struct mattach *t, int argc,
 			char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "mode", .arg = "native|generic|auto" },
-		{ .name = "netns", .arg = "NS" }, XKW_MCBF_SPEC,
-		{ .name = "ports", .arg = "N" }, { .name = "members", .arg = "N" },
-		{ .name = "audit", .arg = "on|off" }, XKW_FOREIGN, { 0 }
-	};
-	static const char *const foreign[] = {
-		"capacity", "fpr", "hashes", "keys", "policy", "match",
-		"variant", "module-filter", NULL
-	};
+	const struct kw_table *tab = &mattach_table;
+	__u64 given;
 	int ret;
 
 	t->name = argv[0];
+	t->mk.audit = 1;
+	spec_init(&t->a);
 	ret = xdp_arg_name(c, t->name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: net_foreign_kw(c, kw, foreign, "mcbf",
-				    "bits M, classes LIST or class GROUPS:P[:W]..., seed S, hash fast|siphash, mode, netns, ports N, members N, audit on|off");
+	ret = ret ?: kw_parse(c, tab, argc - 1, argv + 1, t, &given);
 	if (ret)
 		return ret;
-	t->dev = xkw_get(kw, "dev")->v;
-	t->ndev = xkw_get(kw, "dev")->n;
+	t->dev = t->devl.v;
+	t->ndev = t->devl.n;
 	if (!t->ndev)
 		return ctl_usage(c, "missing dev IFACE... (usage: %s %s mcbf NAME dev IFACE... [bits M] [classes LIST | class G:P[:W]...] [seed S] [hash fast|siphash] [mode native|generic|auto] [ports N] [members N] [audit on|off] [netns NS])",
 				 KBCTL_NAME, c->cmd_path);
-	t->netns = xkw_val(kw, "netns");
 	ret = net_arg_devs(c, t->ndev, t->dev);
-	ret = ret ?: net_arg_mode(c, xkw_val(kw, "mode"), &t->mode);
-	ret = ret ?: spec_parse(c, kw, &t->a);
-	ret = ret ?: mcbf_create_args(c, kw, &t->ports, &t->members, &t->audit);
-	if (!ret && t->netns)
-		ret = xdp_arg_netns(c, t->netns);
-	t->create_opts = xkw_val(kw, "ports") || xkw_val(kw, "members") ||
-			 xkw_val(kw, "audit");
+	ret = ret ?: spec_check(c, tab, given, &t->a);
+	t->create_opts = kw_has(tab, given, "ports") ||
+			 kw_has(tab, given, "members") ||
+			 kw_has(tab, given, "audit");
 	return ret;
 }
 
@@ -112,14 +111,10 @@ static int mattach_run(struct ctl *c, struct mattach *t, const char *op)
 		return ctl_syserr(c, EEXIST, "ports, members and audit apply when the instance is made",
 				  "%s", op);
 	if (have == XK_NONE) {
-		ret = mcbf_make(c, t->name, t->netns, t->ns_fd, (__u32)t->ports,
-				(__u32)t->members, t->audit, op, &n);
+		ret = mcbf_make(c, t->name, t->netns, t->ns_fd, &t->mk, op, &n);
 		created = !ret;
 	} else {
-		memset(&o, 0, sizeof(o));
-		o.pin_root = xdp_root();
-		o.netns = t->netns;
-		o.log = xdp_log;
+		net_opts(&o, t->netns);
 		ret = kbloom_net_open(t->name, &o, &n);
 		if (ret)
 			ret = xdp_fail(c, ret, "%s: open", op);

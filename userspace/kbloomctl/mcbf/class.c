@@ -12,8 +12,6 @@
 
 #include "mcbf.h"
 
-static const char *const hash_words[] = { "fast", "siphash", NULL };
-
 /* ---- class tables --------------------------------------------------------- */
 
 /* "1,1,5", "all:4", "-" (none used) */
@@ -41,9 +39,10 @@ void classes_str(char *buf, size_t len, const struct kb_mcbf_classes *t)
 }
 
 /* classes LIST: "K0,K1,..." (the rest unused) or "all:K". */
-static int classes_parse(const struct ctl *c, const char *s,
-			 struct kb_mcbf_classes *t)
+int mcbf_kw_classes(const struct ctl *c, const struct kw *k, const char *s,
+		    void *field)
 {
+	struct kb_mcbf_classes *t = field;
 	static const char allowed[] =
 		"allowed: K0,K1,... the k of classes 0, 1, ... (0: unused; up to 16 values of 0..32, one at least not 0), or all:K";
 	char buf[128], *p, *save = NULL;
@@ -117,28 +116,29 @@ static int class_spec_parse(const struct ctl *c, const char *s,
 }
 
 /* class G:P[:W]...: the specs, at most 16. */
-int class_specs(const struct ctl *c, struct xkw *k,
+int class_specs(const struct ctl *c, const struct kw_list *l,
 		struct kb_mcbf_class_spec *cs, __u32 *n)
 {
 	int i, ret;
 
 	*n = 0;
-	if (!k || !k->n)
-		return 0;
-	if (k->n > (int)KB_MCBF_CLASSES)
+	if (l->n > (int)KB_MCBF_CLASSES)
 		return ctl_usage(c, "class: %d classes (allowed: 1..16, one GROUPS:P[:W] each)",
-				 k->n);
-	for (i = 0; i < k->n; i++) {
-		ret = class_spec_parse(c, k->v[i], &cs[i]);
+				 l->n);
+	for (i = 0; i < l->n; i++) {
+		ret = class_spec_parse(c, l->v[i], &cs[i]);
 		if (ret)
 			return ret;
 	}
-	*n = k->n;
+	*n = l->n;
 	return 0;
 }
 
-int mcbf_arg_bits(const struct ctl *c, const char *s, __u64 *m)
+/* bits M: a multiple of 512 */
+int mcbf_kw_bits(const struct ctl *c, const struct kw *k, const char *s,
+		 void *field)
 {
+	__u64 *m = field;
 	int ret;
 
 	ret = arg_u64(s, KBLOOM_BLOCK_BITS, KBLOOM_M_MAX, m);
@@ -163,49 +163,29 @@ int optimize_usage(const struct ctl *c, int ret, __u64 m,
 			  (unsigned long long)m);
 }
 
-int spec_parse(const struct ctl *c, struct xkw *kw, struct specarg *a)
+/* Before the KW_MCBF_SPEC rows are parsed. */
+void spec_init(struct specarg *a)
 {
-	const char *bits = xkw_val(kw, "bits"), *cls = xkw_val(kw, "classes");
-	const char *seed = xkw_val(kw, "seed"), *hash = xkw_val(kw, "hash");
-	char all[32];
-	int ret, h;
-
 	memset(a, 0, sizeof(*a));
 	a->spec.m = MCBF_DEF_BITS;
-	if (bits) {
-		ret = mcbf_arg_bits(c, bits, &a->spec.m);
-		if (ret)
-			return ret;
-	}
-	if (cls && xkw_get(kw, "class")->n)
+}
+
+/* After: which were given, and the class specs. */
+int spec_check(const struct ctl *c, const struct kw_table *t, __u64 given,
+	       struct specarg *a)
+{
+	bool cls = kw_has(t, given, "classes");
+	int ret;
+
+	if (cls && a->class_l.n)
 		return ctl_usage(c, "classes: not with class (allowed: classes LIST, or class GROUPS:P[:W]... for the optimiser)");
-	if (cls) {
-		ret = classes_parse(c, cls, &a->cls);
-		if (ret)
-			return ret;
-	}
-	ret = class_specs(c, xkw_get(kw, "class"), a->cs, &a->ncs);
+	ret = class_specs(c, &a->class_l, a->cs, &a->ncs);
 	if (ret)
 		return ret;
-	if (seed) {
-		ret = arg_u64(seed, 0, ~0ULL, &a->spec.seed);
-		if (ret)
-			return arg_bad_u64(c, "seed", seed, ret, 0, ~0ULL,
-					   "decimal or 0x hex");
-	}
-	if (hash) {
-		h = arg_pick(hash, hash_words);
-		if (h < 0) {
-			arg_words(all, sizeof(all), hash_words);
-			return ctl_usage(c, "hash '%s': unknown (allowed: %s)",
-					 hash, all);
-		}
-		a->spec.hash_id = h ? KBLOOM_HASH_SIPHASH13 : KBLOOM_HASH_FAST;
-	}
-	a->bits = bits;
+	a->bits = kw_has(t, given, "bits");
 	a->classes = cls || a->ncs;
-	a->seed = seed;
-	a->hash = hash;
+	a->seed = kw_has(t, given, "seed");
+	a->hash = kw_has(t, given, "hash");
 	a->given = a->bits || a->classes || a->seed || a->hash;
 	return 0;
 }

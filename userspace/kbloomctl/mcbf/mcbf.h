@@ -53,22 +53,50 @@ struct specarg {
 	struct kb_mcbf_classes cls;
 	struct kb_mcbf_class_spec cs[KB_MCBF_CLASSES];
 	__u32 ncs;
+	struct kw_list class_l;
 };
 
-#define XKW_MCBF_SPEC							\
-	{ .name = "bits", .arg = "M" }, { .name = "classes", .arg = "LIST" }, \
-	{ .name = "class", .arg = "GROUPS:P[:W]...", .many = true },	\
-	{ .name = "seed", .arg = "S" },					\
-	{ .name = "hash", .arg = "fast|siphash" }
+/* the rows of struct specarg @_a in struct @_st (spec_init() first) */
+#define KW_MCBF_SPEC(_st, _a)						\
+	KW("bits", "M", KWT_FN, _st, _a.spec.m, .parse = mcbf_kw_bits), \
+	KW("classes", "LIST", KWT_FN, _st, _a.cls,			\
+	   .parse = mcbf_kw_classes),					\
+	KW("class", "GROUPS:P[:W]...", KWT_LIST, _st, _a.class_l),	\
+	KW("seed", "S", KWT_U64, _st, _a.spec.seed, .min = 0,		\
+	   .max = ~0ULL, .extra = "decimal or 0x hex"),			\
+	KW("hash", "fast|siphash", KWT_ENUM, _st, _a.spec.hash_id,	\
+	   .words = xdp_hash_words, .vals = xdp_hash_ids)
+
+/* what a new mcbf instance is made with (mcbf create, xdp attach) */
+struct mcbf_make_args {
+	__u32 ports;
+	__u32 members;
+	__u32 audit;
+};
+
+extern const char *const onoff_words[];
+extern const __u32 onoff_vals[];
+#define KW_MCBF_MAKE(_st, _m)						\
+	KW("ports", "N", KWT_U32, _st, _m.ports, .min = 1, .max = 4096, \
+	   .extra = "ports of the switch"),				\
+	KW("members", "N", KWT_U32, _st, _m.members, .min = 1,	\
+	   .max = 1U << 24, .extra = "memberships, all ports together"), \
+	KW("audit", "on|off", KWT_ENUM, _st, _m.audit,			\
+	   .words = onoff_words, .vals = onoff_vals)
 
 /* class.c */
 void classes_str(char *buf, size_t len, const struct kb_mcbf_classes *t);
-int class_specs(const struct ctl *c, struct xkw *k,
+int class_specs(const struct ctl *c, const struct kw_list *l,
 		struct kb_mcbf_class_spec *cs, __u32 *n);
-int mcbf_arg_bits(const struct ctl *c, const char *s, __u64 *m);
+int mcbf_kw_bits(const struct ctl *c, const struct kw *k, const char *v,
+		 void *field);
+int mcbf_kw_classes(const struct ctl *c, const struct kw *k, const char *v,
+		    void *field);
 int optimize_usage(const struct ctl *c, int ret, __u64 m,
 		   __u32 kmin, __u32 kmax);
-int spec_parse(const struct ctl *c, struct xkw *kw, struct specarg *a);
+void spec_init(struct specarg *a);
+int spec_check(const struct ctl *c, const struct kw_table *t, __u64 given,
+	       struct specarg *a);
 int spec_final(const struct ctl *c, struct specarg *a,
 	       const struct kbloom_mcbf_port *cur,
 	       struct kbloom_mcbf_spec *out);
@@ -81,10 +109,8 @@ int port_groups(struct ctl *c, const struct netinst *m, int ifindex,
 
 /* port.c */
 int mcbf_make(struct ctl *c, const char *name, const char *netns,
-	      int ns_fd, __u32 ports, __u32 members, int audit,
-	      const char *op, struct kbloom_net **np);
-int mcbf_create_args(const struct ctl *c, struct xkw *kw, __u64 *ports,
-		     __u64 *members, int *audit);
+	      int ns_fd, const struct mcbf_make_args *a, const char *op,
+	      struct kbloom_net **np);
 
 /* the commands, for cmds.c */
 int mcbf_cmd_optimize(struct ctl *c, int argc, char **argv);

@@ -82,47 +82,55 @@ static void optimize_json(__u64 m, const struct kb_mcbf_class_spec *cs,
 	json_end(&j);
 }
 
+struct optimize_args {
+	__u64 m;
+	struct kw_list class_l;
+	__u32 kmin, kmax;
+};
+
+static const struct kw optimize_kw[] = {
+	KW("bits", "M", KWT_FN, struct optimize_args, m,
+	   .parse = mcbf_kw_bits),
+	KW("class", "GROUPS:P[:W]...", KWT_LIST, struct optimize_args,
+	   class_l),
+	KW("kmin", "K", KWT_U32, struct optimize_args, kmin,
+	   .min = KBLOOM_K_MIN, .max = KBLOOM_K_MAX),
+	KW("kmax", "K", KWT_U32, struct optimize_args, kmax,
+	   .min = KBLOOM_K_MIN, .max = KBLOOM_K_MAX),
+	{ 0 }
+};
+
+static const struct kw_table optimize_table = { .kw = optimize_kw };
+
 int mcbf_cmd_optimize(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "bits", .arg = "M" },
-		{ .name = "class", .arg = "GROUPS:P[:W]...", .many = true },
-		{ .name = "kmin", .arg = "K" }, { .name = "kmax", .arg = "K" },
-		{ 0 }
-	};
+	struct optimize_args a = { .kmin = 1, .kmax = MCBF_OPT_KMAX };
 	struct kb_mcbf_class_spec cs[KB_MCBF_CLASSES];
-	__u64 m, kmin = 1, kmax = MCBF_OPT_KMAX;
 	struct kb_mcbf_plan plan;
-	__u32 n;
+	__u32 n, kmin, kmax;
+	__u64 m, given;
 	int ret;
 
-	ret = xkw_parse(c, argc, argv, kw);
+	ret = kw_parse(c, &optimize_table, argc, argv, &a, &given);
 	if (ret)
 		return ret;
-	if (!xkw_val(kw, "bits") || !xkw_get(kw, "class")->n)
+	if (!kw_has(&optimize_table, given, "bits") || !a.class_l.n)
 		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 xkw_val(kw, "bits") ? "class GROUPS:P[:W]..." :
-				 "bits M", KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
-	ret = mcbf_arg_bits(c, xkw_val(kw, "bits"), &m);
-	ret = ret ?: class_specs(c, xkw_get(kw, "class"), cs, &n);
-	if (!ret && xkw_val(kw, "kmin") &&
-	    arg_u64(xkw_val(kw, "kmin"), KBLOOM_K_MIN, KBLOOM_K_MAX, &kmin))
-		ret = arg_bad_u64(c, "kmin", xkw_val(kw, "kmin"), -ERANGE,
-				  KBLOOM_K_MIN, KBLOOM_K_MAX, NULL);
-	if (!ret && xkw_val(kw, "kmax") &&
-	    arg_u64(xkw_val(kw, "kmax"), KBLOOM_K_MIN, KBLOOM_K_MAX, &kmax))
-		ret = arg_bad_u64(c, "kmax", xkw_val(kw, "kmax"), -ERANGE,
-				  KBLOOM_K_MIN, KBLOOM_K_MAX, NULL);
+				 kw_has(&optimize_table, given, "bits") ?
+				 "class GROUPS:P[:W]..." : "bits M",
+				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
+	ret = class_specs(c, &a.class_l, cs, &n);
 	if (ret)
 		return ret;
+	m = a.m;
+	kmin = a.kmin;
+	kmax = a.kmax;
 	if (kmin > kmax)
-		return ctl_usage(c, "kmin %llu: above kmax %llu (allowed: kmin <= kmax)",
-				 (unsigned long long)kmin,
-				 (unsigned long long)kmax);
-	ret = kb_mcbf_optimize(m, cs, n, (__u32)kmin, (__u32)kmax, &plan);
+		return ctl_usage(c, "kmin %u: above kmax %u (allowed: kmin <= kmax)",
+				 kmin, kmax);
+	ret = kb_mcbf_optimize(m, cs, n, kmin, kmax, &plan);
 	if (ret)
-		return optimize_usage(c, ret, m, (__u32)kmin, (__u32)kmax);
+		return optimize_usage(c, ret, m, kmin, kmax);
 	if (ctl_quiet(c))
 		return KBCTL_OK;
 	if (c->set[CO_JSON])

@@ -9,27 +9,25 @@
 
 #include "mcbf.h"
 
-static const char *const onoff_words[] = { "on", "off", NULL };
+const char *const onoff_words[] = { "on", "off", NULL };
+const __u32 onoff_vals[] = { 1, 0 };
 
 /* ---- mcbf create ------------------------------------------------------------- */
 
 int mcbf_make(struct ctl *c, const char *name, const char *netns,
-	      int ns_fd, __u32 ports, __u32 members, int audit,
-	      const char *op, struct kbloom_net **np)
+	      int ns_fd, const struct mcbf_make_args *a, const char *op,
+	      struct kbloom_net **np)
 {
 	struct kbloom_net_opts o;
 	int ret;
 
-	memset(&o, 0, sizeof(o));
-	o.pin_root = xdp_root();
-	o.netns = netns;
-	o.log = xdp_log;
-	o.max_ports = ports;
-	o.max_members = members;
+	net_opts(&o, netns);
+	o.max_ports = a->ports;
+	o.max_members = a->members;
 	ret = kbloom_net_create(name, KBLOOM_NET_MCBF, &o, np);
 	if (ret)
 		return xdp_fail(c, ret, "%s: create", op);
-	ret = audit ? 0 : kbloom_mcbf_set_flags(*np, 0);
+	ret = a->audit ? 0 : kbloom_mcbf_set_flags(*np, 0);
 	ret = ret ?: net_mark_netns(*np, ns_fd);
 	if (!ret)
 		return 0;
@@ -39,60 +37,29 @@ int mcbf_make(struct ctl *c, const char *name, const char *netns,
 	return ret;
 }
 
-int mcbf_create_args(const struct ctl *c, struct xkw *kw, __u64 *ports,
-		     __u64 *members, int *audit)
-{
-	const char *s;
-	char all[16];
-	int ret;
+struct create_args {
+	struct mcbf_make_args mk;
+	const char *netns;
+};
 
-	*ports = 0;
-	*members = 0;
-	*audit = 1;
-	s = xkw_val(kw, "ports");
-	if (s) {
-		ret = arg_u64(s, 1, 4096, ports);
-		if (ret)
-			return arg_bad_u64(c, "ports", s, ret, 1, 4096,
-					   "ports of the switch");
-	}
-	s = xkw_val(kw, "members");
-	if (s) {
-		ret = arg_u64(s, 1, 1U << 24, members);
-		if (ret)
-			return arg_bad_u64(c, "members", s, ret, 1, 1U << 24,
-					   "memberships, all ports together");
-	}
-	s = xkw_get(kw, "audit") ? xkw_val(kw, "audit") : NULL;
-	if (s) {
-		*audit = arg_pick(s, onoff_words);
-		if (*audit < 0) {
-			arg_words(all, sizeof(all), onoff_words);
-			return ctl_usage(c, "audit '%s': unknown (allowed: %s)",
-					 s, all);
-		}
-		*audit = !*audit;
-	}
-	return 0;
-}
+static const struct kw create_kw[] = {
+	KW_MCBF_MAKE(struct create_args, mk),
+	KW("netns", "NS", KWT_NETNS, struct create_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table create_table = { .kw = create_kw };
 
 int mcbf_cmd_create(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "ports", .arg = "N" }, { .name = "members", .arg = "N" },
-		{ .name = "audit", .arg = "on|off" },
-		{ .name = "netns", .arg = "NS" }, { 0 }
-	};
-	const char *name = argv[0], *netns;
+	struct create_args a = { .mk.audit = 1 };
 	struct kbloom_net *n = NULL;
-	__u64 ports, members;
-	int audit, ns_fd = -1, ret;
+	const char *name = argv[0];
+	int ns_fd = -1, ret;
 	char op[160];
 
 	ret = xdp_arg_name(c, name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: mcbf_create_args(c, kw, &ports, &members, &audit);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = ret ?: kw_parse(c, &create_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, name);
@@ -105,9 +72,8 @@ int mcbf_cmd_create(struct ctl *c, int argc, char **argv)
 			return KBCTL_OK;
 		return ctl_syserr(c, EEXIST, "-exist ignores it", "%s", op);
 	}
-	ret = xdp_netns_open(c, netns, &ns_fd);
-	ret = ret ?: mcbf_make(c, name, netns, ns_fd, (__u32)ports,
-			       (__u32)members, audit, op, &n);
+	ret = xdp_netns_open(c, a.netns, &ns_fd);
+	ret = ret ?: mcbf_make(c, name, a.netns, ns_fd, &a.mk, op, &n);
 	if (!ret)
 		xdp_notes(c);
 	kbloom_net_close(n);
@@ -137,30 +103,41 @@ static int port_rebuild(struct ctl *c, struct netinst *m, const char *port,
 	return ret;
 }
 
+struct port_args {
+	struct specarg a;
+	const char *netns;
+};
+
+static const struct kw port_kw[] = {
+	KW_MCBF_SPEC(struct port_args, a),
+	KW("netns", "NS", KWT_NETNS, struct port_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table port_table = { .kw = port_kw };
+
 int mcbf_cmd_port(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = { XKW_MCBF_SPEC, { .name = "netns", .arg = "NS" },
-			    { 0 } };
 	struct netinst m = { .ns_fd = -1 };
 	struct kbloom_mcbf_port cur;
 	struct kbloom_mcbf_spec spec;
-	struct specarg a;
-	const char *netns;
+	struct port_args pa = { 0 };
 	int ifindex, ret;
 	bool is_port;
+	__u64 given;
 
+	spec_init(&pa.a);
 	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: xkw_parse(c, argc - 2, argv + 2, kw);
-	ret = ret ?: spec_parse(c, kw, &a);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = ret ?: kw_parse(c, &port_table, argc - 2, argv + 2, &pa, &given);
+	ret = ret ?: spec_check(c, &port_table, given, &pa.a);
 	if (ret)
 		return ret;
-	ret = net_inst_open(c, &m, argv[0], netns, XK_MCBF);
+	ret = net_inst_open(c, &m, argv[0], pa.netns, XK_MCBF);
 	ret = ret ?: xdp_port(c, m.op, m.ns_fd, m.netns, argv[1], &ifindex);
 	if (ret)
 		goto out;
 	is_port = !kbloom_mcbf_port_get(m.n, ifindex, &cur);
-	ret = spec_final(c, &a, is_port ? &cur : NULL, &spec);
+	ret = spec_final(c, &pa.a, is_port ? &cur : NULL, &spec);
 	ret = ret ?: port_rebuild(c, &m, argv[1], ifindex, &spec);
 	if (!ret)
 		xdp_notes(c);
