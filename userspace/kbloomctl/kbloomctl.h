@@ -219,7 +219,8 @@ struct kw_list {
  * @name: the keyword; NULL ends a table
  * @arg: its value's name ("N", "IFACE..."), for help and messages
  * @type: enum kw_type
- * @off: offsetof() the field it fills in the command's struct
+ * @off, @size: offsetof() and sizeof() the field it fills in the
+ *              command's struct (KW() sets both)
  * @min, @max: KWT_U32, KWT_U64: the range; KWT_LIST, KWT_REFUSE: @max
  *              words (0: up to the next keyword)
  * @extra: KWT_U32, KWT_U64: more of the allowed text ("keys expected");
@@ -234,7 +235,7 @@ struct kw {
 	const char *name;
 	const char *arg;
 	enum kw_type type;
-	size_t off;
+	size_t off, size;
 	__u64 min, max;
 	const char *extra;
 	const char *const *words;
@@ -249,7 +250,8 @@ struct kw {
 /* KW(name, arg, type, struct, member, ...): one row of a table */
 #define KW(_name, _arg, _type, _st, _member, ...)			\
 	{ .name = (_name), .arg = (_arg), .type = (_type),		\
-	  .off = offsetof(_st, _member), __VA_ARGS__ }
+	  .off = offsetof(_st, _member),				\
+	  .size = sizeof(((_st *)0)->_member), __VA_ARGS__ }
 
 /* a keyword of another kind of a command ("bits" of xdp attach ipbf) */
 #define KW_REFUSE(_name, _arg, _why, _max)				\
@@ -357,7 +359,10 @@ enum xdp_kind {
 };
 
 /**
- * struct xkw - one keyword of a command ("dev IFACE...", "mode M")
+ * struct xkw - one keyword of an untyped table ("dev IFACE...", "mode M"):
+ * the words only, read by the command itself.  xkw_parse() is kw_parse()
+ * for such a table; what is left of them is xdp.c's attach, detach and
+ * status, until they become struct kw tables as every other command.
  * @name: the keyword; NULL ends a table
  * @arg: its value's name, for messages
  * @many: one or more values, up to the next keyword of the table

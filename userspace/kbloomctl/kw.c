@@ -48,26 +48,29 @@ static void kw_names(char *buf, size_t len, const struct kw_table *t)
 				off ? (t->sep ? t->sep : " ") : "", k->name);
 }
 
-/* "'WORD': unknown keyword (allowed: ...)" */
+/*
+ * "'WORD': unknown keyword (allowed: ...)"; a dashed table shows WORD
+ * without "=VALUE" and at most 32 characters of the keyword.
+ */
 static int kw_unknown(const struct ctl *c, const struct kw_table *t,
 		      const char *a)
 {
-	int dash = t->dashed && !strncmp(a, "--", 2) ? 2 : 0;
+	int dash = !strncmp(a, "--", 2) ? 2 : 0;
 	size_t n = dash ? strcspn(a + dash, "=") : strlen(a);
 	char names[256], as[40];
+	const char *shown = a;
 
-	/* a dashed table shows at most 32 characters of the keyword */
-	if (t->dashed && n > 32)
-		n = 32;
-	snprintf(as, sizeof(as), "%.*s", (int)(dash + n), a);
-	if (!t->dashed)
-		as[0] = 0;
+	if (t->dashed) {
+		snprintf(as, sizeof(as), "%.*s",
+			 (int)(dash + (n > 32 ? 32 : n)), a);
+		shown = as;
+	}
 	if (t->unknown_hint)
-		return ctl_usage(c, "'%s': unknown keyword (%s)",
-				 *as ? as : a, t->unknown_hint);
+		return ctl_usage(c, "'%s': unknown keyword (%s)", shown,
+				 t->unknown_hint);
 	kw_names(names, sizeof(names), t);
-	return ctl_usage(c, "'%s': unknown keyword (allowed: %s)",
-			 *as ? as : a, names);
+	return ctl_usage(c, "'%s': unknown keyword (allowed: %s)", shown,
+			 names);
 }
 
 /* The words of keyword @k at argv[*@i]: into @l; *@i past them. */
@@ -121,6 +124,44 @@ static int kw_enum(const struct ctl *c, const struct kw *k, const char *v,
 	}
 	*out = k->vals ? k->vals[i] : (__u32)i;
 	return 0;
+}
+
+/* The size of the field a keyword of type @t fills; 0: any. */
+static size_t kw_size(enum kw_type t)
+{
+	switch (t) {
+	case KWT_U32:
+	case KWT_ENUM:
+		return sizeof(__u32);
+	case KWT_U64:
+	case KWT_PROB:
+		return sizeof(__u64);
+	case KWT_STR:
+	case KWT_NETNS:
+		return sizeof(const char *);
+	case KWT_LIST:
+		return sizeof(struct kw_list);
+	default:
+		return 0;
+	}
+}
+
+/* Every row of @t fills a field of the size of its type. */
+static int kw_table_ok(const struct ctl *c, const struct kw_table *t)
+{
+	const struct kw *k;
+	size_t want;
+
+	for (k = t->kw; k->name; k++) {
+		want = kw_size(k->type);
+		if (k->size && want && k->size != want)
+			return ctl_syserr(c, EINVAL, "its table row does not match the field it fills",
+					  "%s: keyword %s", c->cmd_path,
+					  k->name);
+	}
+	return k - t->kw > KW_MAX ?
+	       ctl_syserr(c, E2BIG, "more keywords than KW_MAX", "%s",
+			  c->cmd_path) : 0;
 }
 
 /* Value @v of keyword @k into its field @f. */
@@ -184,6 +225,7 @@ int kw_parse(const struct ctl *c, const struct kw_table *t, int argc,
 		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
 		goto out;
 	}
+	ret = kw_table_ok(c, t);
 	/* the syntax of every argument first */
 	while (!ret && i < argc) {
 		ks[n] = kw_lookup(t, argv[i], &eq);
