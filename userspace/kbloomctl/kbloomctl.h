@@ -3,7 +3,8 @@
  * kbloomctl: shared declarations of the command's files.
  *
  *   main.c     options, the command table, dispatch, help
- *   args.c     numbers, probabilities, names, keywords
+ *   args.c     numbers, probabilities, names
+ *   kw.c       keyword tables: the one KEYWORD VALUE parser (kw.h)
  *   keys.c     key encodings; keys from arguments, a file or stdin
  *   output.c   messages, exit codes, progress line, formatting
  *   json.c     the -j writer
@@ -28,15 +29,17 @@
  * Calls go one way: main.c calls the command files, xdp.c calls the
  * kinds' files (gate.c, mcast.c, ipbf/, mcbf/, netinst_xdp.c) for attach
  * and status, and every command file calls the shared ones below it
- * (netinst*.c, xdp_*.c, then args.c, keys.c, output.c, json.c), which
- * call no command file.
+ * (netinst*.c, xdp_*.c, then kw.c, args.c, keys.c, output.c, json.c),
+ * which call no command file.
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
  * (a group such as "xdp attach|detach|status" is one entry whose @sub is
  * another array), declare the array below and list it in cmd_tables[] in
- * main.c.  New options: one enum ctl_opt value and one row of opt_table[]
- * in main.c; the value is then in ctl->set[] and ctl->val[].
+ * main.c.  Its KEYWORD VALUE arguments: a struct kw table (kw.h) that
+ * kw_parse() turns into the command's struct.  New options: one enum
+ * ctl_opt value and one row of opt_table[] in main.c; the value is then
+ * in ctl->set[] and ctl->val[].
  */
 #ifndef _KBLOOMCTL_H
 #define _KBLOOMCTL_H
@@ -47,6 +50,7 @@
 #include <linux/types.h>
 
 #include "libkbloom_dev.h"
+#include "kw.h"
 
 #define KBCTL_NAME	"kbloomctl"
 #define KBCTL_VERSION	"1.0"
@@ -82,7 +86,6 @@ enum ctl_opt {
 #define CTL_ARGS_ANY	(-1)
 
 struct ctl;
-struct kw_table;
 
 /**
  * struct ctl_cmd - one command, declaratively
@@ -193,96 +196,6 @@ int arg_bad_u64(const struct ctl *c, const char *what, const char *s,
 int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
 		 int err);
 void arg_words(char *buf, size_t len, const char *const *words);
-
-/* kw.c: keyword tables, as xdp-tools' DEFINE_OPTION */
-enum kw_type {
-	KWT_U32,	/* __u32 in [@min, @max] */
-	KWT_U64,	/* __u64 in [@min, @max] */
-	KWT_PROB,	/* __u64: a probability in pico units (arg_prob()) */
-	KWT_ENUM,	/* __u32: @vals[i] (or i) of the i-th of @words */
-	KWT_STR,	/* const char *: the word as given */
-	KWT_NETNS,	/* const char *: netns NS, checked */
-	KWT_LIST,	/* struct kw_list: 1..@max words (0: up to a keyword) */
-	KWT_FN,		/* @parse fills the field */
-	KWT_REFUSE,	/* another kind's: refused, "NAME: @extra" */
-};
-
-/* the words of a KWT_LIST keyword */
-struct kw_list {
-	char **v;
-	int n;
-	const char *eq;		/* --KEYWORD=VALUE: VALUE */
-};
-
-/**
- * struct kw - one keyword of a command
- * @name: the keyword; NULL ends a table
- * @arg: its value's name ("N", "IFACE..."), for help and messages
- * @type: enum kw_type
- * @off, @size: offsetof() and sizeof() the field it fills in the
- *              command's struct (KW() sets both)
- * @min, @max: KWT_U32, KWT_U64: the range; KWT_LIST, KWT_REFUSE: @max
- *              words (0: up to the next keyword)
- * @extra: KWT_U32, KWT_U64: more of the allowed text ("keys expected");
- *         KWT_REFUSE: why, and what is allowed instead;
- *         KWT_ENUM: what a word not in @words is told instead of
- *         "unknown (allowed: A|B)"
- * @words, @vals: KWT_ENUM
- * @parse: KWT_FN: check @v and fill @field; a usage error otherwise
- * @help: one line for --help (kw_help()), or NULL
- */
-struct kw {
-	const char *name;
-	const char *arg;
-	enum kw_type type;
-	size_t off, size;
-	__u64 min, max;
-	const char *extra;
-	const char *const *words;
-	const __u32 *vals;
-	int (*parse)(const struct ctl *c, const struct kw *k, const char *v,
-		     void *field);
-	const char *help;
-};
-
-#define KW_MAX	64	/* keywords of a table */
-
-/* KW(name, arg, type, struct, member, ...): one row of a table */
-#define KW(_name, _arg, _type, _st, _member, ...)			\
-	{ .name = (_name), .arg = (_arg), .type = (_type),		\
-	  .off = offsetof(_st, _member),				\
-	  .size = sizeof(((_st *)0)->_member), __VA_ARGS__ }
-
-/* a keyword of another kind of a command ("bits" of xdp attach ipbf) */
-#define KW_REFUSE(_name, _arg, _why, _max)				\
-	{ .name = (_name), .arg = (_arg), .type = KWT_REFUSE,		\
-	  .extra = (_why), .max = (_max) }
-
-/**
- * struct kw_table - the keywords of a command
- * @kw: the keywords, ended by { 0 }
- * @unknown_hint: the parenthesis of "'X': unknown keyword (...)"; NULL:
- *                "allowed: " and the names, separated by @sep (" ")
- * @missing_hint: of "KEYWORD: missing ...": NULL: the keyword's @arg
- * @dashed: --KEYWORD VALUE and --KEYWORD=VALUE too
- * @repeat: a keyword given again replaces its value (else: refused)
- * @any_value: a keyword of one value takes the next word, even one that
- *             is a keyword (else that word ends it: "missing")
- */
-struct kw_table {
-	const struct kw *kw;
-	const char *unknown_hint;
-	const char *sep;
-	const char *missing_hint;
-	bool dashed;
-	bool repeat;
-	bool any_value;
-};
-
-int kw_parse(const struct ctl *c, const struct kw_table *t, int argc,
-	     char **argv, void *out, __u64 *given);
-bool kw_has(const struct kw_table *t, __u64 given, const char *name);
-void kw_help(FILE *f, const struct kw_table *t);
 
 /* keys.c */
 struct keyset {
