@@ -95,7 +95,7 @@ static int fields(char *buf, size_t len, const char *v, char **f, int max)
 }
 
 static int kw_topo(const struct ctl *c, const struct kw *k,
-		const char *v, void *field)
+		   const char *v, void *field)
 {
 	static const char allowed[] =
 		"allowed: fat-tree:K, leaf-spine:LEAVES:SPINES:HOSTS, file:PATH";
@@ -131,7 +131,7 @@ static int kw_topo(const struct ctl *c, const struct kw *k,
 }
 
 static int kw_sizes(const struct ctl *c, const struct kw *k,
-		 const char *v, void *field)
+		    const char *v, void *field)
 {
 	static const char allowed[] =
 		"allowed: uniform:MIN:MAX, zipf:S[:MIN:MAX], fixed:N";
@@ -169,7 +169,7 @@ static int kw_sizes(const struct ctl *c, const struct kw *k,
 }
 
 static int kw_bits(const struct ctl *c, const struct kw *k,
-		const char *v, void *field)
+		   const char *v, void *field)
 {
 	struct kb_exp_params *p = field;
 	char buf[512], *s, *save = NULL;
@@ -190,7 +190,7 @@ static int kw_bits(const struct ctl *c, const struct kw *k,
 }
 
 static int kw_presence(const struct ctl *c, const struct kw *k,
-		    const char *v, void *field)
+		       const char *v, void *field)
 {
 	struct kb_exp_params *p = field;
 	char buf[512], *s, *save = NULL;

@@ -72,8 +72,8 @@ static int kw_counter_bits(const struct ctl *c, const struct kw *k,
 	return 0;
 }
 
-#define CR(name, arg, type, member, ...)				\
-	KW(name, arg, type, struct kbloom_create, member, __VA_ARGS__)
+#define CR(_n, _a, _t, _m, ...)					\
+	KW(_n, _a, _t, struct kbloom_create, _m, __VA_ARGS__)
 
 static const struct kw create_kw[] = {
 	CR("capacity", "N", KWT_U64, capacity, .min = 1,

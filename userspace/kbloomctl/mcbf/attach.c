@@ -26,13 +26,15 @@ struct mattach {
 	bool create_opts;
 };
 
+#define MCBF_NOT "not for mcbf (allowed: bits M, classes LIST or class GROUPS:P[:W]..., seed S, hash fast|siphash, mode, netns, ports N, members N, audit on|off)"
+
 static const struct kw mattach_kw[] = {
 	KW("dev", "IFACE...", KWT_LIST, struct mattach, devl),
 	KW_MODE(struct mattach, mode),
 	KW("netns", "NS", KWT_NETNS, struct mattach, netns),
 	KW_MCBF_SPEC(struct mattach, a),
 	KW_MCBF_MAKE(struct mattach, mk),
-	KW_FOREIGN("not for mcbf (allowed: bits M, classes LIST or class GROUPS:P[:W]..., seed S, hash fast|siphash, mode, netns, ports N, members N, audit on|off)"),
+	KW_FOREIGN(MCBF_NOT),
 	{ 0 }
 };
 
