@@ -11,8 +11,8 @@
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
- *   xdp.c      xdp attach detach status (pinned XDP instances of
- *              libkbloom_xdp.h)
+ *   xdp.c      xdp detach status (pinned XDP instances of libkbloom_xdp.h)
+ *   xdp_attach.c  xdp attach
  *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
  *              what the XDP commands share: the library's messages,
  *              names and geometry, namespaces and interfaces, instances
@@ -251,26 +251,26 @@ void json_kbool(struct json *j, const char *k, bool v);
 
 /*
  * xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c: what the XDP commands
- * (xdp.c, mcast.c, gate.c, map.c, ipbf/, mcbf/) share; they call none of
- * those.  An instance is a directory of pins, <root>/<NAME> (root: the
- * environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
+ * (xdp.c, xdp_attach.c, mcast.c, gate.c, map.c, ipbf/, mcbf/) share; they
+ * call none of those.  An instance is a directory of pins, <root>/<NAME>
+ * (root: the environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
  */
 #define NETNS_DIR	"/run/netns"
 
 struct kbloom_xdp;
 struct kbloom_xdp_geom;
+struct kbloom_xdp_opts;
+struct kbloom_inst;
+struct kbloom_inst_opts;
 
-/* kinds of instance directories */
-enum xdp_kind {
-	XK_NONE = 0,		/* no such directory */
-	XK_MCAST,
-	XK_GATE,
-	XK_PASS,		/* XDP_PASS links of kbloomctl (veth peers) */
-	XK_IPBF,
-	XK_MCBF,
-	XK_OTHER,		/* a directory without a known layout */
-};
+/* xdp_log.c: the library's messages, the detail of an error line */
+__printf(3, 4) int xdp_fail(const struct ctl *c, int err, const char *opfmt,
+			    ...);
+void xdp_log(void *ctx, const char *msg);
+void xdp_log_reset(void);
+void xdp_notes(const struct ctl *c);
 
+/* xdp_args.c: names, keywords, geometry, addresses */
 /**
  * struct xkw - one keyword of an untyped table ("dev IFACE...", "mode M"):
  * the words only, read by the command itself.  xkw_parse() is kw_parse()
@@ -334,39 +334,45 @@ extern const char *const xdp_mode_words[];
 int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
 		 bool mcast, __u8 addr[16], __u32 *len);
 void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);
+void fmt_rate(char *buf, size_t len, double p);
+
+/* xdp_ns.c: network namespaces and interfaces */
 int xdp_arg_netns(const struct ctl *c, const char *s);
+void netns_path(const char *ns, char *buf, size_t len);
 int xdp_netns_open(const struct ctl *c, const char *ns, int *fd);
 int xdp_ns_enter(int ns_fd, int *saved);
 void xdp_ns_leave(int saved);
+__u64 ns_inode(int ns_fd);
+int xdp_arg_ifname(const struct ctl *c, const char *what, const char *s);
 int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
 	     const char *s, int *ifindex);
+int xdp_devs_resolve(struct ctl *c, const char *op, const char *netns,
+		     int ndev, char **dev, int *ns_fd, int **ifindex);
 void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
 void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len);
-bool xdp_attached(const char *dir, int ifindex);
-enum xdp_kind xdp_kind_of(const char *name);
-const char *xdp_kind_name(enum xdp_kind k);
+bool xdp_attached(struct kbloom_inst *i, int ifindex);
+
+/*
+ * xdp_inst.c: instances.  The kinds of instance, by the library's names
+ * (read from the marker): xdp_kind_of() returns one of these, so kinds
+ * compare as pointers.
+ */
+#define XK_NONE		NULL	/* no such directory */
+extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
+extern const char XK_OTHER[];	/* a directory that is not an instance */
+const char *xdp_kind_of(const char *name);
+const char *xdp_kind_at(const char *root, const char *name);
+const char *xdp_kind_name(const char *k);
+void xdp_inst_opts(struct kbloom_inst_opts *o, const char *netns);
+void xdp_opts(struct kbloom_xdp_opts *o, const char *netns);
 int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 		bool strict, const char **ns);
 int xdp_open(struct ctl *c, const char *name, const char *netns,
-	     enum xdp_kind want, struct kbloom_xdp **xp);
-__printf(3, 4) int xdp_fail(const struct ctl *c, int err, const char *opfmt,
-			    ...);
-void xdp_log(void *ctx, const char *msg);
-void xdp_log_reset(void);
-void xdp_notes(const struct ctl *c);
+	     const char *want, struct kbloom_xdp **xp);
 int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
-void fmt_rate(char *buf, size_t len, double p);
-void netns_path(const char *ns, char *buf, size_t len);
-int arg_ifname(const struct ctl *c, const char *what, const char *s);
-__u64 ns_inode(int ns_fd);
-void ns_name_of(__u64 ino, char *buf, size_t len);
-__u64 marker_ino(const char *name);
-int mark_netns(struct kbloom_xdp *x, enum xdp_kind k, int ns_fd);
-bool has_pin(const char *dir, const char *leaf);
-void inst_dir(const char *name, char *buf, size_t len);
-struct kbloom_xdp_opts;
-void opts_netns(struct kbloom_xdp_opts *o, const char *netns);
-void opts_init(struct kbloom_xdp_opts *o, const char *netns);
+
+/* xdp_attach.c: xdp attach */
+int xdp_cmd_attach(struct ctl *c, int argc, char **argv);
 
 /*
  * netinst.c, netinst_xdp.c, ipbf/, mcbf/: the in-packet (ipbf) and
@@ -401,7 +407,7 @@ struct net_summary {
 struct kbloom_net_opts;
 void net_opts(struct kbloom_net_opts *o, const char *netns);
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
-		  const char *netns, enum xdp_kind want);
+		  const char *netns, const char *want);
 void net_inst_close(struct netinst *m);
 bool net_is_port(struct kbloom_net *n, int ifindex);
 int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt);
@@ -417,13 +423,12 @@ int net_take_netns(const struct ctl *c, int *argc, char **argv,
 int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
 		  const char **netns);
 int net_list_open(struct ctl *c, int argc, char **argv, int most,
-		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  const char *want, struct netinst *m, __u32 **ids,
 		  __u32 *n);
 struct kbloom_addr_key;
 void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 		    __u32 id, const struct kbloom_addr_key *g, int cnt,
 		    __u32 (*cls)(const struct kbloom_addr_key *g));
-int net_mark_netns(struct kbloom_net *n, int ns_fd);
 int net_arg_devs(const struct ctl *c, int ndev, char **dev);
 int net_devs_resolve(const struct ctl *c, const char *op, int ns_fd,
 		     const char *netns, int ndev, char **dev, int *ifindex);
@@ -442,15 +447,14 @@ int net_attach_all(struct ctl *c, struct kbloom_net *n, int ndev,
 
 int ipbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
-int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
-int net_destroy(const char *name);
 void net_summary_read(const char *name, const char *netns,
 		      struct net_summary *s);
-void net_summary_text(const struct net_summary *s, enum xdp_kind k);
+void net_summary_text(const struct net_summary *s, const char *k);
 void net_summary_json(struct json *j, const struct net_summary *s,
-		      enum xdp_kind k);
+		      const char *k);
 
 /* mcast.c, gate.c: read by xdp status */
 int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);

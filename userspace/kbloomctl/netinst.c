@@ -34,10 +34,10 @@ void net_opts(struct kbloom_net_opts *o, const char *netns)
  * another kind.
  */
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
-		  const char *netns, enum xdp_kind want)
+		  const char *netns, const char *want)
 {
 	struct kbloom_net_opts o;
-	enum xdp_kind k;
+	const char *k;
 	char why[160];
 	int ret;
 
@@ -128,7 +128,7 @@ int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt)
 
 bool net_attached(struct kbloom_net *n, int ifindex)
 {
-	return xdp_attached(kbloom_net_dir(n), ifindex);
+	return xdp_attached(kbloom_net_inst(n), ifindex);
 }
 
 /* PORT: an interface that is a port of the instance. */
@@ -231,7 +231,7 @@ int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
  * and closes @m.
  */
 int net_list_open(struct ctl *c, int argc, char **argv, int most,
-		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  const char *want, struct netinst *m, __u32 **ids,
 		  __u32 *n)
 {
 	const char *netns;
@@ -277,42 +277,13 @@ void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 	}
 }
 
-/*
- * Record the namespace of the interfaces of @n as xdp.c does for mcast
- * and gate instances: the ingress program pinned once more as
- * netns_<inode>, so that later commands without netns NS find it.
- */
-int net_mark_netns(struct kbloom_net *n, int ns_fd)
-{
-	char p[PATH_MAX];
-	struct dirent *e;
-	bool have = false;
-	DIR *d;
-
-	d = opendir(kbloom_net_dir(n));
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "netns_", 6))
-			have = true;
-	closedir(d);
-	if (have)
-		return 0;
-	if (snprintf(p, sizeof(p), "%s/netns_%llu", kbloom_net_dir(n),
-		     (unsigned long long)ns_inode(ns_fd)) >= (int)sizeof(p))
-		return -ENAMETOOLONG;
-	if (bpf_obj_pin(kbloom_net_prog_fd(n, KBLOOM_NET_PROG_INGRESS), p))
-		return -errno;
-	return 0;
-}
-
 /* dev IFACE...: the names checked, none twice (usage errors only). */
 int net_arg_devs(const struct ctl *c, int ndev, char **dev)
 {
 	int i, j, ret;
 
 	for (i = 0; i < ndev; i++) {
-		ret = arg_ifname(c, "dev", dev[i]);
+		ret = xdp_arg_ifname(c, "dev", dev[i]);
 		if (ret)
 			return ret;
 		for (j = 0; j < i; j++)

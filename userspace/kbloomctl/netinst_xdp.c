@@ -14,7 +14,7 @@
 #include "libkbloom_xdp_net.h"
 
 /* xdp detach NAME dev IFACE...: the ports are removed. */
-int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op)
 {
@@ -57,18 +57,6 @@ out:
 	kbloom_net_close(n);
 	free(skip);
 	return ret;
-}
-
-/* xdp detach NAME: every link, port and pin. */
-int net_destroy(const char *name)
-{
-	struct kbloom_net_opts o;
-	struct kbloom_net *n;
-
-	net_opts(&o, NULL);
-	if (kbloom_net_open(name, &o, &n))
-		return kbloom_xdp_unpin(xdp_root(), name);
-	return kbloom_net_destroy(n);
 }
 
 static void net_log_none(void *ctx, const char *msg)
@@ -115,7 +103,7 @@ out:
 	kbloom_net_close(n);
 }
 
-void net_summary_text(const struct net_summary *s, enum xdp_kind k)
+void net_summary_text(const struct net_summary *s, const char *k)
 {
 	if (!s->valid)
 		return;
@@ -130,7 +118,7 @@ void net_summary_text(const struct net_summary *s, enum xdp_kind k)
 }
 
 void net_summary_json(struct json *j, const struct net_summary *s,
-		      enum xdp_kind k)
+		      const char *k)
 {
 	if (!s->valid)
 		return;

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloomctl: mcast and gate instances of libkbloom_xdp.h opened by name,
- * the kind of an instance directory, and the namespace it records.
+ * kbloomctl: XDP instances opened by name (libkbloom_xdp.h), the kind of
+ * an instance (the library's, read from its marker) and the namespace it
+ * records.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 
 #include "kbloomctl.h"
@@ -17,33 +16,11 @@
 /* ---- instances ------------------------------------------------------------ */
 
 /*
- * An mcast or gate instance remembers the namespace of its interfaces:
- * the first attach pins the instance's program once more as
- * netns_<inode of the namespace>.  Later commands without netns NS find
- * that namespace in /run/netns; a netns NS that is another one is refused
- * (one instance, one namespace).
- */
-__u64 marker_ino(const char *name)
-{
-	unsigned long long ino = 0;
-	char dir[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-
-	if (snprintf(dir, sizeof(dir), "%s/%s", xdp_root(),
-		     name) >= (int)sizeof(dir))
-		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "netns_%llu", &ino) == 1)
-			break;
-	closedir(d);
-	return ino;
-}
-
-/*
+ * An instance remembers the namespace of its interfaces (the library
+ * records it when the instance is made).  Later commands without netns
+ * NS find that namespace in /run/netns; a netns NS that is another one
+ * is refused (one instance, one namespace).
+ *
  * The namespace to use for instance @name: @given, or the recorded one
  * (*@ns NULL: ours).  With @strict, a recorded namespace that cannot be
  * found is an error; else *@ns stays NULL.
@@ -52,11 +29,12 @@ int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 		bool strict, const char **ns)
 {
 	static char found[96];
-	__u64 rec = marker_ino(name), ino;
+	__u64 rec = 0, ino;
 	char why[192];
 	int fd, ret;
 
 	*ns = given;
+	kbloom_inst_netns(xdp_root(), name, &rec);
 	if (!rec)
 		return 0;
 	if (given) {
@@ -67,7 +45,7 @@ int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 		close(fd);
 		if (ino == rec)
 			return 0;
-		ns_name_of(rec, found, sizeof(found));
+		kbloom_inst_netns_name(rec, found, sizeof(found));
 		snprintf(why, sizeof(why), "the interfaces of %s are in netns %s",
 			 name, !strcmp(found, "-") ? "of this shell" : found);
 		return ctl_syserr(c, EXDEV, why, "%s: netns %s", c->cmd_path,
@@ -75,8 +53,7 @@ int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 	}
 	if (rec == ns_inode(-1))
 		return 0;
-	ns_name_of(rec, found, sizeof(found));
-	if (strncmp(found, "ns:", 3)) {
+	if (!kbloom_inst_netns_name(rec, found, sizeof(found))) {
 		*ns = found;
 		return 0;
 	}
@@ -87,89 +64,63 @@ int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 	return ctl_syserr(c, EXDEV, why, "%s %s", c->cmd_path, name);
 }
 
-/* Record the namespace of the interfaces of @x (see marker_ino()). */
-int mark_netns(struct kbloom_xdp *x, enum xdp_kind k, int ns_fd)
+/*
+ * The kinds, by the library's names: xdp_kind_of() returns one of these
+ * (so that kinds compare as pointers), XK_NONE for no directory, XK_OTHER
+ * for a directory whose kind marker is missing, corrupt or unknown.
+ */
+const char XK_MCAST[] = "mcast", XK_GATE[] = "gate", XK_PASS[] = "pass",
+	   XK_IPBF[] = "ipbf", XK_MCBF[] = "mcbf", XK_OTHER[] = "unknown";
+
+const char *xdp_kind_at(const char *root, const char *name)
 {
-	char p[PATH_MAX];
-	int fd, ret;
+	static const char *const kinds[] = { XK_MCAST, XK_GATE, XK_PASS,
+					     XK_IPBF, XK_MCBF };
+	char k[KBLOOM_INST_KIND_MAX];
+	size_t i;
+	int ret;
 
-	if (marker_ino(strrchr(kbloom_xdp_dir(x), '/') + 1))
-		return 0;
-	fd = xdp_pin_fd(x, k == XK_MCAST ? "prog_ingress" : "prog_gate");
-	if (fd < 0)
-		return fd;
-	ret = snprintf(p, sizeof(p), "%s/netns_%llu", kbloom_xdp_dir(x),
-		       (unsigned long long)ns_inode(ns_fd)) >= (int)sizeof(p) ?
-	      -ENAMETOOLONG : 0;
-	if (!ret && bpf_obj_pin(fd, p))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-bool has_pin(const char *dir, const char *leaf)
-{
-	char p[PATH_MAX];
-
-	if (snprintf(p, sizeof(p), "%s/%s", dir, leaf) >= (int)sizeof(p))
-		return false;
-	return !access(p, F_OK);
-}
-
-void inst_dir(const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", xdp_root(), name);
-}
-
-enum xdp_kind xdp_kind_of(const char *name)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-
-	inst_dir(name, dir, sizeof(dir));
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	ret = kbloom_inst_kind_read(root, name, k);
+	if (ret == -ENOENT)
 		return XK_NONE;
-	if (has_pin(dir, "mc_params"))
-		return XK_MCAST;
-	if (has_pin(dir, "gate_params"))
-		return XK_GATE;
-	if (has_pin(dir, "ipbf_config"))
-		return XK_IPBF;
-	if (has_pin(dir, "mcbf_config"))
-		return XK_MCBF;
-	if (has_pin(dir, "prog_pass"))
-		return XK_PASS;
+	for (i = 0; !ret && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(k, kinds[i]))
+			return kinds[i];
 	return XK_OTHER;
 }
 
-const char *xdp_kind_name(enum xdp_kind k)
+const char *xdp_kind_of(const char *name)
 {
-	static const char *const names[] = {
-		[XK_NONE] = "none", [XK_MCAST] = "mcast", [XK_GATE] = "gate",
-		[XK_PASS] = "pass", [XK_IPBF] = "ipbf", [XK_MCBF] = "mcbf",
-		[XK_OTHER] = "unknown",
-	};
-
-	return names[k];
+	return xdp_kind_at(xdp_root(), name);
 }
 
-void opts_netns(struct kbloom_xdp_opts *o, const char *netns)
+const char *xdp_kind_name(const char *k)
+{
+	return k ? k : "none";
+}
+
+void xdp_inst_opts(struct kbloom_inst_opts *o, const char *netns)
 {
 	static char path[256];
 
-	o->netns = NULL;
+	memset(o, 0, sizeof(*o));
+	o->pin_root = xdp_root();
+	o->log = xdp_log;
 	if (netns) {
 		netns_path(netns, path, sizeof(path));
 		o->netns = path;
 	}
 }
 
-void opts_init(struct kbloom_xdp_opts *o, const char *netns)
+void xdp_opts(struct kbloom_xdp_opts *o, const char *netns)
 {
+	struct kbloom_inst_opts io;
+
+	xdp_inst_opts(&io, netns);
 	memset(o, 0, sizeof(*o));
-	o->pin_root = xdp_root();
-	o->log = xdp_log;
-	opts_netns(o, netns);
+	o->pin_root = io.pin_root;
+	o->netns = io.netns;
+	o->log = io.log;
 }
 
 /*
@@ -177,9 +128,9 @@ void opts_init(struct kbloom_xdp_opts *o, const char *netns)
  * when there is none or it is of another kind.
  */
 int xdp_open(struct ctl *c, const char *name, const char *netns,
-	     enum xdp_kind want, struct kbloom_xdp **xp)
+	     const char *want, struct kbloom_xdp **xp)
 {
-	enum xdp_kind k = xdp_kind_of(name);
+	const char *k = xdp_kind_of(name);
 	struct kbloom_xdp_opts o;
 	char why[128];
 	int ret;
@@ -198,7 +149,7 @@ int xdp_open(struct ctl *c, const char *name, const char *netns,
 			 want ? xdp_kind_name(want) : "");
 		return ctl_syserr(c, EINVAL, why, "%s %s", c->cmd_path, name);
 	}
-	opts_init(&o, netns);
+	xdp_opts(&o, netns);
 	ret = kbloom_xdp_open(name, &o, xp);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s: open", c->cmd_path, name);

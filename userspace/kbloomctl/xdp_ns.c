@@ -10,13 +10,13 @@
 #include <limits.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "kbloomctl.h"
-
-/* ---- network namespaces, interfaces ------------------------------------------ */
+#include "libkbloom_xdp.h"
 
 /* netns NS: a name under /run/netns or a path. */
 int xdp_arg_netns(const struct ctl *c, const char *s)
@@ -92,7 +92,7 @@ static bool all_digits(const char *s)
 }
 
 /* An interface name as a usage check: 1..15 characters, no '/' or space. */
-int arg_ifname(const struct ctl *c, const char *what, const char *s)
+int xdp_arg_ifname(const struct ctl *c, const char *what, const char *s)
 {
 	size_t i, n = strlen(s);
 
@@ -143,6 +143,36 @@ int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
 	return ctl_syserr(c, ENODEV, where, "%s: %s", op, s);
 }
 
+/* The devices: none twice, each resolved in the namespace. */
+int xdp_devs_resolve(struct ctl *c, const char *op, const char *netns,
+		     int ndev, char **dev, int *ns_fd, int **ifindex)
+{
+	int i, j, ret;
+
+	*ifindex = calloc(ndev, sizeof(int));
+	if (!*ifindex)
+		return ctl_syserr(c, ENOMEM, NULL, "%s", op);
+	for (i = 0; i < ndev; i++) {
+		ret = xdp_arg_ifname(c, "dev", dev[i]);
+		if (ret)
+			return ret;
+		for (j = 0; j < i; j++)
+			if (!strcmp(dev[i], dev[j]))
+				return ctl_usage(c, "dev '%s': given twice (allowed once)",
+						 dev[i]);
+	}
+	ret = xdp_netns_open(c, netns, ns_fd);
+	for (i = 0; !ret && i < ndev; i++)
+		ret = xdp_port(c, op, *ns_fd, netns, dev[i],
+			       &(*ifindex)[i]);
+	for (i = 0; !ret && i < ndev; i++)
+		for (j = 0; j < i; j++)
+			if ((*ifindex)[i] == (*ifindex)[j])
+				return ctl_usage(c, "dev '%s': the same interface as '%s' (allowed once)",
+						 dev[i], dev[j]);
+	return ret;
+}
+
 /* The name of @ifindex in @ns_fd's namespace, "" if there is none. */
 void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len)
 {
@@ -165,13 +195,10 @@ void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-/* Is @ifindex attached to the instance in @dir (its link pinned)? */
-bool xdp_attached(const char *dir, int ifindex)
+/* Is @ifindex attached to instance @i (its link pinned)? */
+bool xdp_attached(struct kbloom_inst *i, int ifindex)
 {
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/link_%d", dir, ifindex);
-	return !access(p, F_OK);
+	return kbloom_inst_attached(i, ifindex);
 }
 
 __u64 ns_inode(int ns_fd)
@@ -186,31 +213,4 @@ __u64 ns_inode(int ns_fd)
 	if (ns_fd < 0 && fd >= 0)
 		close(fd);
 	return st.st_ino;
-}
-
-/* The name in /run/netns of the namespace with inode @ino, or "". */
-void ns_name_of(__u64 ino, char *buf, size_t len)
-{
-	char p[512];
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	snprintf(buf, len, "ns:%llu", (unsigned long long)ino);
-	if (ino == ns_inode(-1)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	d = opendir(NETNS_DIR);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", NETNS_DIR, e->d_name);
-		if (!stat(p, &st) && st.st_ino == ino &&
-		    snprintf(buf, len, "%s", e->d_name) < (int)len)
-			break;
-	}
-	closedir(d);
 }

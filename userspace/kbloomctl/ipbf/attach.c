@@ -74,11 +74,6 @@ int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 					 "%s: dev %s", m.op, dev[i]);
 	}
 	ret = ret ?: net_attach_all(c, m.n, ndev, dev, ifindex, a.mode, m.op);
-	if (!ret) {
-		ret = net_mark_netns(m.n, m.ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", m.op);
-	}
 	if (!ret)
 		xdp_notes(c);
 	net_inst_close(&m);

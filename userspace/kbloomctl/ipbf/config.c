@@ -48,11 +48,6 @@ int ipbf_make(struct ctl *c, const char *name, const char *netns,
 		ret = xdp_fail(c, ret, "%s: config", op);
 		goto undo;
 	}
-	ret = net_mark_netns(*np, ns_fd);
-	if (ret) {
-		ret = xdp_fail(c, ret, "%s: record the namespace", op);
-		goto undo;
-	}
 	return 0;
 undo:
 	kbloom_net_destroy(*np);

@@ -84,7 +84,7 @@ int ipbf_cmd_port(struct ctl *c, int argc, char **argv)
 	int ifindex, ret;
 
 	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: arg_ifname(c, "IFACE", argv[1]);
+	ret = ret ?: xdp_arg_ifname(c, "IFACE", argv[1]);
 	ret = ret ?: kw_parse(c, &port_table, argc - 2, argv + 2, &a, NULL);
 	if (ret)
 		return ret;

@@ -108,7 +108,7 @@ int ipbf_cmd_send(struct ctl *c, int argc, char **argv)
 	__u64 count, i;
 	char op[96];
 
-	ret = arg_ifname(c, "IFACE", argv[0]);
+	ret = xdp_arg_ifname(c, "IFACE", argv[0]);
 	ret = ret ?: kw_parse(c, &send_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;

@@ -165,7 +165,7 @@ static int setup_run(struct ctl *c, struct setup *s, const char *op)
 	struct kbloom_ipbf_cfg cfg;
 	struct kbloom_net_opts o;
 	struct kbloom_net *n = NULL;
-	enum xdp_kind have;
+	const char *have;
 	int ret;
 
 	have = xdp_kind_of(s->name);
@@ -197,11 +197,6 @@ static int setup_run(struct ctl *c, struct setup *s, const char *op)
 		ret = setup_apply(c, s, n, op);
 		if (ret)
 			setup_undo(s, n);
-	}
-	if (!ret) {
-		ret = net_mark_netns(n, s->ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", op);
 	}
 	kbloom_net_close(n);
 	return ret;

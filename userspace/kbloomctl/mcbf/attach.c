@@ -101,7 +101,7 @@ static int mattach_run(struct ctl *c, struct mattach *t, const char *op)
 {
 	struct kbloom_net_opts o;
 	struct kbloom_net *n = NULL;
-	enum xdp_kind have = xdp_kind_of(t->name);
+	const char *have = xdp_kind_of(t->name);
 	bool created = false;
 	int i, ret;
 
@@ -126,11 +126,6 @@ static int mattach_run(struct ctl *c, struct mattach *t, const char *op)
 	ret = mattach_ports(c, t, n, op);
 	ret = ret ?: net_attach_all(c, n, t->ndev, t->dev, t->ifindex,
 				    t->mode, op);
-	if (!ret && !created) {
-		ret = net_mark_netns(n, t->ns_fd);
-		if (ret)
-			ret = xdp_fail(c, ret, "%s: record the namespace", op);
-	}
 	if (ret && created) {
 		kbloom_net_destroy(n);
 		return ret;

@@ -28,7 +28,6 @@ int mcbf_make(struct ctl *c, const char *name, const char *netns,
 	if (ret)
 		return xdp_fail(c, ret, "%s: create", op);
 	ret = a->audit ? 0 : kbloom_mcbf_set_flags(*np, 0);
-	ret = ret ?: net_mark_netns(*np, ns_fd);
 	if (!ret)
 		return 0;
 	ret = xdp_fail(c, ret, "%s: create", op);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: helpers shared by xdp.c and xdp_ipbf.c (pin.h).
+ * libkbloom XDP instances: the helpers of pin.h.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * libkbloom XDP loader: helpers shared by the instances of xdp.c
- * (mcast, gate) and xdp_ipbf.c (ipbf, mcbf): pin directories and paths,
- * bpffs, network namespaces, loading and pinning objects.  They take
- * plain arguments, return 0 or -errno and log nothing: the callers do.
+ * libkbloom XDP instances: helpers shared by the core (inst.c) and the
+ * kinds: pin directories and paths, bpffs, network namespaces, loading
+ * and pinning objects.  They take plain arguments, return 0 or -errno
+ * and log nothing: the callers do.
  */
 #ifndef _KBLOOM_PIN_H
 #define _KBLOOM_PIN_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: the gate path (bpf/kbloom_gate.bpf.c).
+ * libkbloom XDP instances: the gate kind (bpf/kbloom_gate.bpf.c).
  *
  * The set is gate_exact; the filter (id 0) holds at least its keys.
  * Adding writes the exact map and then the filter, so the key is in force
@@ -20,12 +20,16 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf/kbloom_maps.h"
+#include "bpf/kbloom_gate.skel.h"
+#include "bpf/kbloom_kfunc_gate.skel.h"
 #include "libkbloom_dev.h"
+#include "kinds.h"
 #include "xdp_priv.h"
 
 static int gate_check(const struct kbloom_xdp *x)
 {
-	return x && x->kind == KBLOOM_XDP_GATE ? 0 : -EINVAL;
+	return x && x->inst->ops == &kbx_gate_ops ? 0 : -EINVAL;
 }
 
 static int gate_cfg_ok(__u32 mode, __u32 flags)
@@ -33,7 +37,8 @@ static int gate_cfg_ok(__u32 mode, __u32 flags)
 	return mode <= KBLOOM_GATE_MODE_MAX && !(flags & ~KBLOOM_GATE_F_ALL);
 }
 
-int kbx_gate_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+static int gate_init(struct kbloom_xdp *x,
+		     const struct kbloom_xdp_opts *o)
 {
 	struct kbloom_gate_cfg cfg = {};
 	struct kbloom_params p;
@@ -213,3 +218,60 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 	free(v);
 	return ret;
 }
+
+/* ---- the kind --------------------------------------------------------------- */
+
+static struct bpf_object *gate_skel_open(bool kfunc, void **skel)
+{
+	if (kfunc) {
+		struct kbloom_kfunc_gate *g = kbloom_kfunc_gate__open();
+
+		*skel = g;
+		return g ? g->obj : NULL;
+	} else {
+		struct kbloom_gate *g = kbloom_gate__open();
+
+		*skel = g;
+		return g ? g->obj : NULL;
+	}
+}
+
+static void gate_skel_close(bool kfunc, void *skel)
+{
+	if (kfunc)
+		kbloom_kfunc_gate__destroy(skel);
+	else
+		kbloom_gate__destroy(skel);
+}
+
+static void gate_close(struct kbloom_inst *i)
+{
+	kbx_filter_release(i->priv);
+	kbx_free(i->priv);
+}
+
+static const struct kbx_desc gate_desc = {
+	.xdp_kind = KBLOOM_XDP_GATE,
+	.multi = false,
+	.params = "gate_params", .filters = "gate_filters",
+	.stats = "gate_stats", .exact = "gate_exact",
+	.config = "gate_config", .ports = NULL,
+	.kfilter = "gate_kfilter",
+	.blocks_name = "gate_filter",
+	.progs = {
+		[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
+	},
+	.skel_open = gate_skel_open,
+	.skel_close = gate_skel_close,
+	.init = gate_init,
+};
+
+const struct kbi_ops kbx_gate_ops = {
+	.kind = "gate",
+	.data = &gate_desc,
+	.create = kbx_inst_create,
+	.open = kbx_inst_open,
+	.close = gate_close,
+	.prog_fd = kbx_inst_prog_fd,
+	.replace = kbx_inst_replace,
+};
