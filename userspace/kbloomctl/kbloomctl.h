@@ -271,39 +271,8 @@ void xdp_log_reset(void);
 void xdp_notes(const struct ctl *c);
 
 /* xdp_args.c: names, keywords, geometry, addresses */
-/**
- * struct xkw - one keyword of an untyped table ("dev IFACE...", "mode M"):
- * the words only, read by the command itself.  xkw_parse() is kw_parse()
- * for such a table; what is left of them is xdp.c's attach, detach and
- * status, until they become struct kw tables as every other command.
- * @name: the keyword; NULL ends a table
- * @arg: its value's name, for messages
- * @many: one or more values, up to the next keyword of the table
- * @n: out: values given (0: not given)
- * @v: out: the first value (in argv)
- */
-struct xkw {
-	const char *name;
-	const char *arg;
-	bool many;
-	int n;
-	char **v;
-};
-
-/* geometry keywords of a blocked filter, for struct xkw tables */
-#define XKW_GEOM							\
-	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
-	{ .name = "bits", .arg = "M" }, { .name = "hashes", .arg = "K" }, \
-	{ .name = "hash", .arg = "fast|siphash" }, { .name = "seed", .arg = "S" }
-
 const char *xdp_root(void);
 int xdp_arg_name(const struct ctl *c, const char *s);
-int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw);
-struct xkw *xkw_get(struct xkw *kw, const char *name);
-const char *xkw_val(struct xkw *kw, const char *name);
-int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns);
-int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
-	     bool *given);
 
 /*
  * The geometry keywords of a blocked filter as rows of a struct kw table:

@@ -282,31 +282,3 @@ void kw_help(FILE *f, const struct kw_table *t)
 		fprintf(f, "  %-22s %s\n", lhs, k->help);
 	}
 }
-
-/*
- * The keyword syntax of kw_parse() for an untyped struct xkw table (the
- * commands that read their values themselves): every keyword a list, of
- * one value unless @many.
- */
-int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw)
-{
-	struct kw t[KW_MAX + 1];
-	struct kw_list got[KW_MAX];
-	struct kw_table tab = { .kw = t };
-	int i, n, ret;
-
-	for (n = 0; kw[n].name && n < KW_MAX; n++)
-		t[n] = (struct kw){
-			.name = kw[n].name, .arg = kw[n].arg,
-			.type = KWT_LIST, .max = kw[n].many ? 0 : 1,
-			.off = n * sizeof(got[0]),
-		};
-	memset(&t[n], 0, sizeof(t[n]));
-	memset(got, 0, sizeof(got));
-	ret = kw_parse(c, &tab, argc, argv, got, NULL);
-	for (i = 0; !ret && i < n; i++) {
-		kw[i].v = got[i].v;
-		kw[i].n = got[i].n;
-	}
-	return ret;
-}

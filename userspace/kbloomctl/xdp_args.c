@@ -39,28 +39,6 @@ int xdp_arg_name(const struct ctl *c, const char *s)
 	return 0;
 }
 
-struct xkw *xkw_get(struct xkw *kw, const char *name)
-{
-	for (; kw->name; kw++)
-		if (!strcmp(kw->name, name))
-			return kw;
-	return NULL;
-}
-
-const char *xkw_val(struct xkw *kw, const char *name)
-{
-	struct xkw *k = xkw_get(kw, name);
-
-	return k && k->n ? k->v[0] : NULL;
-}
-
-/* netns NS of @kw, checked; NULL when not given. */
-int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
-{
-	*netns = xkw_val(kw, "netns");
-	return *netns ? xdp_arg_netns(c, *netns) : 0;
-}
-
 const char *const xdp_hash_words[] = { "fast", "siphash", NULL };
 /* in the order of enum kbloom_xdp_mode */
 const char *const xdp_mode_words[] = { "auto", "native", "generic", NULL };
@@ -105,34 +83,6 @@ int xdp_geom_check(const struct ctl *c, const struct kw_table *t,
 	return ctl_usage(c, "capacity %llu fpr %s: too big (allowed: a filter of at most %llu bits; lower the capacity or raise fpr)",
 			 (unsigned long long)d.capacity, p,
 			 (unsigned long long)KBLOOM_M_MAX);
-}
-
-static const struct kw geom_kw[] = {
-	KW_GEOM(struct kbloom_xdp_geom, capacity, fpr_pico, m, k, hash_id,
-		seed),
-	{ 0 }
-};
-
-static const struct kw_table geom_table = { .kw = geom_kw };
-
-/* The geometry keywords (XKW_GEOM) of an untyped table into @g. */
-int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
-	     bool *given)
-{
-	char *argv[2 * ARRAY_SIZE(geom_kw)];
-	const struct kw *k;
-	__u64 seen;
-	int n = 0, ret;
-
-	for (k = geom_kw; k->name; k++) {
-		if (!xkw_val(kw, k->name))
-			continue;
-		argv[n++] = (char *)k->name;
-		argv[n++] = (char *)xkw_val(kw, k->name);
-	}
-	memset(g, 0, sizeof(*g));
-	ret = kw_parse(c, &geom_table, n, argv, g, &seen);
-	return ret ?: xdp_geom_check(c, &geom_table, seen, g, given);
 }
 
 /* An IPv4 or IPv6 address; with @mcast, a multicast group. */
