@@ -200,48 +200,82 @@ static int kw_value(const struct ctl *c, const struct kw *k,
 		return 0;
 	case KWT_FN:
 		return k->parse(c, k, v, f);
-	case KWT_REFUSE:
-		return ctl_usage(c, "%s: %s", k->name, k->extra);
+	case KWT_REFUSE:	/* refused before the values */
+		return 0;
 	}
 	return 0;
 }
 
 /*
+ * The syntax of every argument: each a keyword of @t (@ks[i]) with its
+ * words (@l[i]); *@n arguments, *@seen the bits of the keywords given.
+ */
+static int kw_syntax(const struct ctl *c, const struct kw_table *t,
+		     int argc, char **argv, const struct kw **ks,
+		     struct kw_list *l, int *n, __u64 *seen)
+{
+	const char *eq;
+	int i = 0, ret;
+	__u64 bit;
+
+	for (*n = 0; i < argc; (*n)++) {
+		ks[*n] = kw_lookup(t, argv[i], &eq);
+		if (!ks[*n])
+			return kw_unknown(c, t, argv[i]);
+		bit = 1ULL << (ks[*n] - t->kw);
+		if ((*seen & bit) && !t->repeat)
+			return ctl_usage(c, "%s: given twice (allowed once)",
+					 ks[*n]->name);
+		*seen |= bit;
+		ret = kw_words(c, t, ks[*n], argc, argv, &i, &l[*n]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The first @required keyword of @t not in @seen, refused. */
+static int kw_required(const struct ctl *c, const struct kw_table *t,
+		       __u64 seen)
+{
+	const struct kw *k;
+
+	for (k = t->kw; k->name; k++)
+		if (k->required && !(seen & (1ULL << (k - t->kw))))
+			return ctl_usage(c, "missing %s %s (usage: %s %s %s)",
+					 k->name, k->arg, KBCTL_NAME,
+					 c->cmd_path, t->usage ? t->usage :
+					 c->cmd->synopsis);
+	return 0;
+}
+
+/*
  * Parse @argc words of KEYWORD VALUE pairs by table @t into @out (the
- * command's struct; each keyword fills out + its @off).  *@given (may be
- * NULL) gets bit i for t->kw[i] given.  Return: 0, or the exit code of
- * the usage error printed.
+ * command's struct; each keyword fills out + its @off): the syntax of
+ * every argument, then the keywords of other kinds (KWT_REFUSE), then
+ * the required ones, then the values in the order given.  *@given (may
+ * be NULL) gets bit i for t->kw[i] given.  Return: 0, or the exit code
+ * of the usage error printed.
  */
 int kw_parse(const struct ctl *c, const struct kw_table *t, int argc,
 	     char **argv, void *out, __u64 *given)
 {
 	struct kw_list *l = calloc(argc + 1, sizeof(*l));
 	const struct kw **ks = calloc(argc + 1, sizeof(*ks));
-	const char *eq;
-	int i = 0, n = 0, j, ret = 0;
-	__u64 seen = 0, bit;
+	int n = 0, j, ret;
+	__u64 seen = 0;
 
 	if (!l || !ks) {
 		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
 		goto out;
 	}
 	ret = kw_table_ok(c, t);
-	/* the syntax of every argument first */
-	while (!ret && i < argc) {
-		ks[n] = kw_lookup(t, argv[i], &eq);
-		if (!ks[n]) {
-			ret = kw_unknown(c, t, argv[i]);
-			break;
-		}
-		bit = 1ULL << (ks[n] - t->kw);
-		if ((seen & bit) && !t->repeat)
-			ret = ctl_usage(c, "%s: given twice (allowed once)",
-					ks[n]->name);
-		seen |= bit;
-		ret = ret ?: kw_words(c, t, ks[n], argc, argv, &i, &l[n]);
-		n++;
-	}
-	/* then the values, in the order given */
+	ret = ret ?: kw_syntax(c, t, argc, argv, ks, l, &n, &seen);
+	for (j = 0; !ret && j < n; j++)
+		if (ks[j]->type == KWT_REFUSE)
+			ret = ctl_usage(c, "%s: %s", ks[j]->name,
+					ks[j]->extra);
+	ret = ret ?: kw_required(c, t, seen);
 	for (j = 0; !ret && j < n; j++)
 		ret = kw_value(c, ks[j], &l[j], (char *)out + ks[j]->off);
 	if (!ret && given)

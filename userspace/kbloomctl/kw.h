@@ -63,6 +63,7 @@ struct kw_list {
  * @words, @vals: KWT_ENUM
  * @parse: KWT_FN: check @v and fill @field; a usage error otherwise
  * @help: one line for --help (kw_help()), or NULL
+ * @required: "missing NAME ARG (usage: ...)" when not given
  */
 struct kw {
 	const char *name;
@@ -76,6 +77,7 @@ struct kw {
 	int (*parse)(const struct ctl *c, const struct kw *k, const char *v,
 		     void *field);
 	const char *help;
+	bool required;
 };
 
 #define KW_MAX	64	/* keywords of a table */
@@ -101,6 +103,7 @@ struct kw {
  * @repeat: a keyword given again replaces its value (else: refused)
  * @any_value: a keyword of one value takes the next word, even one that
  *             is a keyword (else that word ends it: "missing")
+ * @usage: of a missing @required keyword; NULL: the command's synopsis
  */
 struct kw_table {
 	const struct kw *kw;
@@ -110,6 +113,7 @@ struct kw_table {
 	bool dashed;
 	bool repeat;
 	bool any_value;
+	const char *usage;
 };
 
 int kw_parse(const struct ctl *c, const struct kw_table *t, int argc,

@@ -16,7 +16,8 @@ struct attach_args {
 };
 
 static const struct kw attach_kw[] = {
-	KW("dev", "IFACE...", KWT_LIST, struct attach_args, dev),
+	KW("dev", "IFACE...", KWT_LIST, struct attach_args, dev,
+	   .required = true),
 	KW_MODE(struct attach_args, mode),
 	KW("netns", "NS", KWT_NETNS, struct attach_args, netns),
 	KW_FOREIGN(IPBF_NOT),
@@ -31,7 +32,10 @@ static const struct kw attach_kw[] = {
 	{ 0 }
 };
 
-static const struct kw_table attach_table = { .kw = attach_kw };
+static const struct kw_table attach_table = {
+	.kw = attach_kw,
+	.usage = "ipbf NAME dev IFACE... [mode native|generic|auto] [netns NS]",
+};
 
 /*
  * xdp attach ipbf NAME dev IFACE... [mode M] [netns NS]: attach the
@@ -51,9 +55,6 @@ int ipbf_xdp_attach(struct ctl *c, int argc, char **argv)
 		return ret;
 	dev = a.dev.v;
 	ndev = a.dev.n;
-	if (!ndev)
-		return ctl_usage(c, "missing dev IFACE... (usage: %s %s ipbf NAME dev IFACE... [mode native|generic|auto] [netns NS])",
-				 KBCTL_NAME, c->cmd_path);
 	netns = a.netns;
 	ret = net_arg_devs(c, ndev, dev);
 	if (ret)

@@ -40,8 +40,8 @@ struct hdr {
 };
 
 static const struct kw hdr_kw[] = {
-	KW("topo", "TOPO", KWT_STR, struct hdr, topo_s),
-	KW("src", "HOST", KWT_STR, struct hdr, src_s),
+	KW("topo", "TOPO", KWT_STR, struct hdr, topo_s, .required = true),
+	KW("src", "HOST", KWT_STR, struct hdr, src_s, .required = true),
 	KW("dst", "HOST...", KWT_LIST, struct hdr, dstl),
 	KW("links", "NODE:PORT...", KWT_LIST, struct hdr, linksl),
 	KW("form", "lipsin|msbf", KWT_ENUM, struct hdr, form,
@@ -70,10 +70,6 @@ static int hdr_args(struct ctl *c, struct hdr *h, int argc, char **argv)
 	if (ret)
 		return ret;
 	lidopt_given(&h->o, &hdr_table, given);
-	if (!h->topo_s || !h->src_s)
-		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 h->topo_s ? "src HOST" : "topo TOPO",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
 	h->dst = h->dstl.v;
 	h->ndst = h->dstl.n;
 	h->links = h->linksl.v;

@@ -44,7 +44,8 @@ struct port_args {
 };
 
 static const struct kw port_kw[] = {
-	KW("link", "NODE:PORT", KWT_STR, struct port_args, link),
+	KW("link", "NODE:PORT", KWT_STR, struct port_args, link,
+	   .required = true),
 	KW("role", "forward|local", KWT_ENUM, struct port_args, role,
 	   .words = role_words),
 	KW("topo", "TOPO", KWT_STR, struct port_args, topo),
@@ -88,9 +89,6 @@ int ipbf_cmd_port(struct ctl *c, int argc, char **argv)
 	ret = ret ?: kw_parse(c, &port_table, argc - 2, argv + 2, &a, NULL);
 	if (ret)
 		return ret;
-	if (!a.link)
-		return ctl_usage(c, "missing link NODE:PORT (usage: %s %s %s)",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
 	ret = port_link(c, &a, &node, &port);
 	if (ret)
 		return ret;

@@ -36,9 +36,9 @@ struct setup {
 };
 
 static const struct kw setup_kw[] = {
-	KW("topo", "TOPO", KWT_STR, struct setup, topo_s),
-	KW("node", "NODE", KWT_STR, struct setup, node_s),
-	KW("dev", "IFACE...", KWT_LIST, struct setup, devl),
+	KW("topo", "TOPO", KWT_STR, struct setup, topo_s, .required = true),
+	KW("node", "NODE", KWT_STR, struct setup, node_s, .required = true),
+	KW("dev", "IFACE...", KWT_LIST, struct setup, devl, .required = true),
 	KW_LIDS(struct setup, o),
 	KW_FILL(struct setup, o),
 	KW_MODE(struct setup, mode),
@@ -63,12 +63,6 @@ static int setup_args(struct ctl *c, struct setup *s, int argc, char **argv)
 	if (ret)
 		return ret;
 	lidopt_given(&s->o, &setup_table, given);
-	if (!s->topo_s || !s->node_s || !s->devl.n)
-		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 !s->topo_s ? "topo TOPO" :
-				 !s->node_s ? "node NODE" :
-				 "dev IFACE...", KBCTL_NAME, c->cmd_path,
-				 c->cmd->synopsis);
 	s->dev = s->devl.v;
 	s->ndev = s->devl.n;
 	ret = net_arg_devs(c, s->ndev, s->dev);

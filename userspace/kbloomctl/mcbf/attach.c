@@ -29,7 +29,8 @@ struct mattach {
 #define MCBF_NOT "not for mcbf (allowed: bits M, classes LIST or class GROUPS:P[:W]..., seed S, hash fast|siphash, mode, netns, ports N, members N, audit on|off)"
 
 static const struct kw mattach_kw[] = {
-	KW("dev", "IFACE...", KWT_LIST, struct mattach, devl),
+	KW("dev", "IFACE...", KWT_LIST, struct mattach, devl,
+	   .required = true),
 	KW_MODE(struct mattach, mode),
 	KW("netns", "NS", KWT_NETNS, struct mattach, netns),
 	KW_MCBF_SPEC(struct mattach, a),
@@ -38,7 +39,10 @@ static const struct kw mattach_kw[] = {
 	{ 0 }
 };
 
-static const struct kw_table mattach_table = { .kw = mattach_kw };
+static const struct kw_table mattach_table = {
+	.kw = mattach_kw,
+	.usage = "mcbf NAME dev IFACE... [bits M] [classes LIST | class G:P[:W]...] [seed S] [hash fast|siphash] [mode native|generic|auto] [ports N] [members N] [audit on|off] [netns NS]",
+};
 
 static int mattach_args(struct ctl *c, struct mattach *t, int argc,
 			char **argv)
@@ -56,9 +60,6 @@ static int mattach_args(struct ctl *c, struct mattach *t, int argc,
 		return ret;
 	t->dev = t->devl.v;
 	t->ndev = t->devl.n;
-	if (!t->ndev)
-		return ctl_usage(c, "missing dev IFACE... (usage: %s %s mcbf NAME dev IFACE... [bits M] [classes LIST | class G:P[:W]...] [seed S] [hash fast|siphash] [mode native|generic|auto] [ports N] [members N] [audit on|off] [netns NS])",
-				 KBCTL_NAME, c->cmd_path);
 	ret = net_arg_devs(c, t->ndev, t->dev);
 	ret = ret ?: spec_check(c, tab, given, &t->a);
 	t->create_opts = kw_has(tab, given, "ports") ||

@@ -90,9 +90,9 @@ struct optimize_args {
 
 static const struct kw optimize_kw[] = {
 	KW("bits", "M", KWT_FN, struct optimize_args, m,
-	   .parse = mcbf_kw_bits),
+	   .parse = mcbf_kw_bits, .required = true),
 	KW("class", "GROUPS:P[:W]...", KWT_LIST, struct optimize_args,
-	   class_l),
+	   class_l, .required = true),
 	KW("kmin", "K", KWT_U32, struct optimize_args, kmin,
 	   .min = KBLOOM_K_MIN, .max = KBLOOM_K_MAX),
 	KW("kmax", "K", KWT_U32, struct optimize_args, kmax,
@@ -108,17 +108,12 @@ int mcbf_cmd_optimize(struct ctl *c, int argc, char **argv)
 	struct kb_mcbf_class_spec cs[KB_MCBF_CLASSES];
 	struct kb_mcbf_plan plan;
 	__u32 n, kmin, kmax;
-	__u64 m, given;
+	__u64 m;
 	int ret;
 
-	ret = kw_parse(c, &optimize_table, argc, argv, &a, &given);
+	ret = kw_parse(c, &optimize_table, argc, argv, &a, NULL);
 	if (ret)
 		return ret;
-	if (!kw_has(&optimize_table, given, "bits") || !a.class_l.n)
-		return ctl_usage(c, "missing %s (usage: %s %s %s)",
-				 kw_has(&optimize_table, given, "bits") ?
-				 "class GROUPS:P[:W]..." : "bits M",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
 	ret = class_specs(c, &a.class_l, cs, &n);
 	if (ret)
 		return ret;
