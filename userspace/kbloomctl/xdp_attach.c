@@ -65,7 +65,7 @@ struct attach {
 #define AT(_n, _a, _t, _m, ...)	KW(_n, _a, _t, struct attach, _m, __VA_ARGS__)
 
 #define AT_COMMON							\
-	AT("dev", "IFACE...", KWT_LIST, devl),				\
+	AT("dev", "IFACE...", KWT_LIST, devl, .required = true),	\
 	KW_MODE(struct attach, mode),					\
 	AT("netns", "NS", KWT_NETNS, netns)
 #define AT_GEOM								\
@@ -440,9 +440,6 @@ static int attach_args(struct ctl *c, struct attach *a, int argc,
 	ret = ret ?: kw_parse(c, t, argc, argv, a, &given);
 	if (ret)
 		return ret;
-	if (!a->devl.n)
-		return ctl_usage(c, "missing dev IFACE... (usage: %s %s %s)",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
 	a->dev = a->devl.v;
 	a->ndev = a->devl.n;
 	xdp_opts(&a->o, a->netns);
