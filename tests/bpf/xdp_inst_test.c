@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The instance core (libkbloom_xdp.h, kbloom_inst_*): every kind's marker
- * is read back by a generic open (not guessed from the other pins), an
- * instance whose marker is missing or corrupt is refused with a clear
- * error, and the native-to-generic fallback of every kind reaches the
- * log callback in the one wording of the core.
+ * is read back by a generic open (not guessed from the other pins), what
+ * an instance holds comes from its kind's ops, an instance whose marker
+ * is missing or corrupt is refused with a clear error, the
+ * native-to-generic fallback of every kind reaches the log callback in
+ * the one wording of the core, and pass links live in several
+ * namespaces.
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -19,27 +21,12 @@ static const char *const kinds[NKINDS] = {
 	"mcast", "gate", "pass", "ipbf", "mcbf",
 };
 
-struct logbuf {
-	char text[4096];
-	size_t len;
-};
-
-static void log_to_buf(void *ctx, const char *msg)
-{
-	struct logbuf *b = ctx;
-	int n = snprintf(b->text + b->len, sizeof(b->text) - b->len, "%s\n",
-			 msg);
-
-	if (n > 0 && b->len + n < sizeof(b->text))
-		b->len += n;
-}
-
 FIXTURE(inst) {
 	char name[NKINDS][64];
 	struct kbt_ns ns;
 	int saved;
 	int lo;
-	struct logbuf log;
+	struct kbt_log log;
 	struct kbloom_inst_opts o;
 };
 
@@ -73,7 +60,7 @@ static int in_setup(FIXTURE_DATA(inst) *self)
 	if (kbt_sh(NULL, "ip link set dev lo up"))
 		return -1;
 	self->lo = kbt_ifindex(NULL, "lo");
-	self->o.log = log_to_buf;
+	self->o.log = kbt_log_line;
 	self->o.log_ctx = &self->log;
 	return 0;
 }
@@ -120,9 +107,9 @@ static int pin_map(const char *name, const char *leaf, __u32 value_size,
 
 TEST_F(inst, marker_of_every_kind_is_read_back)
 {
-	struct kbloom_net_opts no = { .log = log_to_buf,
+	struct kbloom_net_opts no = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
-	struct kbloom_xdp_opts xo = { .log = log_to_buf,
+	struct kbloom_xdp_opts xo = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
 	char kind[KBLOOM_INST_KIND_MAX], p[512];
 	struct kbloom_inst *i;
@@ -164,6 +151,38 @@ TEST_F(inst, marker_of_every_kind_is_read_back)
 					      &self->o, NULL, &i));
 }
 
+TEST_F(inst, info_comes_from_the_kind)
+{
+	struct kbloom_ipbf_port rec = {};
+	struct kbloom_inst_info f;
+	struct kbloom_inst *g, *p, *n;
+	__u8 addr[16];
+	__u32 len;
+
+	ASSERT_EQ(0, make(self, 1, &g));
+	ASSERT_EQ(0, make(self, 2, &p));
+	ASSERT_EQ(0, make(self, 3, &n));
+	ASSERT_EQ(0, kbloom_xdp_parse_addr("10.0.0.1", addr, &len));
+	ASSERT_EQ(0, kbloom_gate_add(kbloom_xdp_of(g), addr, len));
+	ASSERT_EQ(0, kbloom_inst_info(g, &f));
+	EXPECT_EQ(KBLOOM_INST_INFO_MODE, f.fields & KBLOOM_INST_INFO_MODE);
+	EXPECT_EQ(KBLOOM_INST_INFO_VARIANT, f.fields & KBLOOM_INST_INFO_VARIANT);
+	EXPECT_EQ(0, f.fields & KBLOOM_INST_INFO_PORTS);
+	EXPECT_EQ(1, f.members);
+	EXPECT_EQ(KBLOOM_XDP_VARIANT_MAP, f.variant);
+	ASSERT_EQ(0, kbloom_inst_info(p, &f));
+	EXPECT_EQ(0, f.fields);
+	ASSERT_EQ(0, kbloom_ipbf_port_set(kbloom_net_of(n), self->lo, &rec));
+	ASSERT_EQ(0, kbloom_inst_info(n, &f));
+	EXPECT_EQ(KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_IPBF, f.fields);
+	EXPECT_EQ(1, f.ports);
+	EXPECT_EQ(KB_IPBF_FILL_DEFAULT, f.fill_limit);
+	EXPECT_EQ(-EINVAL, kbloom_inst_info(n, NULL));
+	EXPECT_EQ(0, kbloom_inst_destroy(g));
+	EXPECT_EQ(0, kbloom_inst_destroy(p));
+	EXPECT_EQ(0, kbloom_inst_destroy(n));
+}
+
 TEST_F(inst, missing_or_corrupt_marker_is_refused)
 {
 	struct {
@@ -172,7 +191,7 @@ TEST_F(inst, missing_or_corrupt_marker_is_refused)
 		__u64 netns_ino;
 	} bogus = { .kind = "bogus", .version = 1 };
 	char kind[KBLOOM_INST_KIND_MAX], p[512];
-	struct kbloom_xdp_opts xo = { .log = log_to_buf,
+	struct kbloom_xdp_opts xo = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
 	struct kbloom_inst *i = NULL;
 	struct kbloom_xdp *x;

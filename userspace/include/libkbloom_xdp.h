@@ -14,7 +14,7 @@
  *                        or 0 for the gate's one filter)
  *          link_<ifindex> the XDP link of each attached interface
  *
- * (bpf/kbloom_maps.h describes the maps.)  Anything that can open the
+ * (uapi/kbloom_xdp_maps.h describes the maps.)  Anything that can open the
  * pins can use the instance: kbloomctl, a test, bpftool.  Mutating calls
  * take an flock on the instance directory, so processes sharing an
  * instance are serialized; a handle itself is not thread-safe.
@@ -50,9 +50,9 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom_base.h"
-#include "uapi/kbloom_image.h"
-#include "bpf/kbloom_maps.h"
+#include "kbloom/uapi/kbloom_base.h"
+#include "kbloom/uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_xdp_maps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -259,6 +259,42 @@ int kbloom_inst_status(struct kbloom_inst *i, struct kbloom_xdp_link *out,
 /* Load the programs anew and switch to them; -EOPNOTSUPP if the kind can't. */
 int kbloom_inst_replace(struct kbloom_inst *i);
 
+#define KBLOOM_INST_INFO_PORTS		(1U << 0)	/* @ports */
+#define KBLOOM_INST_INFO_MEMBERS	(1U << 1)	/* @members */
+#define KBLOOM_INST_INFO_MODE		(1U << 2)	/* @mode */
+#define KBLOOM_INST_INFO_FLAGS		(1U << 3)	/* @flags */
+#define KBLOOM_INST_INFO_VARIANT	(1U << 4)	/* @variant, @module_filter */
+#define KBLOOM_INST_INFO_IPBF		(1U << 5)	/* @fill_limit .. @seed */
+
+/**
+ * struct kbloom_inst_info - what an instance holds, from its kind
+ * @fields: KBLOOM_INST_INFO_* of the members filled
+ * @ports: mcast, ipbf, mcbf: its ports
+ * @members: mcast, mcbf: memberships; gate: addresses in the set
+ * @mode: gate: enum kbloom_gate_mode
+ * @flags: gate: KBLOOM_GATE_F_*; mcbf: KBLOOM_MCBF_F_*
+ * @variant: mcast, gate: KBLOOM_XDP_VARIANT_MAP or _KFUNC
+ * @module_filter: kfunc variant: the gate's module filter, or the name of
+ *                 new mcast ports; "" when none
+ * @fill_limit, @d, @k, @seed: ipbf: the node's settings
+ */
+struct kbloom_inst_info {
+	__u32 fields;
+	__u32 ports;
+	__u64 members;
+	__u32 mode;
+	__u32 flags;
+	__u32 variant;
+	char module_filter[KBLOOM_NAME_LEN];
+	__u32 fill_limit;
+	__u32 d;
+	__u32 k;
+	__u64 seed;
+};
+
+/* What @i holds, as its kind tells (the fields it cannot read stay unset). */
+int kbloom_inst_info(struct kbloom_inst *i, struct kbloom_inst_info *info);
+
 struct kbloom_inst *kbloom_xdp_inst(struct kbloom_xdp *x);
 /* The mcast or gate handle of @i, NULL for another kind. */
 struct kbloom_xdp *kbloom_xdp_of(struct kbloom_inst *i);
@@ -431,7 +467,7 @@ int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
 
 /**
  * struct kbloom_xdp_filter_info - a filter of an instance
- * @params: as the programs see them (bpf/kbloom_maps.h)
+ * @params: as the programs see them (uapi/kbloom_xdp_maps.h)
  * @m: bits
  * @ones: one bits
  * @occupancy_ppm: ones / m in parts per million

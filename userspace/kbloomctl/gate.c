@@ -38,7 +38,7 @@ const char *gate_mode_name(__u32 mode)
 	return "unknown";
 }
 
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
+static int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
 {
 	struct kbloom_gate_cfg cfg;
 	__u32 zero = 0;
@@ -77,7 +77,7 @@ static int gate_walk(struct kbloom_xdp *x, __u64 *n,
 	return 0;
 }
 
-int gate_count(struct kbloom_xdp *x, __u64 *n)
+static int gate_count(struct kbloom_xdp *x, __u64 *n)
 {
 	return gate_walk(x, n, NULL, NULL);
 }

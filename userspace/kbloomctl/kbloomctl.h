@@ -20,17 +20,17 @@
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
  *   netinst.c, netinst_xdp.c
- *              what ipbf and mcbf share, and their xdp detach and status
+ *              what ipbf and mcbf share, and their xdp detach
  *   ipbf/      ipbf topo create setup config port ports stats header send
  *              (in-packet Bloom filters), xdp attach ipbf
  *   mcbf/      mcbf optimize create port join leave ports groups stats
  *              (Multi-Class Bloom filters), xdp attach mcbf
  *
- * Calls go one way: main.c calls the command files, xdp.c calls the
- * kinds' files (gate.c, mcast.c, ipbf/, mcbf/, netinst_xdp.c) for attach
- * and status, and every command file calls the shared ones below it
- * (netinst*.c, xdp_*.c, then kw.c, args.c, keys.c, output.c, json.c),
- * which call no command file.
+ * Calls go one way: main.c calls the command files, xdp.c and
+ * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
+ * netinst_xdp.c) for attach, detach and status, and every command file
+ * calls the shared ones below it (netinst*.c, xdp_*.c, then kw.c,
+ * args.c, keys.c, output.c, json.c), which call no command file.
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
@@ -346,8 +346,8 @@ int xdp_cmd_attach(struct ctl *c, int argc, char **argv);
 /*
  * netinst.c, netinst_xdp.c, ipbf/, mcbf/: the in-packet (ipbf) and
  * Multi-Class (mcbf) paths of libkbloom_xdp_net.h; netinst*.c hold what
- * both share and what xdp.c calls for their instances (xdp detach,
- * status), ipbf/attach.c and mcbf/attach.c their xdp attach.
+ * both share and what xdp.c calls for their instances (xdp detach),
+ * ipbf/attach.c and mcbf/attach.c their xdp attach.
  */
 extern const struct ctl_cmd ipbf_cmds[];
 extern const struct ctl_cmd mcbf_cmds[];
@@ -361,16 +361,6 @@ struct netinst {
 	const char *netns;	/* given or recorded, NULL: ours */
 	int ns_fd;
 	char op[160];		/* "CMD NAME", for messages */
-};
-
-/* what xdp status shows of an ipbf or mcbf instance */
-struct net_summary {
-	bool valid;
-	__u32 ports;
-	__u32 fill_limit, d, k;	/* ipbf */
-	__u64 seed;
-	__u64 members;		/* mcbf */
-	__u32 flags;
 };
 
 struct kbloom_net_opts;
@@ -419,20 +409,12 @@ int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
-void net_summary_read(const char *name, const char *netns,
-		      struct net_summary *s);
-void net_summary_text(const struct net_summary *s, const char *k);
-void net_summary_json(struct json *j, const struct net_summary *s,
-		      const char *k);
 
-/* mcast.c, gate.c: read by xdp status */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+/* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;
 int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
-int gate_count(struct kbloom_xdp *x, __u64 *n);
 const char *gate_mode_name(__u32 mode);
 
 #endif /* _KBLOOMCTL_H */

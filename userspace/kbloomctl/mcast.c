@@ -35,7 +35,7 @@ static int u32_cmp(const void *a, const void *b)
 }
 
 /* The ports of @x (their ifindexes, the keys of mc_params), sorted. */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
+static int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
 {
 	__u32 key, next, cap = 0, *v = NULL, *t;
 	int fd, ret;

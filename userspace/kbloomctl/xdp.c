@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "kbloomctl.h"
-#include "libkbloom_xdp.h"
+#include "libkbloom_xdp_net.h"
 
 /* ---- xdp detach ------------------------------------------------------------ */
 
@@ -181,24 +181,14 @@ struct inst_info {
 	struct kbloom_xdp_link *links;
 	char (*mfilter)[KBLOOM_NAME_LEN];	/* per link: mcast kfunc */
 	int nlinks;
-	/* ipbf, mcbf (ipbf.c) */
-	struct net_summary net;
-	/* mcast */
-	__u32 ports;
-	__u64 groups;
-	/* gate */
-	__u32 mode, flags;
-	__u64 keys;
-	bool have_extra;
-	/* mcast and gate: map or kfunc; the gate's (or new ports') module filter */
-	enum kbloom_xdp_variant variant;
-	char mfilter0[KBLOOM_NAME_LEN];
+	struct kbloom_inst_info info;		/* what the kind holds */
 };
 
-/* The links of @in, malloc()ed. */
+/* The links of @in, malloc()ed, with the module filters of mcast ports. */
 static void links_read(struct kbloom_inst *in, struct inst_info *ii)
 {
-	int n = kbloom_inst_status(in, NULL, 0);
+	struct kbloom_xdp *x = kbloom_xdp_of(in);
+	int n = kbloom_inst_status(in, NULL, 0), i;
 
 	if (n <= 0)
 		return;
@@ -208,34 +198,10 @@ static void links_read(struct kbloom_inst *in, struct inst_info *ii)
 		return;
 	n = kbloom_inst_status(in, ii->links, n);
 	ii->nlinks = n > 0 ? n : 0;
-}
-
-/* mcast and gate: variant, module filters, ports or set. */
-static void path_read(struct kbloom_xdp *x, struct inst_info *ii)
-{
-	__u32 *ids = NULL, n = 0, i;
-	int g;
-
-	ii->variant = kbloom_xdp_variant(x);
-	if (kbloom_xdp_module_filter(x, 0, ii->mfilter0))
-		ii->mfilter0[0] = 0;
-	for (i = 0; ii->kind == XK_MCAST && i < (__u32)ii->nlinks; i++)
+	for (i = 0; x && ii->kind == XK_MCAST && i < ii->nlinks; i++)
 		if (kbloom_xdp_module_filter(x, ii->links[i].ifindex,
 					     ii->mfilter[i]))
 			ii->mfilter[i][0] = 0;
-	if (ii->kind == XK_MCAST && !mcast_port_ids(x, &ids, &n)) {
-		ii->ports = n;
-		for (i = 0; i < n; i++) {
-			g = kbloom_mcast_groups(x, ids[i], NULL, 0);
-			if (g > 0)
-				ii->groups += g;
-		}
-		free(ids);
-		ii->have_extra = true;
-	}
-	if (ii->kind == XK_GATE && !gate_cfg_read(x, &ii->mode, &ii->flags) &&
-	    !gate_count(x, &ii->keys))
-		ii->have_extra = true;
 }
 
 static void log_none(void *ctx, const char *msg)
@@ -259,12 +225,17 @@ static void inst_read(const char *name, const char *netns,
 	if (kbloom_inst_open(name, &o, &in))
 		return;
 	links_read(in, ii);
-	if (ii->kind == XK_IPBF || ii->kind == XK_MCBF)
-		net_summary_read(name, netns, &ii->net);
-	if (kbloom_xdp_of(in))
-		path_read(kbloom_xdp_of(in), ii);
+	kbloom_inst_info(in, &ii->info);
 	kbloom_inst_close(in);
 }
+
+/* Are all of @fields known? */
+static bool has(const struct inst_info *ii, __u32 fields)
+{
+	return (ii->info.fields & fields) == fields;
+}
+
+#define PORTS_MEMBERS	(KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS)
 
 static const char *mode_name(__u32 mode)
 {
@@ -277,6 +248,73 @@ static const char *variant_name(enum kbloom_xdp_variant v)
 	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" : "map";
 }
 
+static void summary_json(struct json *j, const struct inst_info *ii)
+{
+	const struct kbloom_inst_info *f = &ii->info;
+
+	if (ii->kind == XK_MCAST && has(ii, PORTS_MEMBERS)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "memberships", f->members);
+	}
+	if (ii->kind == XK_GATE && has(ii, KBLOOM_INST_INFO_MODE)) {
+		json_kstr(j, "policy", gate_mode_name(f->mode));
+		json_kstr(j, "match", f->flags & KBLOOM_GATE_F_DST ? "dst" :
+								    "src");
+		json_ku64(j, "keys", f->members);
+	}
+	if (ii->kind == XK_IPBF && has(ii, KBLOOM_INST_INFO_IPBF)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "fill_limit", f->fill_limit);
+		json_ku64(j, "d", f->d);
+		json_ku64(j, "k", f->k);
+		json_ku64(j, "seed", f->seed);
+	}
+	if (ii->kind == XK_MCBF && has(ii, PORTS_MEMBERS)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "memberships", f->members);
+		json_kbool(j, "audit", f->flags & KBLOOM_MCBF_F_AUDIT);
+	}
+	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
+		json_kstr(j, "variant", variant_name(f->variant));
+		json_key(j, "module_filter");
+		if (f->module_filter[0])
+			json_str(j, f->module_filter);
+		else
+			json_null(j);
+	}
+}
+
+static void summary_text(const struct inst_info *ii)
+{
+	const struct kbloom_inst_info *f = &ii->info;
+
+	if (ii->kind == XK_MCAST && has(ii, PORTS_MEMBERS))
+		printf("  ports %u, memberships %llu\n", f->ports,
+		       (unsigned long long)f->members);
+	if (ii->kind == XK_GATE && has(ii, KBLOOM_INST_INFO_MODE))
+		printf("  policy %s, match %s, %llu addresses in the set\n",
+		       gate_mode_name(f->mode),
+		       f->flags & KBLOOM_GATE_F_DST ? "dst" : "src",
+		       (unsigned long long)f->members);
+	if (ii->kind == XK_IPBF && has(ii, KBLOOM_INST_INFO_IPBF))
+		printf("  ports %u, fill limit %u, d %u, k %u, seed %llu\n",
+		       f->ports, f->fill_limit, f->d, f->k,
+		       (unsigned long long)f->seed);
+	if (ii->kind == XK_MCBF && has(ii, PORTS_MEMBERS))
+		printf("  ports %u, memberships %llu, audit %s\n", f->ports,
+		       (unsigned long long)f->members,
+		       f->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
+	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
+		return;
+	if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)
+		printf("  variant map (filters in BPF maps)\n");
+	else
+		printf("  variant kfunc (kbloom.ko filters), %s %s\n",
+		       ii->kind == XK_GATE ? "module filter" :
+		       "module filter of new ports",
+		       f->module_filter[0] ? f->module_filter : "none");
+}
+
 static void status_json_one(struct json *j, const struct inst_info *ii)
 {
 	char dir[PATH_MAX];
@@ -287,25 +325,7 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 	json_kstr(j, "name", ii->name);
 	json_kstr(j, "kind", xdp_kind_name(ii->kind));
 	json_kstr(j, "dir", dir);
-	if (ii->have_extra && ii->kind == XK_MCAST) {
-		json_ku64(j, "ports", ii->ports);
-		json_ku64(j, "memberships", ii->groups);
-	}
-	if (ii->have_extra && ii->kind == XK_GATE) {
-		json_kstr(j, "policy", gate_mode_name(ii->mode));
-		json_kstr(j, "match", ii->flags & KBLOOM_GATE_F_DST ? "dst" :
-								     "src");
-		json_ku64(j, "keys", ii->keys);
-	}
-	net_summary_json(j, &ii->net, ii->kind);
-	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
-		json_kstr(j, "variant", variant_name(ii->variant));
-		json_key(j, "module_filter");
-		if (ii->mfilter0[0])
-			json_str(j, ii->mfilter0);
-		else
-			json_null(j);
-	}
+	summary_json(j, ii);
 	json_key(j, "links");
 	json_arr(j);
 	for (i = 0; i < ii->nlinks; i++) {
@@ -324,7 +344,7 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 		json_ku64(j, "link_id", l->link_id);
 		json_ku64(j, "prog_id", l->prog_id);
 		if (ii->kind == XK_MCAST &&
-		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC) {
+		    ii->info.variant == KBLOOM_XDP_VARIANT_KFUNC) {
 			json_key(j, "module_filter");
 			if (ii->mfilter[i][0])
 				json_str(j, ii->mfilter[i]);
@@ -344,24 +364,7 @@ static void status_text_one(const struct inst_info *ii)
 
 	snprintf(dir, sizeof(dir), "%s/%s", xdp_root(), ii->name);
 	printf("%s: %s, %s\n", ii->name, xdp_kind_name(ii->kind), dir);
-	if (ii->have_extra && ii->kind == XK_MCAST)
-		printf("  ports %u, memberships %llu\n", ii->ports,
-		       (unsigned long long)ii->groups);
-	if (ii->have_extra && ii->kind == XK_GATE)
-		printf("  policy %s, match %s, %llu addresses in the set\n",
-		       gate_mode_name(ii->mode),
-		       ii->flags & KBLOOM_GATE_F_DST ? "dst" : "src",
-		       (unsigned long long)ii->keys);
-	net_summary_text(&ii->net, ii->kind);
-	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
-		if (ii->variant != KBLOOM_XDP_VARIANT_KFUNC)
-			printf("  variant map (filters in BPF maps)\n");
-		else
-			printf("  variant kfunc (kbloom.ko filters), %s %s\n",
-			       ii->kind == XK_GATE ? "module filter" :
-			       "module filter of new ports",
-			       ii->mfilter0[0] ? ii->mfilter0 : "none");
-	}
+	summary_text(ii);
 	if (!ii->nlinks) {
 		printf("  not attached\n");
 		return;
@@ -378,7 +381,7 @@ static void status_text_one(const struct inst_info *ii)
 		       l->ifname[0] ? l->ifname : "?", l->ifindex,
 		       mode_name(l->mode), ns, l->link_id, l->prog_id);
 		if (ii->kind == XK_MCAST &&
-		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC)
+		    ii->info.variant == KBLOOM_XDP_VARIANT_KFUNC)
 			printf("  module filter %s",
 			       ii->mfilter[i][0] ? ii->mfilter[i] : "none");
 		printf("\n");

@@ -297,9 +297,8 @@ int kbloom_inst_netns(const char *pin_root, const char *name, __u64 *ino)
 	return ret;
 }
 
-/* The ops of the marker of @i, checked against @want. */
-static int kbi_kind_find(struct kbloom_inst *i, kbi_find_fn find,
-			 const struct kbi_ops *want)
+/* The ops of the marker of @i. */
+static int kbi_kind_find(struct kbloom_inst *i, kbi_find_fn find)
 {
 	struct kbi_marker m;
 	int ret = kbi_marker_read(i->dir, &m);
@@ -312,23 +311,18 @@ static int kbi_kind_find(struct kbloom_inst *i, kbi_find_fn find,
 			i->dir, KBI_MARKER);
 	if (ret)
 		return ret;
-	i->ops = find ? find(m.kind) : want;
-	if (!i->ops || (find && !i->ops->create)) {
+	i->ops = find(m.kind);
+	if (!i->ops) {
 		kbi_log(i, "%s: kind '%s' is not one this library knows",
 			i->name, m.kind);
 		return -EUCLEAN;
 	}
-	if (want && i->ops != want) {
-		kbi_log(i, "%s: an instance of kind %s, not %s", i->name, m.kind,
-			want->kind);
-		return -EINVAL;
-	}
 	return 0;
 }
 
-int kbi_open(const char *name, const struct kbloom_inst_opts *o,
-	     kbi_find_fn find, const struct kbi_ops *want,
-	     struct kbloom_inst **ip)
+/* A handle of @name with its bpffs and namespace, before its directory. */
+static int kbi_new(const char *name, const struct kbloom_inst_opts *o,
+		   struct kbloom_inst **ip)
 {
 	struct kbloom_inst *i;
 	int ret;
@@ -339,17 +333,28 @@ int kbi_open(const char *name, const struct kbloom_inst_opts *o,
 	if (!i)
 		return -ENOMEM;
 	ret = kbi_env(i, o);
-	if (ret)
-		goto err_close;
-	i->dir_fd = open(i->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (i->dir_fd < 0) {
-		ret = -errno;
-		goto err_close;
+	if (ret) {
+		kbloom_inst_close(i);
+		return ret;
 	}
-	ret = kbi_lock(i);
+	*ip = i;
+	return 0;
+}
+
+int kbi_open(const char *name, const struct kbloom_inst_opts *o,
+	     kbi_find_fn find, struct kbloom_inst **ip)
+{
+	struct kbloom_inst *i;
+	int ret;
+
+	ret = kbi_new(name, o, &i);
+	if (ret)
+		return ret;
+	i->dir_fd = open(i->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = i->dir_fd < 0 ? -errno : kbi_lock(i);
 	if (ret)
 		goto err_close;
-	ret = kbi_kind_find(i, find, want);
+	ret = kbi_kind_find(i, find);
 	ret = ret ?: i->ops->open(i);
 	kbi_unlock(i);
 	if (ret)
@@ -368,14 +373,11 @@ int kbi_create(const char *name, const struct kbi_ops *ops,
 	struct kbloom_inst *i;
 	int ret;
 
-	if (!ip || !kbp_name_ok(name))
-		return -EINVAL;
-	i = kbi_alloc(name, o);
-	if (!i)
-		return -ENOMEM;
+	ret = kbi_new(name, o, &i);
+	if (ret)
+		return ret;
 	i->ops = ops;
-	ret = kbi_env(i, o);
-	ret = ret ?: kbp_mkdir_p(i->root);
+	ret = kbp_mkdir_p(i->root);
 	if (ret)
 		goto err_close;
 	if (mkdir(i->dir, 0700)) {
@@ -732,6 +734,25 @@ int kbloom_inst_status(struct kbloom_inst *i, struct kbloom_xdp_link *out,
 		qsort(out, (__u32)n < max ? (__u32)n : max, sizeof(*out),
 		      kbi_link_cmp);
 	return n;
+}
+
+/* ---- what the kind holds ----------------------------------------------------- */
+
+int kbloom_inst_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	int ret;
+
+	if (!i || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	if (!i->ops->info)
+		return 0;
+	ret = kbi_lock(i);
+	if (ret)
+		return ret;
+	i->ops->info(i, info);
+	kbi_unlock(i);
+	return 0;
 }
 
 /* ---- replace, removal -------------------------------------------------------- */

@@ -42,6 +42,7 @@ struct kbloom_inst;
  * @replace: optional: load the programs anew and switch to them (locked)
  * @teardown: optional, before the pins go: what holds programs (devmap
  *            entries), after every link is detached
+ * @info: optional: what the instance holds (struct kbloom_inst_info)
  */
 struct kbi_ops {
 	const char *kind;
@@ -55,6 +56,7 @@ struct kbi_ops {
 	void (*port_undo)(struct kbloom_inst *i, int ifindex);
 	int (*replace)(struct kbloom_inst *i);
 	void (*teardown)(struct kbloom_inst *i);
+	void (*info)(struct kbloom_inst *i, struct kbloom_inst_info *info);
 };
 
 /**
@@ -94,10 +96,9 @@ void kbi_unlock(struct kbloom_inst *i);
 int kbi_create(const char *name, const struct kbi_ops *ops,
 	       const struct kbloom_inst_opts *o, const void *kind_opts,
 	       struct kbloom_inst **ip);
-/* @want: the ops the instance must have (else -EINVAL), or NULL: any. */
+/* Open @name: @find gives the ops of the kind its marker names. */
 int kbi_open(const char *name, const struct kbloom_inst_opts *o,
-	     kbi_find_fn find, const struct kbi_ops *want,
-	     struct kbloom_inst **ip);
+	     kbi_find_fn find, struct kbloom_inst **ip);
 
 /**
  * struct kbi_link_req - one program to attach to one interface

@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_gate.skel.h"
 #include "bpf/kbloom_kfunc_gate.skel.h"
 #include "libkbloom_dev.h"
@@ -221,27 +221,20 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 
 /* ---- the kind --------------------------------------------------------------- */
 
-static struct bpf_object *gate_skel_open(bool kfunc, void **skel)
+static void gate_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
 {
-	if (kfunc) {
-		struct kbloom_kfunc_gate *g = kbloom_kfunc_gate__open();
+	struct kbloom_xdp *x = i->priv;
+	struct kbloom_gate_cfg cfg;
+	__u32 zero = 0;
 
-		*skel = g;
-		return g ? g->obj : NULL;
-	} else {
-		struct kbloom_gate *g = kbloom_gate__open();
-
-		*skel = g;
-		return g ? g->obj : NULL;
+	if (!bpf_map_lookup_elem(x->config_fd, &zero, &cfg) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->mode = cfg.mode;
+		info->flags = cfg.flags;
+		info->fields |= KBLOOM_INST_INFO_MODE | KBLOOM_INST_INFO_FLAGS |
+				KBLOOM_INST_INFO_MEMBERS;
 	}
-}
-
-static void gate_skel_close(bool kfunc, void *skel)
-{
-	if (kfunc)
-		kbloom_kfunc_gate__destroy(skel);
-	else
-		kbloom_gate__destroy(skel);
+	kbx_info(x, info);
 }
 
 static void gate_close(struct kbloom_inst *i)
@@ -261,8 +254,10 @@ static const struct kbx_desc gate_desc = {
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
 	},
-	.skel_open = gate_skel_open,
-	.skel_close = gate_skel_close,
+	.objs = {
+		{ "kbloom_gate", kbloom_gate__elf_bytes },
+		{ "kbloom_kfunc_gate", kbloom_kfunc_gate__elf_bytes },
+	},
 	.init = gate_init,
 };
 
@@ -274,4 +269,5 @@ const struct kbi_ops kbx_gate_ops = {
 	.close = gate_close,
 	.prog_fd = kbx_inst_prog_fd,
 	.replace = kbx_inst_replace,
+	.info = gate_info,
 };

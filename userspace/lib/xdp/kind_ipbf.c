@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "bpf/kbloom_ipbf.skel.h"
 #include "kinds.h"
 #include "net_priv.h"
@@ -132,7 +132,6 @@ out:
 int kbloom_ipbf_port_del(struct kbloom_net *n, int ifindex)
 {
 	struct kbloom_ipbf_port cur;
-	__u32 key = ifindex;
 	int ret;
 
 	if (ipbf_check(n) || ifindex <= 0)
@@ -140,18 +139,9 @@ int kbloom_ipbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
-	if (ret)
-		goto out;
-	ret = kbi_detach(n->inst, ifindex);
-	if (ret == -ENOENT)
-		ret = 0;
-	if (ret)
-		goto out;
-	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
-	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
-	net_zero_stats(n, cur.index);
-out:
+	ret = net_port_drop(n, ifindex, &cur);
+	if (!ret)
+		net_zero_stats(n, cur.index);
 	net_unlock(n);
 	return ret;
 }
@@ -316,19 +306,6 @@ static __u32 ipbf_rec_index(const void *rec)
 	return ((const struct kbloom_ipbf_port *)rec)->index;
 }
 
-static struct bpf_object *ipbf_skel_open(void **skel)
-{
-	struct kbloom_ipbf *s = kbloom_ipbf__open();
-
-	*skel = s;
-	return s ? s->obj : NULL;
-}
-
-static void ipbf_skel_close(void *skel)
-{
-	kbloom_ipbf__destroy(skel);
-}
-
 static int ipbf_init(struct kbloom_net *n)
 {
 	struct kbloom_ipbf_cfg cfg = {
@@ -342,6 +319,22 @@ static int ipbf_init(struct kbloom_net *n)
 					   0));
 }
 
+static void ipbf_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_net *n = i->priv;
+	struct kbloom_ipbf_cfg cfg;
+	int ports = kbloom_net_ports(n, NULL, 0);
+
+	if (ports < 0 || kbloom_ipbf_get_config(n, &cfg))
+		return;
+	info->ports = ports;
+	info->fill_limit = cfg.fill_limit;
+	info->d = cfg.d;
+	info->k = cfg.k;
+	info->seed = cfg.seed;
+	info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_IPBF;
+}
+
 static const struct kbn_desc ipbf_desc = {
 	.net_kind = KBLOOM_NET_IPBF,
 	.maps = { "ipbf_port", "ipbf_ports", "ipbf_stats", "ipbf_config",
@@ -351,8 +344,7 @@ static const struct kbn_desc ipbf_desc = {
 	.port_size = sizeof(struct kbloom_ipbf_port),
 	.stats_size = sizeof(struct kbloom_ipbf_stats),
 	.rec_index = ipbf_rec_index,
-	.skel_open = ipbf_skel_open,
-	.skel_close = ipbf_skel_close,
+	.obj = { "kbloom_ipbf", kbloom_ipbf__elf_bytes },
 	.init = ipbf_init,
 };
 
@@ -365,4 +357,5 @@ const struct kbi_ops kbn_ipbf_ops = {
 	.prog_fd = kbn_inst_prog_fd,
 	.port_attach = kbn_inst_port_attach,
 	.teardown = kbn_inst_teardown,
+	.info = ipbf_info,
 };

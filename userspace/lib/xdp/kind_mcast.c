@@ -22,7 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_mcast.skel.h"
 #include "bpf/kbloom_kfunc_mcast.skel.h"
 #include "libkbloom_dev.h"
@@ -521,29 +521,6 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 
 /* ---- the kind --------------------------------------------------------------- */
 
-static struct bpf_object *mcast_skel_open(bool kfunc, void **skel)
-{
-	if (kfunc) {
-		struct kbloom_kfunc_mcast *m = kbloom_kfunc_mcast__open();
-
-		*skel = m;
-		return m ? m->obj : NULL;
-	} else {
-		struct kbloom_mcast *m = kbloom_mcast__open();
-
-		*skel = m;
-		return m ? m->obj : NULL;
-	}
-}
-
-static void mcast_skel_close(bool kfunc, void *skel)
-{
-	if (kfunc)
-		kbloom_kfunc_mcast__destroy(skel);
-	else
-		kbloom_mcast__destroy(skel);
-}
-
 /* An interface attached becomes a port (default geometry) if not one. */
 static int mcast_port_attach(struct kbloom_inst *i, int ifindex, bool *made)
 {
@@ -568,6 +545,19 @@ static void mcast_teardown(struct kbloom_inst *i)
 	mcast_ports_replace(i->priv, -1);	/* drop the devmap entries */
 }
 
+static void mcast_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_xdp *x = i->priv;
+	__u64 ports;
+
+	if (!kbp_map_count(x->params_fd, &ports) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->ports = (__u32)ports;
+		info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS;
+	}
+	kbx_info(x, info);
+}
+
 static void mcast_close(struct kbloom_inst *i)
 {
 	kbx_filter_release(i->priv);
@@ -587,8 +577,10 @@ static const struct kbx_desc mcast_desc = {
 		[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
 		[XDP_PROG_CHECK] = { "kbloom_mcast_check", "prog_check" },
 	},
-	.skel_open = mcast_skel_open,
-	.skel_close = mcast_skel_close,
+	.objs = {
+		{ "kbloom_mcast", kbloom_mcast__elf_bytes },
+		{ "kbloom_kfunc_mcast", kbloom_kfunc_mcast__elf_bytes },
+	},
 	.init = mcast_init,
 	.ports_replace = mcast_ports_replace,
 };
@@ -604,4 +596,5 @@ const struct kbi_ops kbx_mcast_ops = {
 	.port_undo = mcast_port_undo,
 	.replace = kbx_inst_replace,
 	.teardown = mcast_teardown,
+	.info = mcast_info,
 };

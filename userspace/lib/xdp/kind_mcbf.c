@@ -18,8 +18,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "bpf/kbloom_mcbf.skel.h"
 #include "kinds.h"
 #include "net_priv.h"
@@ -476,8 +476,8 @@ int kbloom_mcbf_port_get(struct kbloom_net *n, int ifindex,
 int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 {
 	struct kbloom_mcbf_port cur;
-	__u32 key = ifindex, slot;
 	char path[PATH_MAX];
+	__u32 slot;
 	int ret;
 
 	if (mcbf_check(n) || ifindex <= 0)
@@ -485,16 +485,9 @@ int kbloom_mcbf_port_del(struct kbloom_net *n, int ifindex)
 	ret = net_lock(n);
 	if (ret)
 		return ret;
-	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, &cur));
+	ret = net_port_drop(n, ifindex, &cur);
 	if (ret)
 		goto out;
-	ret = kbi_detach(n->inst, ifindex);
-	if (ret == -ENOENT)
-		ret = 0;
-	if (ret)
-		goto out;
-	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
-	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
 	kbp_rcu_sync();
 	for (slot = cur.p.slot & ~1U; slot <= (cur.p.slot | 1U); slot++)
 		bpf_map_delete_elem(n->map_fd[NM_FILTERS], &slot);
@@ -676,19 +669,6 @@ static __u32 mcbf_rec_index(const void *rec)
 	return ((const struct kbloom_mcbf_port *)rec)->p.index;
 }
 
-static struct bpf_object *mcbf_skel_open(void **skel)
-{
-	struct kbloom_mcbf *s = kbloom_mcbf__open();
-
-	*skel = s;
-	return s ? s->obj : NULL;
-}
-
-static void mcbf_skel_close(void *skel)
-{
-	kbloom_mcbf__destroy(skel);
-}
-
 static int mcbf_init(struct kbloom_net *n)
 {
 	struct kbloom_mcbf_cfg cfg = { .flags = KBLOOM_MCBF_F_AUDIT };
@@ -696,6 +676,19 @@ static int mcbf_init(struct kbloom_net *n)
 
 	return kbp_err(bpf_map_update_elem(n->map_fd[NM_CONFIG], &zero, &cfg,
 					   0));
+}
+
+static void mcbf_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_net *n = i->priv;
+	int ports = kbloom_net_ports(n, NULL, 0);
+
+	if (ports < 0 || kbloom_mcbf_get_flags(n, &info->flags) ||
+	    kbp_map_count(n->map_fd[NM_MEMBERS], &info->members))
+		return;
+	info->ports = ports;
+	info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS |
+			KBLOOM_INST_INFO_FLAGS;
 }
 
 static const struct kbn_desc mcbf_desc = {
@@ -708,8 +701,7 @@ static const struct kbn_desc mcbf_desc = {
 	.stats_size = sizeof(struct kbloom_mcbf_stats),
 	.rec_index = mcbf_rec_index,
 	.blocks_btf = true,
-	.skel_open = mcbf_skel_open,
-	.skel_close = mcbf_skel_close,
+	.obj = { "kbloom_mcbf", kbloom_mcbf__elf_bytes },
 	.init = mcbf_init,
 };
 
@@ -722,4 +714,5 @@ const struct kbi_ops kbn_mcbf_ops = {
 	.prog_fd = kbn_inst_prog_fd,
 	.port_attach = kbn_inst_port_attach,
 	.teardown = kbn_inst_teardown,
+	.info = mcbf_info,
 };

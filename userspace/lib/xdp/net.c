@@ -20,8 +20,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/kbloom_maps.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "net_priv.h"
 
 /* Does @ifindex exist in the instance's namespace? */
@@ -133,12 +133,11 @@ static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
 	const struct kbn_desc *d = n->desc;
 	__u32 members = o && o->max_members ? o->max_members : NET_DEF_MEMBERS;
 	struct bpf_object *obj;
-	void *skel = NULL;
 	int ret;
 
-	obj = d->skel_open(&skel);
-	if (!obj)
-		return -errno ?: -ENOMEM;
+	ret = kbp_obj_open(&d->obj, &obj);
+	if (ret)
+		return ret;
 	ret = kbp_set_max(obj, d->maps[NM_PORT], n->max_ports);
 	ret = ret ?: kbp_set_max(obj, d->maps[NM_PORTS], n->max_ports);
 	ret = ret ?: kbp_set_max(obj, d->maps[NM_STATS], n->max_ports);
@@ -152,7 +151,7 @@ static int net_load_new(struct kbloom_net *n, const struct kbloom_net_opts *o)
 				n->name, n->inst->ops->kind, strerror(-ret));
 	}
 	ret = ret ?: net_pin_obj(n, obj);
-	d->skel_close(skel);
+	bpf_object__close(obj);
 	return ret;
 }
 
@@ -255,6 +254,26 @@ int kbloom_net_detach(struct kbloom_net *n, int ifindex)
 }
 
 /* ---- ports and counters (both kinds) ------------------------------------- */
+
+/*
+ * Port @ifindex out of the path (locked): its record into @rec, its link
+ * detached, its devmap entry and record deleted.  -ENOENT: not a port.
+ */
+int net_port_drop(struct kbloom_net *n, int ifindex, void *rec)
+{
+	__u32 key = ifindex;
+	int ret;
+
+	ret = kbp_err(bpf_map_lookup_elem(n->map_fd[NM_PORT], &key, rec));
+	if (ret)
+		return ret;
+	ret = kbi_detach(n->inst, ifindex);
+	if (ret && ret != -ENOENT)
+		return ret;
+	bpf_map_delete_elem(n->map_fd[NM_PORTS], &key);
+	bpf_map_delete_elem(n->map_fd[NM_PORT], &key);
+	return 0;
+}
 
 /* ---- ports and counters (both paths) ------------------------------------- */
 

@@ -41,8 +41,7 @@ struct bpf_object;
  * @stats_size: size of a port's counters (one CPU)
  * @rec_index: the counters index of a port record
  * @blocks_btf: new blocks maps need the BTF of struct kbloom_block
- * @skel_open: open its object: the skeleton in *@skel
- * @skel_close: destroy a skeleton of @skel_open
+ * @obj: its object: name and skeleton's ELF
  * @init: create-time settings
  */
 struct kbn_desc {
@@ -53,8 +52,7 @@ struct kbn_desc {
 	size_t stats_size;
 	__u32 (*rec_index)(const void *rec);
 	bool blocks_btf;
-	struct bpf_object *(*skel_open)(void **skel);
-	void (*skel_close)(void *skel);
+	struct kbp_obj obj;
 	int (*init)(struct kbloom_net *n);
 };
 
@@ -101,5 +99,6 @@ int net_free_index(struct kbloom_net *n, __u32 *index);
 int net_zero_stats(struct kbloom_net *n, __u32 index);
 int net_stats(struct kbloom_net *n, int ifindex, __u64 *out);
 int net_devmap_add(struct kbloom_net *n, int ifindex);
+int net_port_drop(struct kbloom_net *n, int ifindex, void *rec);
 
 #endif /* _KBLOOM_XDP_NET_PRIV_H */

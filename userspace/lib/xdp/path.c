@@ -20,8 +20,8 @@
 #include <bpf/libbpf.h>
 
 #include "uapi/kbloom_plan.h"
-#include "bpf/kbloom_maps.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_kfunc.h"
 #include "libkbloom_dev.h"
 #include "xdp_priv.h"
 
@@ -211,6 +211,15 @@ int kbx_inst_prog_fd(const struct kbloom_inst *i)
 	const struct kbloom_xdp *x = i->priv;
 
 	return x->prog_fd[XDP_PROG_MAIN];
+}
+
+/* The variant and module filter of an instance, for its kind's info. */
+void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info)
+{
+	info->variant = x->variant;
+	if (kbx_module_name(x, 0, info->module_filter))
+		info->module_filter[0] = 0;
+	info->fields |= KBLOOM_INST_INFO_VARIANT;
 }
 
 /* ---- the kbloom_xdp_*() calls of the core ------------------------------------- */
@@ -472,28 +481,10 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 
 /* ---- loading -------------------------------------------------------------- */
 
-/* The object of a kind and variant (the skeletons are the kind's). */
-struct kbx_skel {
-	const struct kbx_desc *desc;
-	bool kfunc;
-	void *skel;
-	struct bpf_object *obj;
-};
-
-static int kbx_skel_open(struct kbx_skel *s, const struct kbloom_xdp *x)
+/* The object of @x's kind and variant, opened from its skeleton's ELF. */
+static int kbx_obj_open(const struct kbloom_xdp *x, struct bpf_object **obj)
 {
-	s->desc = x->desc;
-	s->kfunc = x->variant == KBLOOM_XDP_VARIANT_KFUNC;
-	s->obj = s->desc->skel_open(s->kfunc, &s->skel);
-	return s->obj ? 0 : -errno ?: -ENOMEM;
-}
-
-static void kbx_skel_close(struct kbx_skel *s)
-{
-	if (s->skel)
-		s->desc->skel_close(s->kfunc, s->skel);
-	s->skel = NULL;
-	s->obj = NULL;
+	return kbp_obj_open(&x->desc->objs[kbx_kfunc(x)], obj);
 }
 
 /*
@@ -534,7 +525,7 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	const struct kbx_desc *d = x->desc;
 	__u32 nf = x->desc->multi ? x->max_filters : 1;
 	__u32 keys = o && o->max_keys ? o->max_keys : XDP_DEF_MAX_KEYS;
-	struct kbx_skel s = {};
+	struct bpf_object *obj = NULL;
 	int ret;
 
 	if (x->variant == KBLOOM_XDP_VARIANT_KFUNC) {
@@ -542,22 +533,22 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 		if (ret)
 			return ret;
 	}
-	ret = kbx_skel_open(&s, x);
+	ret = kbx_obj_open(x, &obj);
 	if (ret)
 		return ret;
-	ret = kbp_set_max(s.obj, d->params, nf);
-	ret = ret ?: kbp_set_max(s.obj, d->filters,
+	ret = kbp_set_max(obj, d->params, nf);
+	ret = ret ?: kbp_set_max(obj, d->filters,
 				 nf * KBLOOM_SLOTS_PER_FILTER);
-	ret = ret ?: kbp_set_max(s.obj, d->exact, keys);
+	ret = ret ?: kbp_set_max(obj, d->exact, keys);
 	if (d->multi) {
-		ret = ret ?: kbp_set_max(s.obj, d->stats, nf);
-		ret = ret ?: kbp_set_max(s.obj, d->ports, nf);
+		ret = ret ?: kbp_set_max(obj, d->stats, nf);
+		ret = ret ?: kbp_set_max(obj, d->ports, nf);
 		/* the ports' names and the name of new ports (id 0) */
 		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
-			ret = ret ?: kbp_set_max(s.obj, d->kfilter, nf + 1);
+			ret = ret ?: kbp_set_max(obj, d->kfilter, nf + 1);
 	}
 	if (!ret) {
-		ret = bpf_object__load(s.obj);
+		ret = bpf_object__load(obj);
 		if (ret)
 			kbx_log(x, "%s: loading the %s%s programs failed: %s",
 				x->name,
@@ -566,8 +557,8 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 				x->inst->ops->kind,
 				strerror(-ret));
 	}
-	ret = ret ?: kbx_pin_obj(x, s.obj);
-	kbx_skel_close(&s);
+	ret = ret ?: kbx_pin_obj(x, obj);
+	bpf_object__close(obj);
 	return ret;
 }
 
@@ -660,14 +651,14 @@ static int kbx_reload(struct kbloom_xdp *x, int nfd[XDP_NPROGS])
 {
 	const struct kbx_desc *d = x->desc;
 	struct bpf_program *prog;
-	struct kbx_skel s = {};
+	struct bpf_object *obj = NULL;
 	int i, ret = 0;
 
 	if (kbx_kfunc(x))
 		ret = kbx_kfunc_ready(x);
-	ret = ret ?: kbx_skel_open(&s, x);
-	ret = ret ?: kbx_reuse_maps(x, s.obj);
-	ret = ret ?: bpf_object__load(s.obj);
+	ret = ret ?: kbx_obj_open(x, &obj);
+	ret = ret ?: kbx_reuse_maps(x, obj);
+	ret = ret ?: bpf_object__load(obj);
 	if (ret) {
 		kbx_log(x, "%s: loading the new programs failed: %s", x->name,
 			strerror(-ret));
@@ -676,7 +667,7 @@ static int kbx_reload(struct kbloom_xdp *x, int nfd[XDP_NPROGS])
 	for (i = 0; i < XDP_NPROGS; i++) {
 		if (!d->progs[i].prog)
 			continue;
-		prog = bpf_object__find_program_by_name(s.obj,
+		prog = bpf_object__find_program_by_name(obj,
 							d->progs[i].prog);
 		nfd[i] = prog ? dup(bpf_program__fd(prog)) : -1;
 		if (nfd[i] < 0) {
@@ -685,7 +676,7 @@ static int kbx_reload(struct kbloom_xdp *x, int nfd[XDP_NPROGS])
 		}
 	}
 out:
-	kbx_skel_close(&s);
+	bpf_object__close(obj);
 	return ret;
 }
 

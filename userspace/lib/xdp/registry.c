@@ -40,34 +40,47 @@ int kbloom_inst_create(const char *name, const char *kind,
 int kbloom_inst_open(const char *name, const struct kbloom_inst_opts *o,
 		     struct kbloom_inst **ip)
 {
-	return kbi_open(name, o, kbr_find, NULL, ip);
+	return kbi_open(name, o, kbr_find, ip);
+}
+
+/*
+ * The first four fields of struct kbloom_xdp_opts and struct
+ * kbloom_net_opts are those of struct kbloom_inst_opts.
+ */
+#define KBR_INST_OPTS(o) {						\
+	.pin_root = (o) ? (o)->pin_root : NULL,				\
+	.netns = (o) ? (o)->netns : NULL,				\
+	.log = (o) ? (o)->log : NULL,					\
+	.log_ctx = (o) ? (o)->log_ctx : NULL,				\
+}
+
+/* Open @name, of one of the kinds @a and @b (else -EINVAL, logged). */
+static int kbr_open_of(const char *name, const struct kbloom_inst_opts *io,
+		       const struct kbi_ops *a, const struct kbi_ops *b,
+		       struct kbloom_inst **ip)
+{
+	int ret = kbi_open(name, io, kbr_find, ip);
+
+	if (ret || (*ip)->ops == a || (*ip)->ops == b)
+		return ret;
+	kbi_log(*ip, "%s: an instance of kind %s, not %s or %s", name,
+		kbloom_inst_kind(*ip), a->kind, b->kind);
+	kbloom_inst_close(*ip);
+	return -EINVAL;
 }
 
 /* ---- mcast and gate ------------------------------------------------------- */
-
-static void kbr_xdp_opts(struct kbloom_inst_opts *io,
-			 const struct kbloom_xdp_opts *o)
-{
-	memset(io, 0, sizeof(*io));
-	if (!o)
-		return;
-	io->pin_root = o->pin_root;
-	io->netns = o->netns;
-	io->log = o->log;
-	io->log_ctx = o->log_ctx;
-}
 
 int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 		      const struct kbloom_xdp_opts *opts,
 		      struct kbloom_xdp **xp)
 {
-	struct kbloom_inst_opts io;
+	struct kbloom_inst_opts io = KBR_INST_OPTS(opts);
 	struct kbloom_inst *i;
 	int ret;
 
 	if (!xp || (kind != KBLOOM_XDP_MCAST && kind != KBLOOM_XDP_GATE))
 		return -EINVAL;
-	kbr_xdp_opts(&io, opts);
 	ret = kbi_create(name, kind == KBLOOM_XDP_MCAST ? &kbx_mcast_ops :
 			 &kbx_gate_ops, &io, opts, &i);
 	if (!ret)
@@ -78,50 +91,30 @@ int kbloom_xdp_create(const char *name, enum kbloom_xdp_kind kind,
 int kbloom_xdp_open(const char *name, const struct kbloom_xdp_opts *opts,
 		    struct kbloom_xdp **xp)
 {
-	struct kbloom_inst_opts io;
+	struct kbloom_inst_opts io = KBR_INST_OPTS(opts);
 	struct kbloom_inst *i;
 	int ret;
 
 	if (!xp)
 		return -EINVAL;
-	kbr_xdp_opts(&io, opts);
-	ret = kbi_open(name, &io, kbr_find, NULL, &i);
-	if (ret)
-		return ret;
-	*xp = kbloom_xdp_of(i);
-	if (*xp)
-		return 0;
-	kbi_log(i, "%s: an instance of kind %s, not mcast or gate", name,
-		kbloom_inst_kind(i));
-	kbloom_inst_close(i);
-	return -EINVAL;
+	ret = kbr_open_of(name, &io, &kbx_mcast_ops, &kbx_gate_ops, &i);
+	if (!ret)
+		*xp = kbloom_xdp_of(i);
+	return ret;
 }
 
 /* ---- ipbf and mcbf --------------------------------------------------------- */
-
-static void kbr_net_opts(struct kbloom_inst_opts *io,
-			 const struct kbloom_net_opts *o)
-{
-	memset(io, 0, sizeof(*io));
-	if (!o)
-		return;
-	io->pin_root = o->pin_root;
-	io->netns = o->netns;
-	io->log = o->log;
-	io->log_ctx = o->log_ctx;
-}
 
 int kbloom_net_create(const char *name, enum kbloom_net_kind kind,
 		      const struct kbloom_net_opts *opts,
 		      struct kbloom_net **np)
 {
-	struct kbloom_inst_opts io;
+	struct kbloom_inst_opts io = KBR_INST_OPTS(opts);
 	struct kbloom_inst *i;
 	int ret;
 
 	if (!np || (kind != KBLOOM_NET_IPBF && kind != KBLOOM_NET_MCBF))
 		return -EINVAL;
-	kbr_net_opts(&io, opts);
 	ret = kbi_create(name, kind == KBLOOM_NET_IPBF ? &kbn_ipbf_ops :
 			 &kbn_mcbf_ops, &io, opts, &i);
 	if (!ret)
@@ -132,21 +125,14 @@ int kbloom_net_create(const char *name, enum kbloom_net_kind kind,
 int kbloom_net_open(const char *name, const struct kbloom_net_opts *opts,
 		    struct kbloom_net **np)
 {
-	struct kbloom_inst_opts io;
+	struct kbloom_inst_opts io = KBR_INST_OPTS(opts);
 	struct kbloom_inst *i;
 	int ret;
 
 	if (!np)
 		return -EINVAL;
-	kbr_net_opts(&io, opts);
-	ret = kbi_open(name, &io, kbr_find, NULL, &i);
-	if (ret)
-		return ret;
-	*np = kbloom_net_of(i);
-	if (*np)
-		return 0;
-	kbi_log(i, "%s: an instance of kind %s, not ipbf or mcbf", name,
-		kbloom_inst_kind(i));
-	kbloom_inst_close(i);
-	return -EINVAL;
+	ret = kbr_open_of(name, &io, &kbn_ipbf_ops, &kbn_mcbf_ops, &i);
+	if (!ret)
+		*np = kbloom_net_of(i);
+	return ret;
 }

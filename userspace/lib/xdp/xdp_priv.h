@@ -44,8 +44,8 @@ struct kbx_prog_pin {
  * @params, @filters, @stats, @exact, @config, @ports, @kfilter: map pins
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
- * @skel_open: open the object of a variant: the skeleton in *@skel
- * @skel_close: destroy a skeleton of @skel_open
+ * @objs: the object of each variant ([0] map, [1] kfunc): its name and
+ *        its skeleton's ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
  */
@@ -61,8 +61,7 @@ struct kbx_desc {
 	const char *kfilter;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
-	struct bpf_object *(*skel_open)(bool kfunc, void **skel);
-	void (*skel_close)(bool kfunc, void *skel);
+	struct kbp_obj objs[2];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
 };
@@ -151,5 +150,6 @@ void kbx_inst_close(struct kbloom_inst *i);
 int kbx_inst_prog_fd(const struct kbloom_inst *i);
 int kbx_inst_replace(struct kbloom_inst *i);
 void kbx_free(struct kbloom_xdp *x);
+void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info);
 
 #endif /* _KBLOOM_XDP_PRIV_H */
