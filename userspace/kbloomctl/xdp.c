@@ -36,6 +36,7 @@ struct detach {
 	const char *name;
 	const char *netns;
 	int ns_fd;
+	struct kw_list devl;
 	int ndev;
 	char **dev;
 	int *ifindex;
@@ -124,13 +125,16 @@ static int detach_all(const char *name)
 	return kbloom_inst_destroy(in);
 }
 
+static const struct kw detach_kw[] = {
+	KW("dev", "IFACE...", KWT_LIST, struct detach, devl),
+	KW("netns", "NS", KWT_NETNS, struct detach, netns),
+	{ 0 }
+};
+
+static const struct kw_table detach_table = { .kw = detach_kw };
+
 static int cmd_detach(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "netns", .arg = "NS" },
-		{ 0 }
-	};
 	struct detach a = { .ns_fd = -1 };
 	const char *k;
 	char op[160];
@@ -138,12 +142,11 @@ static int cmd_detach(struct ctl *c, int argc, char **argv)
 
 	a.name = argv[0];
 	ret = xdp_arg_name(c, a.name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: xkw_netns(c, kw, &a.netns);
+	ret = ret ?: kw_parse(c, &detach_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;
-	a.dev = xkw_get(kw, "dev")->v;
-	a.ndev = xkw_get(kw, "dev")->n;
+	a.dev = a.devl.v;
+	a.ndev = a.devl.n;
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, a.name);
 	xdp_log_reset();
 	k = xdp_kind_of(a.name);
@@ -424,9 +427,20 @@ static int inst_names(char ***out, int *n)
 	return 0;
 }
 
+struct status_args {
+	const char *netns;
+};
+
+static const struct kw status_kw[] = {
+	KW("netns", "NS", KWT_NETNS, struct status_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table status_table = { .kw = status_kw };
+
 static int cmd_status(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = { { .name = "netns", .arg = "NS" }, { 0 } };
+	struct status_args a = { 0 };
 	const char *name = NULL, *netns;
 	struct inst_info ii;
 	char **names = NULL;
@@ -434,7 +448,7 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 	struct json j;
 
 	/* NAME is optional: a first word that is not a keyword */
-	if (argc && !xkw_get(kw, argv[0])) {
+	if (argc && strcmp(argv[0], "netns")) {
 		name = argv[0];
 		ret = xdp_arg_name(c, name);
 		if (ret)
@@ -442,10 +456,10 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	ret = xkw_parse(c, argc, argv, kw);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = kw_parse(c, &status_table, argc, argv, &a, NULL);
 	if (ret)
 		return ret;
+	netns = a.netns;
 	ret = xdp_netns_open(c, netns, &ns_fd);
 	if (ret)
 		return ret;

@@ -20,65 +20,109 @@
 
 static const char *const kind_words[] = { "mcast", "gate", "pass", "ipbf",
 					   "mcbf", NULL };
-static const char *const mode_words[] = { "auto", "native", "generic", NULL };
 static const char *const policy_words[] = { "monitor", "deny", "allow",
 					     NULL };
+static const __u32 policy_ids[] = { KBLOOM_GATE_MONITOR, KBLOOM_GATE_DENY,
+				    KBLOOM_GATE_ALLOW };
 static const char *const match_words[] = { "src", "dst", NULL };
+static const __u32 match_flags[] = { 0, KBLOOM_GATE_F_DST };
+static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
+static const __u32 variant_ids[] = { KBLOOM_XDP_VARIANT_AUTO,
+				     KBLOOM_XDP_VARIANT_MAP,
+				     KBLOOM_XDP_VARIANT_KFUNC };
 
 struct attach {
 	const char *name;
 	const char *kind;
-	enum kbloom_xdp_mode mode;
+	__u32 mode;		/* enum kbloom_xdp_mode */
 	const char *netns;
 	int ns_fd;
+	struct kw_list devl;
 	int ndev;
 	char **dev;
 	int *ifindex;
 	struct kbloom_xdp_opts o;
 	struct kbloom_xdp_geom geom;
 	bool geom_given;
+	__u32 ports, keys, policy, match;
 	bool create_opts;	/* ports, members, keys, policy, match */
 	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
 	bool variant_given;
+	struct kw_list mfl;
 	char **mf;		/* module-filter NAME... */
 	int nmf;
 	bool mf_pattern;	/* mcast: one NAME with %s, for every new port */
 };
 
-static int kw_pick(const struct ctl *c, const char *kw, const char *v,
-		   const char *const *words, int *out)
-{
-	char all[96];
-	int i = arg_pick(v, words);
+/*
+ * The keywords of xdp attach mcast|gate|pass: one table per kind, the
+ * rows in one order; a keyword of another kind refuses itself.
+ */
+#define ONLY_MCAST(_k)	"only for mcast instances (this is " _k ")"
+#define ONLY_GATE(_k)	"only for gate instances (this is " _k ")"
+#define NOT_PASS	"not for pass (allowed: dev mode netns)"
+#define ONLY_MG		"only for mcast and gate instances"
+#define AT(_n, _a, _t, _m, ...)	KW(_n, _a, _t, struct attach, _m, __VA_ARGS__)
 
-	if (i < 0) {
-		arg_words(all, sizeof(all), words);
-		return ctl_usage(c, "%s '%s': unknown (allowed: %s)", kw, v,
-				 all);
-	}
-	*out = i;
-	return 0;
-}
+#define AT_COMMON							\
+	AT("dev", "IFACE...", KWT_LIST, devl, .required = true),	\
+	KW_MODE(struct attach, mode),					\
+	AT("netns", "NS", KWT_NETNS, netns)
+#define AT_GEOM								\
+	KW_GEOM(struct attach, geom.capacity, geom.fpr_pico, geom.m,	\
+		geom.k, geom.hash_id, geom.seed)
+#define AT_PORTS							\
+	AT("ports", "N", KWT_U32, ports, .min = 1, .max = 4096,		\
+	   .extra = "ports of the switch"),				\
+	AT("members", "N", KWT_U32, keys, .min = 1, .max = 1U << 24,	\
+	   .extra = "memberships, all ports together")
+#define AT_GATE								\
+	AT("keys", "N", KWT_U32, keys, .min = 1, .max = 1U << 24,	\
+	   .extra = "addresses in the set"),				\
+	AT("policy", "monitor|deny|allow", KWT_ENUM, policy,		\
+	   .words = policy_words, .vals = policy_ids),			\
+	AT("match", "src|dst", KWT_ENUM, match, .words = match_words,	\
+	   .vals = match_flags)
+#define AT_MODULE							\
+	AT("variant", "auto|map|kfunc", KWT_ENUM, variant,		\
+	   .words = variant_words, .vals = variant_ids),		\
+	AT("module-filter", "NAME...", KWT_LIST, mfl)
+#define REFUSE_PORTS(_why)						\
+	KW_REFUSE("ports", "N", _why, 1), KW_REFUSE("members", "N", _why, 1)
+#define REFUSE_GATE(_why)						\
+	KW_REFUSE("keys", "N", _why, 1),				\
+	KW_REFUSE("policy", "monitor|deny|allow", _why, 1),		\
+	KW_REFUSE("match", "src|dst", _why, 1)
 
-static int kw_u32(const struct ctl *c, struct xkw *kw, const char *name,
-		  __u64 min, __u64 max, const char *extra, __u32 *out)
-{
-	const char *s = xkw_val(kw, name);
-	__u64 v;
-	int ret;
+static const struct kw mcast_kw[] = {
+	AT_COMMON, AT_GEOM, AT_PORTS, REFUSE_GATE(ONLY_GATE("mcast")),
+	AT_MODULE, { 0 }
+};
 
-	if (!s)
-		return 0;
-	ret = arg_u64(s, min, max, &v);
-	if (ret)
-		return arg_bad_u64(c, name, s, ret, min, max, extra);
-	*out = (__u32)v;
-	return 0;
-}
+static const struct kw gate_kw[] = {
+	AT_COMMON, AT_GEOM, REFUSE_PORTS(ONLY_MCAST("gate")), AT_GATE,
+	AT_MODULE, { 0 }
+};
+
+static const struct kw pass_kw[] = {
+	AT_COMMON,
+	KW_REFUSE("capacity", "N", NOT_PASS, 1),
+	KW_REFUSE("fpr", "P", NOT_PASS, 1),
+	KW_REFUSE("bits", "M", NOT_PASS, 1),
+	KW_REFUSE("hashes", "K", NOT_PASS, 1),
+	KW_REFUSE("hash", "fast|siphash", NOT_PASS, 1),
+	KW_REFUSE("seed", "S", NOT_PASS, 1),
+	REFUSE_PORTS(ONLY_MCAST("pass")), REFUSE_GATE(ONLY_GATE("pass")),
+	KW_REFUSE("variant", "auto|map|kfunc", ONLY_MG, 1),
+	KW_REFUSE("module-filter", "NAME...", ONLY_MG, 0),
+	{ 0 }
+};
+
+static const struct kw_table mcast_table = { .kw = mcast_kw };
+static const struct kw_table gate_table = { .kw = gate_kw };
+static const struct kw_table pass_table = { .kw = pass_kw };
 
 /* ---- xdp attach: module filters (the kfunc variant) ------------------------- */
-
-static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
 
 /* A module filter name; with @pattern, one %s (the port's interface). */
 static int arg_module_filter(const struct ctl *c, const char *s, bool pattern)
@@ -101,28 +145,13 @@ bad:
 }
 
 /* variant auto|map|kfunc and module-filter NAME... of xdp attach. */
-static int attach_module_args(const struct ctl *c, struct xkw *kw,
-			      struct attach *a)
+static int attach_module_args(const struct ctl *c, struct attach *a)
 {
-	struct xkw *mf = xkw_get(kw, "module-filter");
-	const char *v = xkw_val(kw, "variant");
-	int i, k = 0, ret;
+	int i, ret;
 
-	if ((v || mf->n) && a->kind != XK_MCAST && a->kind != XK_GATE)
-		return ctl_usage(c, "%s: only for mcast and gate instances",
-				 v ? "variant" : "module-filter");
-	if (v) {
-		ret = kw_pick(c, "variant", v, variant_words, &k);
-		if (ret)
-			return ret;
-		a->variant = k == 0 ? KBLOOM_XDP_VARIANT_AUTO :
-			     k == 1 ? KBLOOM_XDP_VARIANT_MAP :
-				      KBLOOM_XDP_VARIANT_KFUNC;
-		a->variant_given = true;
-	}
 	a->o.variant = a->variant;
-	a->mf = mf->v;
-	a->nmf = mf->n;
+	a->mf = a->mfl.v;
+	a->nmf = a->mfl.n;
 	if (!a->nmf)
 		return 0;
 	if (a->variant == KBLOOM_XDP_VARIANT_MAP)
@@ -397,102 +426,63 @@ out_free:
 	return ret;
 }
 
-int xdp_cmd_attach(struct ctl *c, int argc, char **argv)
+/* The keywords of xdp attach mcast|gate|pass NAME, checked. */
+static int attach_args(struct ctl *c, struct attach *a, int argc,
+		       char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "mode", .arg = "native|generic|auto" },
-		{ .name = "netns", .arg = "NS" },
-		XKW_GEOM,
-		{ .name = "ports", .arg = "N" },
-		{ .name = "members", .arg = "N" },
-		{ .name = "keys", .arg = "N" },
-		{ .name = "policy", .arg = "monitor|deny|allow" },
-		{ .name = "match", .arg = "src|dst" },
-		{ .name = "variant", .arg = "auto|map|kfunc" },
-		{ .name = "module-filter", .arg = "NAME...", .many = true },
-		{ 0 }
-	};
-	static const char *const only_mcast[] = { "ports", "members", NULL };
-	static const char *const only_gate[] = { "keys", "policy", "match",
-						 NULL };
-	static const char *const geom_kw[] = { "capacity", "fpr", "bits",
-					       "hashes", "hash", "seed", NULL };
-	struct attach a = { .ns_fd = -1 };
-	char op[160];
-	int i, k = 0, ret;
+	const struct kw_table *t = a->kind == XK_MCAST ? &mcast_table :
+				   a->kind == XK_GATE ? &gate_table :
+				   &pass_table;
+	__u64 given;
+	int ret;
 
-	ret = kw_pick(c, "KIND", argv[0], kind_words, &k);
+	ret = xdp_arg_name(c, a->name);
+	ret = ret ?: kw_parse(c, t, argc, argv, a, &given);
 	if (ret)
 		return ret;
-	/* ipbf, mcbf: ipbf.c, mcbf.c (libkbloom_xdp_net.h) */
+	a->dev = a->devl.v;
+	a->ndev = a->devl.n;
+	xdp_opts(&a->o, a->netns);
+	ret = xdp_geom_check(c, t, given, &a->geom, &a->geom_given);
+	a->variant_given = kw_has(t, given, "variant");
+	ret = ret ?: attach_module_args(c, a);
+	if (ret)
+		return ret;
+	a->o.max_filters = a->ports;
+	a->o.max_keys = a->keys;
+	a->o.mode = a->policy;
+	a->o.flags = a->match;
+	a->create_opts = kw_has(t, given, "ports") ||
+			 kw_has(t, given, "members") ||
+			 kw_has(t, given, "keys") ||
+			 kw_has(t, given, "policy") ||
+			 kw_has(t, given, "match");
+	return 0;
+}
+
+int xdp_cmd_attach(struct ctl *c, int argc, char **argv)
+{
+	static const char *const kinds[] = { XK_MCAST, XK_GATE, XK_PASS };
+	struct attach a = { .ns_fd = -1 };
+	char op[160], all[96];
+	int k, ret;
+
+	k = arg_pick(argv[0], kind_words);
+	if (k < 0) {
+		arg_words(all, sizeof(all), kind_words);
+		return ctl_usage(c, "KIND '%s': unknown (allowed: %s)",
+				 argv[0], all);
+	}
+	/* ipbf, mcbf: ipbf/attach.c, mcbf/attach.c (libkbloom_xdp_net.h) */
 	if (k == 3)
 		return ipbf_xdp_attach(c, argc - 1, argv + 1);
 	if (k == 4)
 		return mcbf_xdp_attach(c, argc - 1, argv + 1);
-	a.kind = k == 0 ? XK_MCAST : k == 1 ? XK_GATE : XK_PASS;
+	a.kind = kinds[k];
 	a.name = argv[1];
-	ret = xdp_arg_name(c, a.name);
-	ret = ret ?: xkw_parse(c, argc - 2, argv + 2, kw);
+	ret = attach_args(c, &a, argc - 2, argv + 2);
 	if (ret)
 		return ret;
-	for (i = 0; only_mcast[i] && a.kind != XK_MCAST; i++)
-		if (xkw_val(kw, only_mcast[i]))
-			return ctl_usage(c, "%s: only for mcast instances (this is %s)",
-					 only_mcast[i], argv[0]);
-	for (i = 0; only_gate[i] && a.kind != XK_GATE; i++)
-		if (xkw_val(kw, only_gate[i]))
-			return ctl_usage(c, "%s: only for gate instances (this is %s)",
-					 only_gate[i], argv[0]);
-	for (i = 0; geom_kw[i] && a.kind == XK_PASS; i++)
-		if (xkw_val(kw, geom_kw[i]))
-			return ctl_usage(c, "%s: not for pass (allowed: dev mode netns)",
-					 geom_kw[i]);
-	if (!xkw_get(kw, "dev")->n)
-		return ctl_usage(c, "missing dev IFACE... (usage: %s %s %s)",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
-	a.dev = xkw_get(kw, "dev")->v;
-	a.ndev = xkw_get(kw, "dev")->n;
-	if (xkw_val(kw, "mode")) {
-		ret = kw_pick(c, "mode", xkw_val(kw, "mode"), mode_words, &k);
-		if (ret)
-			return ret;
-		a.mode = k == 0 ? KBLOOM_XDP_MODE_AUTO :
-			 k == 1 ? KBLOOM_XDP_MODE_NATIVE :
-				  KBLOOM_XDP_MODE_GENERIC;
-	}
-	ret = xkw_netns(c, kw, &a.netns);
-	if (ret)
-		return ret;
-	xdp_opts(&a.o, a.netns);
-	ret = xdp_geom(c, kw, &a.geom, &a.geom_given);
-	ret = ret ?: kw_u32(c, kw, "ports", 1, 4096, "ports of the switch",
-			    &a.o.max_filters);
-	ret = ret ?: kw_u32(c, kw, "members", 1, 1U << 24,
-			    "memberships, all ports together", &a.o.max_keys);
-	ret = ret ?: kw_u32(c, kw, "keys", 1, 1U << 24,
-			    "addresses in the set", &a.o.max_keys);
-	ret = ret ?: attach_module_args(c, kw, &a);
-	if (ret)
-		return ret;
-	if (xkw_val(kw, "policy")) {
-		ret = kw_pick(c, "policy", xkw_val(kw, "policy"), policy_words,
-			      &k);
-		if (ret)
-			return ret;
-		a.o.mode = k == 0 ? KBLOOM_GATE_MONITOR : k == 1 ?
-			   KBLOOM_GATE_DENY : KBLOOM_GATE_ALLOW;
-	}
-	if (xkw_val(kw, "match")) {
-		ret = kw_pick(c, "match", xkw_val(kw, "match"), match_words,
-			      &k);
-		if (ret)
-			return ret;
-		a.o.flags = k ? KBLOOM_GATE_F_DST : 0;
-	}
-	a.create_opts = xkw_val(kw, "ports") || xkw_val(kw, "members") ||
-			xkw_val(kw, "keys") || xkw_val(kw, "policy") ||
-			xkw_val(kw, "match");
 	snprintf(op, sizeof(op), "%s %s %s", c->cmd_path, argv[0], a.name);
 	xdp_log_reset();
 	if (a.kind != XK_PASS) {
@@ -505,7 +495,7 @@ int xdp_cmd_attach(struct ctl *c, int argc, char **argv)
 		a.o.netns = t.netns;
 	}
 	ret = xdp_devs_resolve(c, op, a.netns, a.ndev, a.dev, &a.ns_fd,
-				       &a.ifindex);
+			       &a.ifindex);
 	if (!ret)
 		ret = a.kind == XK_PASS ? attach_pass(c, &a, op) :
 					  attach_path(c, &a, op);
