@@ -59,6 +59,7 @@
 #include <linux/errno.h>
 #include "kbloom_base.h"
 #include "kbloom_layout.h"
+#include "kbloom_plan.h"
 
 /* Count-Min update rules (struct kb_shape .update) */
 #define KB_CM_ALL		1U	/* minimum selection: every row */
@@ -339,6 +340,103 @@ static inline __u32 kb_cuckoo_alt(__u32 i, __u32 fp, __u64 buckets)
 static inline __u64 kb_cuckoo_slot(__u32 i, __u32 s, __u32 slots)
 {
 	return (__u64)i * slots + s;
+}
+
+/*
+ * The cuckoo planner.  A lookup compares the key's fingerprint with the
+ * 2 b slots of its two buckets; at load alpha (entries / (B b)) each holds
+ * another key's fingerprint with probability alpha, which equals the
+ * key's with probability 2^-f, so (Fan et al., section 4)
+ *
+ *   p = 1 - (1 - 2^-f)^(2 b alpha) = 1 - e^(-2 b alpha L_f),
+ *   L_f = -ln(1 - 2^-f)              (kb_ln1m_tab[f - 1], Q62)
+ *
+ * and the array takes f / alpha bits per key.  kb_cuckoo_plan() plans
+ * b = KB_CUCKOO_PLAN_SLOTS slots at load KB_CUCKOO_PLAN_LOAD:
+ *
+ *   f       = the smallest f in [4, 32] with p(f, alpha) <= target
+ *   buckets = ceil(n / (b alpha)) = ceil(5 n / 19)  (b = 4, alpha = 0.95)
+ *
+ * (f = 12 at p = 0.2%: p = 0.185%, 12.63 bits per key).  The rate is
+ * computed in fixed point: 2 b alpha in Q32.32, L_f in Q62, e^-x with
+ * kb_exp_mant() (x < ln 2) or kb_exp_q32(); within 1e-6 relative.
+ */
+#define KB_CUCKOO_PLAN_SLOTS	4U
+#define KB_CUCKOO_PLAN_LOAD_NUM	19ULL	/* b alpha = 3.8 = 19 / 5 */
+#define KB_CUCKOO_PLAN_LOAD_DEN	5ULL
+#define KB_CUCKOO_MAX_KICKS	500U	/* entries examined per insert */
+
+/* p in Q62 for f-bit fingerprints and 2 b alpha = @x2ba (Q32.32). */
+static inline __u64 kb_cuckoo_fpr_q62(__u32 fp_bits, __u64 x2ba)
+{
+	__u64 x;
+
+	if (fp_bits < 1 || fp_bits > 32)
+		return KB_P_ONE;
+	x = kb_mul_shr(kb_ln1m_tab[fp_bits - 1], x2ba, KB_LN_SHIFT);
+	if (x < KB_LN2_Q62)
+		return KB_P_ONE - kb_exp_mant(x);
+	return KB_P_ONE - kb_exp_q32(-(__s64)(x >> (KB_P_SHIFT - KB_LN_SHIFT)));
+}
+
+/*
+ * The predicted rate, in pico units, of a cuckoo filter of @buckets
+ * buckets holding @n fingerprints: 2 b alpha = 2 n / buckets.
+ */
+static inline __u64 kb_cuckoo_fpr_pico(__u32 fp_bits, __u64 buckets, __u64 n)
+{
+	__u64 x2ba;
+
+	if (!n || !buckets)
+		return 0;
+	x2ba = kb_div_fx(2 * n, buckets, KB_LN_SHIFT);
+	return kb_p_to_pico(kb_cuckoo_fpr_q62(fp_bits, x2ba));
+}
+
+/* The planned rate of f-bit fingerprints at b = 4, alpha = 0.95. */
+static inline __u64 kb_cuckoo_plan_fpr_pico(__u32 fp_bits)
+{
+	__u64 x2ba = kb_div_fx(2 * KB_CUCKOO_PLAN_LOAD_NUM,
+			       KB_CUCKOO_PLAN_LOAD_DEN, KB_LN_SHIFT);
+
+	return kb_p_to_pico(kb_cuckoo_fpr_q62(fp_bits, x2ba));
+}
+
+/*
+ * kb_cuckoo_plan() - the shape of a cuckoo filter for @n keys at rate
+ * @p_pico (see above).  Return: 0 and *s (k and m derived); -EINVAL for
+ * n == 0, a target outside [KBLOOM_P_TARGET_MIN, KBLOOM_P_TARGET_MAX] or
+ * below the rate of 32-bit fingerprints (1.8e-9); -E2BIG when the slots
+ * would exceed KBLOOM_M_MAX.
+ */
+static inline int kb_cuckoo_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
+{
+	__u32 f = KB_CUCKOO_FP_MIN;
+
+	if (!n || p_pico < KBLOOM_P_TARGET_MIN || p_pico > KBLOOM_P_TARGET_MAX)
+		return -EINVAL;
+	while (f <= KB_CUCKOO_FP_MAX && kb_cuckoo_plan_fpr_pico(f) > p_pico)
+		f++;
+	if (f > KB_CUCKOO_FP_MAX)
+		return -EINVAL;
+	if (n > KBLOOM_M_MAX)
+		return -E2BIG;
+	s->type = KBLOOM_TYPE_CUCKOO;
+	s->counter_bits = 0;
+	s->fp_bits = f;
+	s->slots = KB_CUCKOO_PLAN_SLOTS;
+	s->tables = 0;
+	s->vi_l = 0;
+	s->update = 0;
+	/* no 64-bit '/' in the kernel: kb_div_fx() */
+	s->buckets = kb_div_fx(n * KB_CUCKOO_PLAN_LOAD_DEN +
+			       KB_CUCKOO_PLAN_LOAD_NUM - 1,
+			       KB_CUCKOO_PLAN_LOAD_NUM, 0);
+	if (s->buckets < 2)
+		s->buckets = 2;
+	if (s->buckets > KBLOOM_M_MAX / s->slots)
+		return -E2BIG;
+	return kb_shape_derive(s);
 }
 
 /* --- variable-increment counting -------------------------------------------- */
