@@ -439,6 +439,122 @@ static inline int kb_cuckoo_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
 	return kb_shape_derive(s);
 }
 
+/*
+ * The kick path of an insert whose two buckets are full, shared by the
+ * executors that insert (the module and the library; the slot accessors
+ * are theirs, passed as functions that the compiler inlines).
+ *
+ * Breadth first over slots: a node is a slot whose entry would move to
+ * its other bucket, kb_cuckoo_alt(bucket, entry); the roots are the slots
+ * of the key's two buckets, the children of a node the slots of the
+ * bucket its entry moves to.  The search stops at the first node whose
+ * entry's other bucket has an empty slot, or after KB_CUCKOO_MAX_KICKS
+ * nodes examined (-ENOSPC).  A bucket enters the search once, with all
+ * its slots (nodes j b .. j b + b - 1), so a path never holds a slot
+ * twice.  Nothing moves during the search; kb_cuckoo_relocate() then
+ * copies each entry of the path into its new slot from the end of the
+ * path back to its root, so every slot is copied before it is
+ * overwritten, and an entry is always in at least one of its buckets.
+ */
+#define KB_CUCKOO_SEARCH_NODES	(KB_CUCKOO_MAX_KICKS + 16U)
+#define KB_CUCKOO_NO_PARENT	0xFFFFU
+
+struct kb_cuckoo_node {
+	__u32 bucket;
+	__u16 slot;
+	__u16 parent;	/* node index, or KB_CUCKOO_NO_PARENT for a root */
+};
+
+/* Slot @s of bucket @b of the filter @arr, and its store. */
+typedef __u32 (*kb_cuckoo_get_t)(const void *arr, __u32 b, __u32 s);
+typedef void (*kb_cuckoo_put_t)(void *arr, __u32 b, __u32 s, __u32 v);
+
+/* A slot of bucket @b holding @v (0: an empty one), or -1. */
+static inline int kb_cuckoo_find(const void *arr, kb_cuckoo_get_t get,
+				 __u32 slots, __u32 b, __u32 v)
+{
+	__u32 s;
+
+	for (s = 0; s < slots; s++)
+		if (get(arr, b, s) == v)
+			return (int)s;
+	return -1;
+}
+
+/* Append bucket @b's slots as children of @parent: the new count. */
+static inline __u32 kb_cuckoo_push(struct kb_cuckoo_node *nodes,
+				   __u32 count, __u32 b, __u32 parent,
+				   __u32 slots)
+{
+	__u32 n;
+
+	if (count + slots > KB_CUCKOO_SEARCH_NODES)
+		return count;
+	for (n = 0; n < count; n += slots)
+		if (nodes[n].bucket == b)
+			return count;
+	for (n = 0; n < slots; n++, count++) {
+		nodes[count].bucket = b;
+		nodes[count].slot = (__u16)n;
+		nodes[count].parent = (__u16)parent;
+	}
+	return count;
+}
+
+/*
+ * kb_cuckoo_search() - the path of an insert into full buckets @i1, @i2
+ * @nodes: KB_CUCKOO_SEARCH_NODES nodes of scratch
+ * @eb, @es: out: the empty slot the last entry of the path moves to
+ *
+ * Return: the last node of the path (its ancestors are the rest), or
+ * -ENOSPC.
+ */
+static inline int kb_cuckoo_search(const void *arr, kb_cuckoo_get_t get,
+				   __u32 slots, __u64 buckets, __u32 i1,
+				   __u32 i2, struct kb_cuckoo_node *nodes,
+				   __u32 *eb, __u32 *es)
+{
+	__u32 count, head, b;
+	int s;
+
+	count = kb_cuckoo_push(nodes, 0, i1, KB_CUCKOO_NO_PARENT, slots);
+	count = kb_cuckoo_push(nodes, count, i2, KB_CUCKOO_NO_PARENT, slots);
+	for (head = 0; head < count && head < KB_CUCKOO_MAX_KICKS; head++) {
+		b = kb_cuckoo_alt(nodes[head].bucket,
+				  get(arr, nodes[head].bucket, nodes[head].slot),
+				  buckets);
+		s = kb_cuckoo_find(arr, get, slots, b, 0);
+		if (s >= 0) {
+			*eb = b;
+			*es = (__u32)s;
+			return (int)head;
+		}
+		count = kb_cuckoo_push(nodes, count, b, head, slots);
+	}
+	return -ENOSPC;
+}
+
+/*
+ * Move the entries of the path ending at node @n (KB_CUCKOO_NO_PARENT:
+ * no path) towards the empty slot (@eb, @es), last entry first, then
+ * store @fp in the slot the root left.  Return: the entries moved.
+ */
+static inline __u32 kb_cuckoo_relocate(void *arr, kb_cuckoo_get_t get,
+				       kb_cuckoo_put_t put,
+				       const struct kb_cuckoo_node *nodes,
+				       __u32 n, __u32 eb, __u32 es, __u32 fp)
+{
+	__u32 moved = 0;
+
+	for (; n != KB_CUCKOO_NO_PARENT; n = nodes[n].parent, moved++) {
+		put(arr, eb, es, get(arr, nodes[n].bucket, nodes[n].slot));
+		eb = nodes[n].bucket;
+		es = nodes[n].slot;
+	}
+	put(arr, eb, es, fp);
+	return moved;
+}
+
 /* --- variable-increment counting -------------------------------------------- */
 
 /*

@@ -2,10 +2,10 @@
 /*
  * libkbloom cuckoo internals: the filter object and its slot accessors.
  *
- *   cuckoo.c   create, destroy, clear, statistics
- *   cuckoo_keys.c     test, count, add, del (the reader retry and writer window)
- *   cuckoo_path.c     the kick path search (reads only)
- *   cuckoo_image.c    version-3 images
+ *   cuckoo.c       create, destroy, clear, statistics
+ *   cuckoo_keys.c  test, count, add, del (reader retry, writer window;
+ *                  the kick path search is uapi's kb_cuckoo_search())
+ *   cuckoo_image.c version-3 images
  *
  * Slots are packed f-bit fields of the word array (kb_cuckoo_slot(),
  * kb_field_*()); words are read and written with relaxed atomics, the
@@ -25,16 +25,6 @@
 #include "uapi/kbloom_hash.h"
 
 #define KCF_CACHELINE	64
-/* Nodes of a path search: the roots (2 b) and KB_CUCKOO_MAX_KICKS more. */
-#define KCF_PATH_NODES	(KB_CUCKOO_MAX_KICKS + 16U)
-#define KCF_NO_PARENT	0xFFFFU
-
-/* One slot of a path search; @parent indexes the search's node array. */
-struct kcf_node {
-	__u32 bucket;
-	__u16 slot;
-	__u16 parent;
-};
 
 struct kbloom_cuckoo {
 	/* read by every operation */
@@ -57,7 +47,7 @@ struct kbloom_cuckoo {
 	__u64 kicks;
 	__u64 overflows;
 	__u64 longest_path;
-	struct kcf_node path[KCF_PATH_NODES];
+	struct kb_cuckoo_node path[KB_CUCKOO_SEARCH_NODES];
 };
 
 static inline __u64 kcf_load(const __u64 *p)
@@ -97,17 +87,6 @@ static inline void kcf_slot_put(struct kbloom_cuckoo *c, __u32 b, __u32 s,
 					  v));
 }
 
-/* A slot of bucket @b holding @v, or -1. */
-static inline int kcf_find(const struct kbloom_cuckoo *c, __u32 b, __u32 v)
-{
-	__u32 s;
-
-	for (s = 0; s < c->s.slots; s++)
-		if (kcf_slot_get(c, b, s) == v)
-			return (int)s;
-	return -1;
-}
-
 static inline void kcf_add_stat(__u64 *ctr, __u64 n)
 {
 	__atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
@@ -117,9 +96,5 @@ static inline void kcf_add_stat(__u64 *ctr, __u64 n)
 int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_cuckoo **cp);
 int kcf_opts(const struct kbloom_opts *o, __u32 *hash_id, __u64 *seed);
-
-/* cuckoo_path.c */
-int kcf_path_search(struct kbloom_cuckoo *c, __u32 i1, __u32 i2,
-		    __u32 *end_bucket, __u32 *end_slot);
 
 #endif /* _KBLOOM_CUCKOO_INT_H */

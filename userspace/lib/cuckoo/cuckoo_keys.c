@@ -37,6 +37,21 @@ static int kcf_key(const struct kbloom_cuckoo *c, const void *key, __u32 len,
 	return 0;
 }
 
+static __u32 kcf_get(const void *arr, __u32 b, __u32 s)
+{
+	return kcf_slot_get(arr, b, s);
+}
+
+static void kcf_put(void *arr, __u32 b, __u32 s, __u32 v)
+{
+	kcf_slot_put(arr, b, s, v);
+}
+
+static int kcf_find(const struct kbloom_cuckoo *c, __u32 b, __u32 v)
+{
+	return kb_cuckoo_find(c, kcf_get, c->s.slots, b, v);
+}
+
 static void kcf_write_begin(struct kbloom_cuckoo *c)
 {
 	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
@@ -112,21 +127,14 @@ long kbloom_cuckoo_count(const struct kbloom_cuckoo *c, const void *key,
 	return kcf_read(c, &k, false);
 }
 
-/* Move the entries of the path ending at node @n, then store @fp. */
-static void kcf_relocate(struct kbloom_cuckoo *c, int n, __u32 eb, __u32 es,
-			 __u32 fp)
+/* Store @fp, moving the path ending at node @n first. */
+static void kcf_relocate(struct kbloom_cuckoo *c, __u32 n, __u32 eb,
+			 __u32 es, __u32 fp)
 {
-	struct kcf_node *nodes = c->path;
-	__u32 moved = 0;
+	__u32 moved;
 
 	kcf_write_begin(c);
-	for (; n != KCF_NO_PARENT; n = nodes[n].parent, moved++) {
-		kcf_slot_put(c, eb, es,
-			     kcf_slot_get(c, nodes[n].bucket, nodes[n].slot));
-		eb = nodes[n].bucket;
-		es = nodes[n].slot;
-	}
-	kcf_slot_put(c, eb, es, fp);
+	moved = kb_cuckoo_relocate(c, kcf_get, kcf_put, c->path, n, eb, es, fp);
 	kcf_write_end(c);
 	kcf_add_stat(&c->kicks, moved);
 	if (moved > c->longest_path)
@@ -141,18 +149,19 @@ static int kcf_insert(struct kbloom_cuckoo *c, const struct kcf_key *k)
 
 	n = kcf_find(c, k->i1, 0);
 	if (n >= 0) {
-		kcf_relocate(c, KCF_NO_PARENT, k->i1, (__u32)n, k->fp);
+		kcf_relocate(c, KB_CUCKOO_NO_PARENT, k->i1, (__u32)n, k->fp);
 		return 0;
 	}
 	n = kcf_find(c, k->i2, 0);
 	if (n >= 0) {
-		kcf_relocate(c, KCF_NO_PARENT, k->i2, (__u32)n, k->fp);
+		kcf_relocate(c, KB_CUCKOO_NO_PARENT, k->i2, (__u32)n, k->fp);
 		return 0;
 	}
-	n = kcf_path_search(c, k->i1, k->i2, &eb, &es);
+	n = kb_cuckoo_search(c, kcf_get, c->s.slots, c->s.buckets, k->i1,
+			     k->i2, c->path, &eb, &es);
 	if (n < 0)
 		return n;
-	kcf_relocate(c, n, eb, es, k->fp);
+	kcf_relocate(c, (__u32)n, eb, es, k->fp);
 	return 0;
 }
 
