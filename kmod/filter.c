@@ -83,6 +83,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	if (!f->words)
 		goto err_filter;
 	atomic64_add(f->bytes, &kb_live_bytes);
+	spin_lock_init(&f->wlock);
+	seqcount_spinlock_init(&f->seq, &f->wlock);
 	refcount_set(&f->ref, 1);
 	strscpy_pad(f->name, name, sizeof(f->name));
 	return f;
@@ -100,6 +102,7 @@ static void kb_filter_free_rcu(struct rcu_head *rcu)
 
 	atomic64_sub(f->bytes, &kb_live_bytes);
 	kvfree(f->words);
+	kfree(f->scratch);
 	kmem_cache_free(kb_filter_cache, f);
 }
 
@@ -123,6 +126,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_STANDARD] = &kb_standard_ops,
 	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
+	[KBLOOM_TYPE_CUCKOO] = &kb_cuckoo_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */
@@ -232,4 +236,6 @@ void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st)
 	st->saturations = atomic64_read(&f->saturations);
 	st->fpr_now_pico = kb_plan_fpr_pico(g->type, g->m, g->k, st->inserted);
 	st->id = f->id;
+	if (f->ops->stat)
+		f->ops->stat(f, st);
 }

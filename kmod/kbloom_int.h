@@ -29,6 +29,8 @@
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/list.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock.h>
 
 #include "uapi/kbloom.h"
 #include "uapi/kbloom_variants.h"
@@ -76,6 +78,8 @@ struct kb_filter;
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
+ * @stat:    NULL, or the type's corrections to the generic statistics
+ *           (n_est, fpr_now_pico), called last by kb_filter_stat()
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -84,6 +88,7 @@ struct kb_type_ops {
 	bool (*del)(struct kb_filter *f, u64 h);
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
+	void (*stat)(const struct kb_filter *f, struct kbloom_stat *st);
 };
 
 struct kb_filter {
@@ -100,6 +105,15 @@ struct kb_filter {
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
 	atomic64_t *words;
+	/*
+	 * Types whose writers move entries (cuckoo): @wlock serialises the
+	 * writers, @seq is odd while they change slots (lock-free readers
+	 * retry), @scratch is the writers' memory (under @wlock), kfree()d
+	 * with the filter.
+	 */
+	spinlock_t wlock;
+	seqcount_spinlock_t seq;
+	void *scratch;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
 
@@ -139,6 +153,7 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+extern const struct kb_type_ops kb_cuckoo_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

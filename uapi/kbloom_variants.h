@@ -359,7 +359,8 @@ static inline __u64 kb_cuckoo_slot(__u32 i, __u32 s, __u32 slots)
  *
  * (f = 12 at p = 0.2%: p = 0.185%, 12.63 bits per key).  The rate is
  * computed in fixed point: 2 b alpha in Q32.32, L_f in Q62, e^-x with
- * kb_exp_mant() (x < ln 2) or kb_exp_q32(); within 1e-6 relative.
+ * kb_exp_mant() (x < ln 2) or kb_exp_q32(): within 1e-6 relative of
+ * the double-precision formula for f <= 24, to the pico unit beyond.
  */
 #define KB_CUCKOO_PLAN_SLOTS	4U
 #define KB_CUCKOO_PLAN_LOAD_NUM	19ULL	/* b alpha = 3.8 = 19 / 5 */
@@ -380,8 +381,8 @@ static inline __u64 kb_cuckoo_fpr_q62(__u32 fp_bits, __u64 x2ba)
 }
 
 /*
- * The predicted rate, in pico units, of a cuckoo filter of @buckets
- * buckets holding @n fingerprints: 2 b alpha = 2 n / buckets.
+ * The predicted rate, in pico units, of a cuckoo filter holding @n
+ * fingerprints in B = @buckets buckets: 2 b alpha = 2 n / B.
  */
 static inline __u64 kb_cuckoo_fpr_pico(__u32 fp_bits, __u64 buckets, __u64 n)
 {
