@@ -6,9 +6,10 @@
  * module_btf            /sys/kernel/btf/kbloom exists and names the four
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
- * kfunc.* (per type: counting, blocked, standard)
+ * kfunc.* (per type: counting, blocked, standard, cuckoo)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
- *                          the ioctl, and again when it is deleted (counting)
+ *                          the ioctl, and again when it is deleted (counting,
+ *                          cuckoo)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -236,6 +237,16 @@ FIXTURE_VARIANT_ADD(kfunc, standard) {
 	.type = KBLOOM_TYPE_STANDARD,
 };
 
+FIXTURE_VARIANT_ADD(kfunc, cuckoo) {
+	.type = KBLOOM_TYPE_CUCKOO,
+};
+
+/* Filters that delete: counting and cuckoo. */
+static bool kf_deletes(__u32 type)
+{
+	return type == KBLOOM_TYPE_COUNTING || type == KBLOOM_TYPE_CUCKOO;
+}
+
 FIXTURE_SETUP(kfunc)
 {
 	KF_NEED_BTF();
@@ -243,8 +254,14 @@ FIXTURE_SETUP(kfunc)
 	ASSERT_LE(0, self->fd);
 	snprintf(self->name, sizeof(self->name), "kf.t%u", variant->type);
 	ku_destroy(self->fd, self->name);
-	ASSERT_EQ(0, ku_create_mk(self->fd, self->name, variant->type,
-				  1 << 16, 4, variant->counter_bits, 0));
+	if (variant->type == KBLOOM_TYPE_CUCKOO) {
+		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
+					  20000, 1000000000, NULL));
+	} else {
+		ASSERT_EQ(0, ku_create_mk(self->fd, self->name, variant->type,
+					  1 << 16, 4, variant->counter_bits,
+					  0));
+	}
 	self->skel = kfunc_xdp__open_and_load();
 	ASSERT_NE(NULL, self->skel);
 	kf_set_name(self->skel, self->name);
@@ -275,7 +292,7 @@ TEST_F(kfunc, verdict_follows_ioctl)
 	EXPECT_EQ(XDP_DROP, kf_key_verdict(skel, other, 16));
 	EXPECT_EQ(0, skel->bss->last_ret);
 
-	if (variant->type == KBLOOM_TYPE_COUNTING) {
+	if (kf_deletes(variant->type)) {
 		ASSERT_EQ(0, kf_del(self->fd, self->name, key, 16, 1));
 	} else {
 		/* bit filters cannot delete: clearing is FLUSH */
@@ -362,7 +379,7 @@ TEST_F(kfunc, stat)
 
 	ku_keys16(keys, 4, 0, 300);
 	ASSERT_EQ(0, kf_add(self->fd, self->name, keys, 16, 300));
-	if (variant->type == KBLOOM_TYPE_COUNTING)
+	if (kf_deletes(variant->type))
 		ASSERT_EQ(0, kf_del(self->fd, self->name, keys, 16, 20));
 	ASSERT_EQ(0, ku_stat(self->fd, self->name, &st));
 	ASSERT_EQ(XDP_PASS, kf_run(self->skel->progs.kf_stat, fr, sizeof(fr)));
@@ -379,8 +396,7 @@ TEST_F(kfunc, stat)
 	EXPECT_EQ(st.capacity, ks->capacity);
 	EXPECT_EQ(st.fpr_pico, ks->fpr_pico);
 	EXPECT_EQ(st.inserted, ks->inserted);
-	EXPECT_EQ(variant->type == KBLOOM_TYPE_COUNTING ? 280 : 300,
-		  ks->inserted);
+	EXPECT_EQ(kf_deletes(variant->type) ? 280 : 300, ks->inserted);
 	EXPECT_EQ(st.saturations, ks->saturations);
 	EXPECT_EQ(0, ks->reserved);
 
