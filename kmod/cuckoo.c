@@ -88,14 +88,8 @@ static int kb_cfind(const struct kb_filter *f, u32 b, u32 v)
 /* Copies of the key's fingerprint in its buckets. */
 static u32 kb_ccopies(const struct kb_filter *f, const struct kb_ckey *k)
 {
-	u32 s, n = 0;
-
-	for (s = 0; s < f->g.slots; s++)
-		n += kb_cslot_get(f, k->i1, s) == k->fp;
-	if (k->i2 != k->i1)
-		for (s = 0; s < f->g.slots; s++)
-			n += kb_cslot_get(f, k->i2, s) == k->fp;
-	return n;
+	return kb_cuckoo_copies(f, kb_cslot_get, f->g.slots, k->i1, k->i2,
+				k->fp);
 }
 
 static bool kb_cuckoo_test(const struct kb_filter *f, u64 h)

@@ -482,6 +482,21 @@ static inline int kb_cuckoo_find(const void *arr, kb_cuckoo_get_t get,
 	return -1;
 }
 
+/* Copies of @fp in buckets @i1 and @i2 (one bucket when they are equal). */
+static inline __u32 kb_cuckoo_copies(const void *arr, kb_cuckoo_get_t get,
+				     __u32 slots, __u32 i1, __u32 i2,
+				     __u32 fp)
+{
+	__u32 s, n = 0;
+
+	for (s = 0; s < slots; s++) {
+		n += get(arr, i1, s) == fp;
+		if (i2 != i1)
+			n += get(arr, i2, s) == fp;
+	}
+	return n;
+}
+
 /* Append bucket @b's slots as children of @parent: the new count. */
 static inline __u32 kb_cuckoo_push(struct kb_cuckoo_node *nodes,
 				   __u32 count, __u32 b, __u32 parent,

@@ -66,14 +66,7 @@ static void kcf_write_end(struct kbloom_cuckoo *c)
 /* Copies of the fingerprint in the key's buckets. */
 static __u32 kcf_copies(const struct kbloom_cuckoo *c, const struct kcf_key *k)
 {
-	__u32 s, n = 0;
-
-	for (s = 0; s < c->s.slots; s++)
-		n += kcf_slot_get(c, k->i1, s) == k->fp;
-	if (k->i2 != k->i1)
-		for (s = 0; s < c->s.slots; s++)
-			n += kcf_slot_get(c, k->i2, s) == k->fp;
-	return n;
+	return kb_cuckoo_copies(c, kcf_get, c->s.slots, k->i1, k->i2, k->fp);
 }
 
 /*
