@@ -5,7 +5,8 @@
  * ADD/TEST/DEL/COUNT/STAT, ADD past capacity (ENOSPC, done = keys added,
  * nothing lost), images that move between the module and libkbloom both
  * ways, and add/del churn by 4 threads against lock-free readers: no false
- * negative for a key whose add returned and that was not deleted.
+ * negative for a key whose add returned and that was not deleted; the
+ * kbloomctl commands (create NAME cuckoo, count, stat).
  * KBLOOM_CUCKOO_CHURN_S sets the churn's seconds (default 3).
  */
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_cuckoo.h"
+#include "core/kbloomctl_util.h"
 
 #define EXPECT_ERRNO(expected, cmd) EXPECT_EQ(-(expected), (cmd))
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
@@ -320,6 +322,54 @@ TEST_F(ck, images_module_library_module)
 	kbloom_cuckoo_destroy(c);
 	free(img);
 	free(img2);
+}
+
+/* kbloomctl with the arguments: exit @status, standard output @want. */
+#define CTL(status, want, ...) do {					\
+	struct kbctl_res r_;						\
+	EXPECT_EQ(status, kbctl_run(&r_, __VA_ARGS__))			\
+		TH_LOG("stderr: %s", r_.err);				\
+	EXPECT_STREQ(want, r_.out);					\
+	kbctl_free(&r_);						\
+} while (0)
+
+TEST_F(ck, kbloomctl_commands)
+{
+	struct kbctl_res r;
+	struct kbloom_stat st;
+
+	CTL(0, "", "create", "cf", "cuckoo", "capacity", "1000", "fpr",
+	    "0.2%", "seed", "7");
+	ASSERT_OK(ku_stat(self->fd, "cf", &st));
+	EXPECT_EQ(12, st.fp_bits);
+	EXPECT_EQ(264, st.buckets);
+	EXPECT_EQ(7, st.seed);
+	CTL(0, "", "add", "cf", "alpha", "gamma", "gamma");
+	CTL(0, "alpha: 1\ngamma: 2\ndelta: 0\n", "count", "cf", "alpha",
+	    "gamma", "delta");
+	CTL(0, "", "del", "cf", "gamma");
+	CTL(0, "gamma: 1\n", "count", "cf", "gamma");
+	EXPECT_EQ(0, kbctl_run(&r, "stat", "cf"));
+	EXPECT_NE(NULL, strstr(r.out, "cuckoo:       12-bit fingerprints, 264 buckets of 4 slots\n"));
+	EXPECT_NE(NULL, strstr(r.out, "kicks:        0\noverflows:    0\n"));
+	kbctl_free(&r);
+	CTL(0, "", "create", "cf2", "cuckoo", "fp-bits", "16", "slots", "2",
+	    "buckets", "100");
+	ASSERT_OK(ku_stat(self->fd, "cf2", &st));
+	EXPECT_EQ(200, st.m);
+	/* bad geometry: a usage error naming the field, nothing created */
+	EXPECT_EQ(2, kbctl_run(&r, "create", "x", "cuckoo", "fp-bits", "3",
+			       "slots", "4", "buckets", "10"));
+	EXPECT_NE(NULL, strstr(r.err, "fp-bits '3'"));
+	kbctl_free(&r);
+	CTL(2, "", "create", "x", "cuckoo", "fp-bits", "12", "slots", "3",
+	    "buckets", "10");
+	CTL(2, "", "create", "x", "cuckoo", "capacity", "10", "fp-bits", "12");
+	EXPECT_ERRNO(ENOENT, ku_stat(self->fd, "x", &st));
+	/* a bit filter has no counts */
+	ASSERT_OK(ku_create_mk(self->fd, "bl", KBLOOM_TYPE_BLOCKED, 4096, 3,
+			       0, 0));
+	CTL(3, "", "count", "bl", "alpha");
 }
 
 /*
