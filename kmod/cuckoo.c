@@ -238,12 +238,16 @@ static u64 kb_cuckoo_ones(const struct kb_filter *f)
 	return used;
 }
 
-/* Each occupied slot is one key's copy; the rate at the present load. */
+/* The rate with @n fingerprints stored: 1 - (1 - 2^-f)^(2 n / B). */
+static u64 kb_cuckoo_fpr_now(const struct kb_filter *f, u64 n)
+{
+	return kb_cuckoo_fpr_pico(f->g.fp_bits, f->g.buckets, n);
+}
+
+/* Each occupied slot is one key's copy. */
 static void kb_cuckoo_stat(const struct kb_filter *f, struct kbloom_stat *st)
 {
 	st->n_est = st->ones;
-	st->fpr_now_pico = kb_cuckoo_fpr_pico(f->g.fp_bits, f->g.buckets,
-					      st->ones);
 }
 
 /*
@@ -289,5 +293,6 @@ const struct kb_type_ops kb_cuckoo_ops = {
 	.del = kb_cuckoo_del,
 	.count = kb_cuckoo_count,
 	.ones = kb_cuckoo_ones,
+	.fpr_pico = kb_cuckoo_fpr_now,
 	.stat = kb_cuckoo_stat,
 };

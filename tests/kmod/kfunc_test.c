@@ -6,10 +6,10 @@
  * module_btf            /sys/kernel/btf/kbloom exists and names the four
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
- * kfunc.* (per type: counting, blocked, standard, cuckoo)
+ * kfunc.* (per type: counting, blocked, standard, vi, cuckoo)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
- *                          the ioctl, and again when it is deleted (counting,
- *                          cuckoo)
+ *                          the ioctl, and again when it is deleted
+ *                          (counting, vi, cuckoo)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -237,14 +237,20 @@ FIXTURE_VARIANT_ADD(kfunc, standard) {
 	.type = KBLOOM_TYPE_STANDARD,
 };
 
+/* variable-increment counting, L = 4 (the CREATE default) */
+FIXTURE_VARIANT_ADD(kfunc, vi) {
+	.type = KBLOOM_TYPE_VI_COUNTING,
+	.counter_bits = 4,
+};
+
 FIXTURE_VARIANT_ADD(kfunc, cuckoo) {
 	.type = KBLOOM_TYPE_CUCKOO,
 };
 
-/* Filters that delete: counting and cuckoo. */
-static bool kf_deletes(__u32 type)
+static int kf_deletable(__u32 type)
 {
-	return type == KBLOOM_TYPE_COUNTING || type == KBLOOM_TYPE_CUCKOO;
+	return type == KBLOOM_TYPE_COUNTING ||
+	       type == KBLOOM_TYPE_VI_COUNTING || type == KBLOOM_TYPE_CUCKOO;
 }
 
 FIXTURE_SETUP(kfunc)
@@ -292,7 +298,7 @@ TEST_F(kfunc, verdict_follows_ioctl)
 	EXPECT_EQ(XDP_DROP, kf_key_verdict(skel, other, 16));
 	EXPECT_EQ(0, skel->bss->last_ret);
 
-	if (kf_deletes(variant->type)) {
+	if (kf_deletable(variant->type)) {
 		ASSERT_EQ(0, kf_del(self->fd, self->name, key, 16, 1));
 	} else {
 		/* bit filters cannot delete: clearing is FLUSH */
@@ -379,7 +385,7 @@ TEST_F(kfunc, stat)
 
 	ku_keys16(keys, 4, 0, 300);
 	ASSERT_EQ(0, kf_add(self->fd, self->name, keys, 16, 300));
-	if (kf_deletes(variant->type))
+	if (kf_deletable(variant->type))
 		ASSERT_EQ(0, kf_del(self->fd, self->name, keys, 16, 20));
 	ASSERT_EQ(0, ku_stat(self->fd, self->name, &st));
 	ASSERT_EQ(XDP_PASS, kf_run(self->skel->progs.kf_stat, fr, sizeof(fr)));
@@ -396,7 +402,8 @@ TEST_F(kfunc, stat)
 	EXPECT_EQ(st.capacity, ks->capacity);
 	EXPECT_EQ(st.fpr_pico, ks->fpr_pico);
 	EXPECT_EQ(st.inserted, ks->inserted);
-	EXPECT_EQ(kf_deletes(variant->type) ? 280 : 300, ks->inserted);
+	EXPECT_EQ(kf_deletable(variant->type) ? 280 : 300,
+		  ks->inserted);
 	EXPECT_EQ(st.saturations, ks->saturations);
 	EXPECT_EQ(0, ks->reserved);
 

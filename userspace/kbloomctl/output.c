@@ -140,6 +140,8 @@ const char *type_name(__u32 type)
 		return "counting";
 	case KBLOOM_TYPE_CUCKOO:
 		return "cuckoo";
+	case KBLOOM_TYPE_VI_COUNTING:
+		return "vi-counting";
 	}
 	return "unknown";
 }
