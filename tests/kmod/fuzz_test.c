@@ -203,8 +203,11 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 		c->m = 512 * (1 + fz_below(z, 2048));
 		c->k = 1 + fz_below(z, KBLOOM_K_MAX);
 	}
-	if (c->type == KBLOOM_TYPE_CUCKOO && fz_chance(z, 50))
+	/* a tenth cuckoo filters of their own geometry: keys move in them */
+	if (fz_chance(z, 10)) {
+		c->type = KBLOOM_TYPE_CUCKOO;
 		fz_cuckoo(z, c);
+	}
 }
 
 /* Keys at OFF_KEYS: fixed or well-formed variable ones, sometimes not. */
@@ -384,7 +387,8 @@ static void fz_one(struct fuzz *z)
 	unsigned int idx;
 	unsigned long cmd = fz_cmd(z, &idx);
 	size_t size = fz_sizes[idx];
-	int ret, intact = cmd == KBLOOM_IOCTL_CREATE;
+	int ret, intact = cmd == KBLOOM_IOCTL_CREATE &&
+			  fz_cmds[idx] == KBLOOM_IOCTL_CREATE;
 	__u32 usize;
 	void *arg = buf;
 
