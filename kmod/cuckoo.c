@@ -80,9 +80,12 @@ static void kb_cslot_put(void *arr, u32 b, u32 s, u32 v)
 						     fb, v));
 }
 
-static int kb_cfind(const struct kb_filter *f, u32 b, u32 v)
+/* A slot of the key's buckets holding @v, *@b its bucket; or -1. */
+static int kb_clocate(const struct kb_filter *f, const struct kb_ckey *k,
+		      u32 v, u32 *b)
 {
-	return kb_cuckoo_find(f, kb_cslot_get, f->g.slots, b, v);
+	return kb_cuckoo_locate(f, kb_cslot_get, f->g.slots, k->i1, k->i2, v,
+				b);
 }
 
 /* Copies of the key's fingerprint in its buckets. */
@@ -96,12 +99,12 @@ static bool kb_cuckoo_test(const struct kb_filter *f, u64 h)
 {
 	struct kb_ckey k;
 	unsigned int seq, tries;
+	u32 b;
 
 	kb_ckey(f, h, &k);
 	for (tries = 0; tries < KB_CUCKOO_READ_TRIES; tries++) {
 		seq = raw_read_seqcount(&f->seq);
-		if (kb_cfind(f, k.i1, k.fp) >= 0 ||
-		    kb_cfind(f, k.i2, k.fp) >= 0)
+		if (kb_clocate(f, &k, k.fp, &b) >= 0)
 			return true;
 		if (!(seq & 1) && !read_seqcount_retry(&f->seq, seq))
 			return false;
@@ -162,14 +165,9 @@ static int kb_cuckoo_insert(struct kb_filter *f, const struct kb_ckey *k)
 	u32 eb, es;
 	int n;
 
-	n = kb_cfind(f, k->i1, 0);
+	n = kb_clocate(f, k, 0, &eb);
 	if (n >= 0) {
-		kb_cuckoo_store(f, KB_CUCKOO_NO_PARENT, k->i1, n, k->fp);
-		return 0;
-	}
-	n = kb_cfind(f, k->i2, 0);
-	if (n >= 0) {
-		kb_cuckoo_store(f, KB_CUCKOO_NO_PARENT, k->i2, n, k->fp);
+		kb_cuckoo_store(f, KB_CUCKOO_NO_PARENT, eb, n, k->fp);
 		return 0;
 	}
 	n = kb_cuckoo_search(f, kb_cslot_get, f->g.slots, f->g.buckets, k->i1,
@@ -208,12 +206,7 @@ static bool kb_cuckoo_del(struct kb_filter *f, u64 h)
 
 	kb_ckey(f, h, &k);
 	spin_lock_bh(&f->wlock);
-	b = k.i1;
-	s = kb_cfind(f, b, k.fp);
-	if (s < 0) {
-		b = k.i2;
-		s = kb_cfind(f, b, k.fp);
-	}
+	s = kb_clocate(f, &k, k.fp, &b);
 	if (s >= 0) {
 		write_seqcount_begin(&f->seq);
 		kb_cslot_put(f, b, s, 0);

@@ -482,6 +482,24 @@ static inline int kb_cuckoo_find(const void *arr, kb_cuckoo_get_t get,
 	return -1;
 }
 
+/*
+ * A slot holding @fp (0: an empty one) in bucket @i1, else in @i2: the
+ * slot and *@b its bucket, or -1.
+ */
+static inline int kb_cuckoo_locate(const void *arr, kb_cuckoo_get_t get,
+				   __u32 slots, __u32 i1, __u32 i2, __u32 fp,
+				   __u32 *b)
+{
+	int s = kb_cuckoo_find(arr, get, slots, i1, fp);
+
+	*b = i1;
+	if (s < 0) {
+		s = kb_cuckoo_find(arr, get, slots, i2, fp);
+		*b = i2;
+	}
+	return s;
+}
+
 /* Copies of @fp in buckets @i1 and @i2 (one bucket when they are equal). */
 static inline __u32 kb_cuckoo_copies(const void *arr, kb_cuckoo_get_t get,
 				     __u32 slots, __u32 i1, __u32 i2,

@@ -47,9 +47,11 @@ static void kcf_put(void *arr, __u32 b, __u32 s, __u32 v)
 	kcf_slot_put(arr, b, s, v);
 }
 
-static int kcf_find(const struct kbloom_cuckoo *c, __u32 b, __u32 v)
+/* A slot of the key's buckets holding @v, *@b its bucket; or -1. */
+static int kcf_locate(const struct kbloom_cuckoo *c, const struct kcf_key *k,
+		      __u32 v, __u32 *b)
 {
-	return kb_cuckoo_find(c, kcf_get, c->s.slots, b, v);
+	return kb_cuckoo_locate(c, kcf_get, c->s.slots, k->i1, k->i2, v, b);
 }
 
 static void kcf_write_begin(struct kbloom_cuckoo *c)
@@ -77,12 +79,11 @@ static __u32 kcf_read(const struct kbloom_cuckoo *c, const struct kcf_key *k,
 		      bool any)
 {
 	struct kbloom_cuckoo *w = (struct kbloom_cuckoo *)c;
-	__u32 seq, tries, n;
+	__u32 seq, tries, n, b;
 
 	for (tries = 0; tries < KBLOOM_CUCKOO_READ_TRIES; tries++) {
 		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
-		if (any && (kcf_find(c, k->i1, k->fp) >= 0 ||
-			    kcf_find(c, k->i2, k->fp) >= 0))
+		if (any && kcf_locate(c, k, k->fp, &b) >= 0)
 			return 1;
 		n = any ? 0 : kcf_copies(c, k);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -140,14 +141,9 @@ static int kcf_insert(struct kbloom_cuckoo *c, const struct kcf_key *k)
 	__u32 eb, es;
 	int n;
 
-	n = kcf_find(c, k->i1, 0);
+	n = kcf_locate(c, k, 0, &eb);
 	if (n >= 0) {
-		kcf_relocate(c, KB_CUCKOO_NO_PARENT, k->i1, (__u32)n, k->fp);
-		return 0;
-	}
-	n = kcf_find(c, k->i2, 0);
-	if (n >= 0) {
-		kcf_relocate(c, KB_CUCKOO_NO_PARENT, k->i2, (__u32)n, k->fp);
+		kcf_relocate(c, KB_CUCKOO_NO_PARENT, eb, (__u32)n, k->fp);
 		return 0;
 	}
 	n = kb_cuckoo_search(c, kcf_get, c->s.slots, c->s.buckets, k->i1,
@@ -181,12 +177,7 @@ int kbloom_cuckoo_del(struct kbloom_cuckoo *c, const void *key, __u32 len)
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&c->lock);
-	b = k.i1;
-	s = kcf_find(c, b, k.fp);
-	if (s < 0) {
-		b = k.i2;
-		s = kcf_find(c, b, k.fp);
-	}
+	s = kcf_locate(c, &k, k.fp, &b);
 	if (s >= 0) {
 		kcf_write_begin(c);
 		kcf_slot_put(c, b, (__u32)s, 0);
