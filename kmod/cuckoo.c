@@ -8,7 +8,7 @@
  * Writers (ADD, DEL) are serialised by f->wlock, taken with bottom halves
  * disabled: the kfunc readers run in softirq, and must never interrupt a
  * writer inside its window on the writer's own CPU.  A writer changes
- * slots only inside a window of f->seq (odd inside); an insert that
+ * slots only inside a window of f->wseq (odd inside); an insert that
  * relocates searches its whole path first (kb_cuckoo_search(), nothing
  * moves, at most KB_CUCKOO_MAX_KICKS entries examined), then moves the
  * entries from the end of the path back to its root
@@ -19,7 +19,7 @@
  * Readers (TEST, COUNT, the kfunc bpf_kbloom_test()) take no lock.  A
  * reader reads bucket i1, then i2: an entry moving from i2 to i1 between
  * the two reads would be missed, so a negative answer stands only when
- * f->seq was even before the reads and unchanged after them; a positive
+ * f->wseq was even before the reads and unchanged after them; a positive
  * answer stands as soon as it is seen.  A reader retries at most
  * KB_CUCKOO_READ_TRIES times; a window lasts one path's moves (a few slot
  * writes, with bottom halves and preemption off), so the bound is reached
@@ -65,7 +65,7 @@ static u32 kb_cslot_get(const void *arr, u32 b, u32 s)
 	return kb_field_get(atomic64_read(&f->words[w]), hi, sh, fb);
 }
 
-/* A writer's store (under f->wlock, inside the f->seq window). */
+/* A writer's store (under f->wlock, inside the f->wseq window). */
 static void kb_cslot_put(void *arr, u32 b, u32 s, u32 v)
 {
 	struct kb_filter *f = arr;
@@ -103,10 +103,10 @@ static bool kb_cuckoo_test(const struct kb_filter *f, u64 h)
 
 	kb_ckey(f, h, &k);
 	for (tries = 0; tries < KB_CUCKOO_READ_TRIES; tries++) {
-		seq = raw_read_seqcount(&f->seq);
+		seq = raw_read_seqcount(&f->wseq);
 		if (kb_clocate(f, &k, k.fp, &b) >= 0)
 			return true;
-		if (!(seq & 1) && !read_seqcount_retry(&f->seq, seq))
+		if (!(seq & 1) && !read_seqcount_retry(&f->wseq, seq))
 			return false;
 		cpu_relax();
 	}
@@ -121,9 +121,9 @@ static u64 kb_cuckoo_count(const struct kb_filter *f, u64 h)
 
 	kb_ckey(f, h, &k);
 	for (tries = 0; tries < KB_CUCKOO_READ_TRIES; tries++) {
-		seq = raw_read_seqcount(&f->seq);
+		seq = raw_read_seqcount(&f->wseq);
 		n = kb_ccopies(f, &k);
-		if (!(seq & 1) && !read_seqcount_retry(&f->seq, seq))
+		if (!(seq & 1) && !read_seqcount_retry(&f->wseq, seq))
 			break;
 		cpu_relax();
 	}
@@ -152,10 +152,10 @@ static void kb_cuckoo_store(struct kb_filter *f, u32 n, u32 eb, u32 es,
 {
 	u32 moved;
 
-	write_seqcount_begin(&f->seq);
+	write_seqcount_begin(&f->wseq);
 	moved = kb_cuckoo_relocate(f, kb_cslot_get, kb_cslot_put, f->scratch,
 				   n, eb, es, fp);
-	write_seqcount_end(&f->seq);
+	write_seqcount_end(&f->wseq);
 	if (moved)
 		atomic64_add(moved, &f->kicks);
 }
@@ -208,9 +208,9 @@ static bool kb_cuckoo_del(struct kb_filter *f, u64 h)
 	spin_lock_bh(&f->wlock);
 	s = kb_clocate(f, &k, k.fp, &b);
 	if (s >= 0) {
-		write_seqcount_begin(&f->seq);
+		write_seqcount_begin(&f->wseq);
 		kb_cslot_put(f, b, s, 0);
-		write_seqcount_end(&f->seq);
+		write_seqcount_end(&f->wseq);
 	}
 	spin_unlock_bh(&f->wlock);
 	return s >= 0;

@@ -83,9 +83,9 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	if (!f->words)
 		goto err_filter;
 	atomic64_add(f->bytes, &kb_live_bytes);
-	spin_lock_init(&f->wlock);
-	seqcount_spinlock_init(&f->seq, &f->wlock);
 	refcount_set(&f->ref, 1);
+	spin_lock_init(&f->wlock);
+	seqcount_spinlock_init(&f->wseq, &f->wlock);
 	strscpy_pad(f->name, name, sizeof(f->name));
 	return f;
 
@@ -128,6 +128,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
 	[KBLOOM_TYPE_CUCKOO] = &kb_cuckoo_ops,
 	[KBLOOM_TYPE_VI_COUNTING] = &kb_vi_ops,
+	[KBLOOM_TYPE_DLEFT] = &kb_dleft_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

@@ -5,6 +5,7 @@
  *   main.c      misc device, ioctl dispatch, module parameters
  *   filter.c    filter objects: allocation, dispatch to the type, statistics
  *   classic.c   the standard, blocked and counting types
+ *   dleft.c     the d-left counting filter
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -29,8 +30,8 @@
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/list.h>
-#include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/seqlock.h>
 
 #include "uapi/kbloom.h"
 #include "uapi/kbloom_variants.h"
@@ -108,16 +109,11 @@ struct kb_filter {
 	atomic64_t saturations;
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
+	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
+	/* d-left: counts split across words; cuckoo: entries moving */
+	seqcount_spinlock_t wseq;
+	void *scratch;			/* cuckoo: writers' memory, kfree()d */
 	atomic64_t *words;
-	/*
-	 * Types whose writers move entries (cuckoo): @wlock serialises the
-	 * writers, @seq is odd while they change slots (lock-free readers
-	 * retry), @scratch is the writers' memory (under @wlock), kfree()d
-	 * with the filter.
-	 */
-	spinlock_t wlock;
-	seqcount_spinlock_t seq;
-	void *scratch;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
 
@@ -161,6 +157,9 @@ extern const struct kb_type_ops kb_cuckoo_ops;
 
 /* vicbf.c */
 extern const struct kb_type_ops kb_vi_ops;
+
+/* dleft.c */
+extern const struct kb_type_ops kb_dleft_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

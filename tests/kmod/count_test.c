@@ -216,10 +216,12 @@ TEST_F(cnt, create_variant_refused)
 	for (t = KBLOOM_TYPE_COUNTING + 1; t <= KBLOOM_TYPE_LAST; t++) {
 		c.type = t;
 		/*
-		 * implemented (kmod/vicbf.c, kmod/cuckoo.c): planned and
-		 * explicit at once, or cuckoo fields on VI, are EINVAL
+		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c):
+		 * planned and explicit at once, or cuckoo fields on another
+		 * type, are EINVAL
 		 */
 		EXPECT_ERRNO(t == KBLOOM_TYPE_VI_COUNTING ||
+			     t == KBLOOM_TYPE_DLEFT ||
 			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}
