@@ -150,6 +150,12 @@ extern const struct ctl_cmd xdp_cmds[];
 extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
+extern const struct ctl_cmd cuckoo_cmds[];
+
+/* cuckoo.c */
+struct kbloom_stat;
+int cuckoo_create(struct ctl *c, int argc, char **argv);
+void cuckoo_stat_text(const struct kbloom_stat *st);
 
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))

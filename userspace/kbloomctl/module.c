@@ -163,6 +163,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 	ret = arg_name(c, "NAME", argv[0]);
 	if (ret)
 		return ret;
+	if (!strcmp(argv[1], "cuckoo"))
+		return cuckoo_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -317,7 +319,11 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		if (ret == -EOPNOTSUPP && req == KBLOOM_IOCTL_DEL)
 			snprintf(detail, sizeof(detail),
 				 "only counting filters delete; nothing applied");
-		rc = op_err(c, (int)ret, name, detail);
+		if (ret == -ENOSPC && req == KBLOOM_IOCTL_ADD)	/* cuckoo */
+			rc = ctl_syserr(c, (int)ret, detail,
+					"add %s: the filter is full", name);
+		else
+			rc = op_err(c, (int)ret, name, detail);
 		goto out;
 	}
 	progress_end(&pg);
@@ -575,6 +581,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		stat_json(c, argv[0], &st);
 	else
 		stat_text(argv[0], &st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_CUCKOO)
+		cuckoo_stat_text(&st);
 	return ctl_flush_stdout(c);
 }
 
@@ -585,7 +593,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -596,6 +604,8 @@ const struct ctl_cmd module_cmds[] = {
 "  counting   saturating counters, supports del (counter-bits 4, default, or 8)\n"
 "  blocked    512-bit blocks, one cache line per key\n"
 "  standard   flat bit array\n"
+"  cuckoo     fingerprints in buckets, supports del and count at ~1/4 of\n"
+"             counting's bytes (fp-bits 4..32, slots 1|2|4|8, buckets)\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",
