@@ -123,6 +123,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_STANDARD] = &kb_standard_ops,
 	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
+	[KBLOOM_TYPE_COUNT_MIN] = &kb_cm_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

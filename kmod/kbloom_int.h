@@ -73,6 +73,9 @@ struct kb_filter;
  *           when the key has no room (nothing changed)
  * @del:     NULL when the type cannot delete (EOPNOTSUPP); true when
  *           deleted, false when definitely absent (nothing changed)
+ * @can_del: NULL when every filter of a type with @del can delete; else
+ *           whether this geometry can (EOPNOTSUPP when not: Count-Min's
+ *           minimal increase)
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
@@ -82,6 +85,7 @@ struct kb_type_ops {
 	bool (*test)(const struct kb_filter *f, u64 h);
 	int (*add)(struct kb_filter *f, u64 h);
 	bool (*del)(struct kb_filter *f, u64 h);
+	bool (*can_del)(const struct kb_geom *g);
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
 };
@@ -139,6 +143,9 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+
+/* countmin.c */
+extern const struct kb_type_ops kb_cm_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

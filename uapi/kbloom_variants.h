@@ -506,6 +506,16 @@ static inline int kb_cm_plan(__u64 eps_pico, __u64 delta_pico,
 	return kb_shape_derive(s);
 }
 
+/* A Count-Min shape refused only because d w is over KBLOOM_M_MAX. */
+static inline int kb_cm_too_big(const struct kb_shape *s)
+{
+	struct kb_shape t = *s;
+
+	t.buckets = KB_CM_WIDTH_MIN;
+	return !kb_shape_derive(&t) && s->buckets <= KBLOOM_M_MAX &&
+	       s->buckets * s->tables > KBLOOM_M_MAX;
+}
+
 /* Counter @n of a Count-Min array of 64-bit words (16/32 bits: no spill). */
 static inline __u64 kb_cm_get(__u64 word, __u64 n, __u32 counter_bits)
 {

@@ -253,16 +253,6 @@ void kbloom_sketch_free(struct kbloom_sketch *s)
 	free(s);
 }
 
-/* A shape refused only because d w is over KBLOOM_M_MAX. */
-static bool kbs_too_big(const struct kb_shape *s)
-{
-	struct kb_shape t = *s;
-
-	t.buckets = KB_CM_WIDTH_MIN;
-	return !kb_shape_derive(&t) && s->buckets <= KBLOOM_M_MAX &&
-	       s->buckets * s->tables > KBLOOM_M_MAX;
-}
-
 /* The shape of @o: planned from (epsilon, delta) or explicit. */
 static int kbs_shape(const struct kbloom_sketch_opts *o, struct kb_shape *s)
 {
@@ -281,7 +271,7 @@ static int kbs_shape(const struct kbloom_sketch_opts *o, struct kb_shape *s)
 			  KB_CM_COUNTER_BITS_DEFAULT;
 	s->update = o->update ? o->update : KB_CM_ALL;
 	if (kb_shape_derive(s))
-		return kbs_too_big(s) ? -E2BIG : -EINVAL;
+		return kb_cm_too_big(s) ? -E2BIG : -EINVAL;
 	return 0;
 }
 
