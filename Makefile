@@ -125,6 +125,9 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
 
+# the sketch moves shared counters with compare-and-exchange (BPF v3)
+$(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@
 	$(Q)mkdir -p $(@D)

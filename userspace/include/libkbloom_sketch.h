@@ -42,6 +42,7 @@
 
 #include "kbloom/uapi/kbloom_base.h"
 #include "kbloom/uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_sketch_maps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,6 +203,75 @@ int kbloom_sketch_save(const struct kbloom_sketch *s, void *buf,
  * another type; -ENOMEM; -EINVAL for NULL arguments.
  */
 int kbloom_sketch_load(const void *buf, size_t len, struct kbloom_sketch **sp);
+
+/* ---- the XDP counting sketch (bpf/kbloom_countmin.bpf.c) ---------------- */
+
+struct kbloom_sketch_xdp;
+
+/**
+ * struct kbloom_sketch_xdp_opts - the XDP sketch's parameters
+ * @geom: geometry, update rule, hash and seed of both sketches (packets,
+ *     bytes), as for kbloom_sketch_create()
+ * @shared: 0: per-CPU rows (either update rule); 1: one shared array
+ *     moved by compare-and-exchange (KB_CM_ALL only)
+ * @action: KBLOOM_SKETCH_COUNT, _MARK or _DROP
+ * @flags: KBLOOM_SKETCH_F_*
+ * @mark: the metadata value of KBLOOM_SKETCH_MARK
+ * @threshold: estimate above which a frame is over; 0: none
+ */
+struct kbloom_sketch_xdp_opts {
+	struct kbloom_sketch_opts geom;
+	__u32 shared;
+	__u32 action;
+	__u32 flags;
+	__u32 mark;
+	__u64 threshold;
+};
+
+/**
+ * kbloom_sketch_xdp_open() - load the XDP sketch program (not attached)
+ *
+ * Return: 0; the errors of kbloom_sketch_create(); -EOPNOTSUPP for a
+ * shared minimal-increase sketch; -EINVAL for a bad @shared, @action or
+ * @flags; -errno of libbpf (open, load, map updates).
+ */
+int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
+			   struct kbloom_sketch_xdp **xp);
+
+/* The loaded program (for bpf_xdp_attach() or BPF_PROG_TEST_RUN). */
+int kbloom_sketch_xdp_prog_fd(const struct kbloom_sketch_xdp *x);
+
+/**
+ * kbloom_sketch_xdp_attach() - attach to @ifindex with XDP_FLAGS_*
+ * @xdp_flags; kbloom_sketch_xdp_close() detaches.
+ * Return: 0; -EBUSY when attached already; -errno of bpf_xdp_attach().
+ */
+int kbloom_sketch_xdp_attach(struct kbloom_sketch_xdp *x, int ifindex,
+			     __u32 xdp_flags);
+
+/**
+ * kbloom_sketch_xdp_read() - the packet (@bytes 0) or byte (@bytes 1)
+ * sketch as a new library sketch: per-CPU rows summed; N is the packets
+ * or bytes counted (the stats)
+ * Return: 0; -ENOMEM; -errno of the map reads.
+ */
+int kbloom_sketch_xdp_read(const struct kbloom_sketch_xdp *x, int bytes,
+			   struct kbloom_sketch **sp);
+
+/**
+ * kbloom_sketch_xdp_write() - replace the packet or byte sketch's
+ * counters with @s's (per-CPU rows: CPU 0 gets them, the others zero)
+ * Return: 0; -EINVAL when @s has another geometry, update, hash or seed;
+ * -errno of the map updates.
+ */
+int kbloom_sketch_xdp_write(struct kbloom_sketch_xdp *x, int bytes,
+			    const struct kbloom_sketch *s);
+
+/* The stats summed over the CPUs.  Return: 0 or -errno. */
+int kbloom_sketch_xdp_stats(const struct kbloom_sketch_xdp *x,
+			    struct kbloom_sketch_stats *st);
+
+void kbloom_sketch_xdp_close(struct kbloom_sketch_xdp *x);
 
 #ifdef __cplusplus
 }
