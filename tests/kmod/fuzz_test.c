@@ -42,7 +42,7 @@ static const unsigned long fz_cmds[] = {
 	KBLOOM_IOCTL_VERSION, KBLOOM_IOCTL_CREATE, KBLOOM_IOCTL_DESTROY,
 	KBLOOM_IOCTL_ADD, KBLOOM_IOCTL_DEL, KBLOOM_IOCTL_TEST,
 	KBLOOM_IOCTL_STAT, KBLOOM_IOCTL_LIST, KBLOOM_IOCTL_FLUSH,
-	KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE,
+	KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE, KBLOOM_IOCTL_COUNT,
 };
 
 static const size_t fz_sizes[] = {
@@ -51,7 +51,7 @@ static const size_t fz_sizes[] = {
 	sizeof(struct kbloom_keys), sizeof(struct kbloom_keys),
 	sizeof(struct kbloom_stat), sizeof(struct kbloom_list),
 	sizeof(struct kbloom_name_op), sizeof(struct kbloom_image_op),
-	sizeof(struct kbloom_image_op),
+	sizeof(struct kbloom_image_op), sizeof(struct kbloom_keys),
 };
 
 static __u64 fz_rand(struct fuzz *z)
@@ -120,18 +120,35 @@ static void fz_name(struct fuzz *z, char *dst)
 
 static const __u32 fz_types[] = {
 	KBLOOM_TYPE_STANDARD, KBLOOM_TYPE_BLOCKED, KBLOOM_TYPE_COUNTING,
+	KBLOOM_TYPE_COUNT_MIN,
 };
+
+/* Count-Min: rows, columns, 16/32-bit counters, either update rule. */
+static void fz_create_cm(struct fuzz *z, struct kbloom_create *c)
+{
+	c->tables = 1 + fz_below(z, KB_CM_ROWS_MAX);
+	c->counter_bits = fz_chance(z, 50) ? 16 : 32;
+	c->update = 1 + fz_below(z, 2);
+	if (fz_chance(z, 50))
+		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
+	else
+		c->buckets = KB_CM_WIDTH_MIN + fz_below(z, 1 << 16);
+}
 
 static void fz_create(struct fuzz *z, struct kbloom_create *c)
 {
-	c->type = fz_types[fz_below(z, 3)];
+	c->type = fz_types[fz_below(z, ARRAY_LEN(fz_types))];
 	fz_name(z, c->name);
 	if (fz_chance(z, 30))
 		c->flags = fz_below(z, 4);
-	if (c->type == KBLOOM_TYPE_COUNTING)
-		c->counter_bits = fz_chance(z, 50) ? 4 : 8;
 	c->hash_id = fz_below(z, 3);
 	c->seed = fz_rand(z);
+	if (c->type == KBLOOM_TYPE_COUNT_MIN) {
+		fz_create_cm(z, c);
+		return;
+	}
+	if (c->type == KBLOOM_TYPE_COUNTING)
+		c->counter_bits = fz_chance(z, 50) ? 4 : 8;
 	if (fz_chance(z, 50)) {
 		c->capacity = 1 + fz_below(z, 20000);
 		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
@@ -206,7 +223,9 @@ static void fz_template(struct fuzz *z, unsigned int i, __u8 *buf)
 	case KBLOOM_IOCTL_ADD:
 	case KBLOOM_IOCTL_DEL:
 	case KBLOOM_IOCTL_TEST:
-		fz_keys(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_TEST);
+	case KBLOOM_IOCTL_COUNT:
+		fz_keys(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_TEST ||
+			fz_cmds[i] == KBLOOM_IOCTL_COUNT);
 		break;
 	case KBLOOM_IOCTL_STAT:
 		if (fz_chance(z, 10))
