@@ -12,6 +12,7 @@
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_sketch.h"
+#include "core/kbloomctl_util.h"
 
 #define EXPECT_ERRNO(expected, cmd) EXPECT_EQ(-(expected), (cmd))
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
@@ -348,6 +349,23 @@ TEST_F(cm, concurrent_adds_never_below)
 	}
 	TH_LOG("%u adds per key from %u threads; overestimate in sum %u",
 	       T * REP * ROUNDS, T, over);
+}
+
+/* kbloomctl count: the module's estimates, one line per key. */
+TEST_F(cm, kbloomctl_count)
+{
+	struct kbctl_res r;
+
+	ASSERT_OK(cm_create(self->fd, "k", 4, 256, 16, variant->update));
+	ASSERT_OK(ku_keys(self->fd, KBLOOM_IOCTL_ADD, "k", "aaabbc", 6, 1, 6,
+			  NULL, NULL, NULL));
+	ASSERT_EQ(0, kbctl_run(&r, "count", "k", "a", "b", "c", "d"));
+	EXPECT_STREQ("a: 3\nb: 2\nc: 1\nd: 0\n", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "count", "nosuch", "a"));
+	EXPECT_STREQ("kbloomctl: count nosuch: No such file or directory\n",
+		     r.err);
+	kbctl_free(&r);
 }
 
 struct bad_create {
