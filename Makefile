@@ -258,7 +258,7 @@ fuzz: deps
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
 
 # the image loader needs only the core of the library
-FUZZ_LIB_SRCS := $(addprefix userspace/lib/,filter.c batch.c image.c stats.c simd.c)
+FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
 $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
