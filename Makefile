@@ -257,8 +257,9 @@ fuzz: deps
 	$(Q)$(MAKE) $(B)/fuzz/image_fuzz
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
 
-# the image loader needs only the core of the library
-FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
+# the image loaders need only the core of the library and the sketch
+FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c) \
+	$(addprefix userspace/lib/sketch/,sketch.c sketch_image.c)
 $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)

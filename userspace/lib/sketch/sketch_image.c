@@ -29,6 +29,7 @@ static void kbs_head_fill(const struct kbloom_sketch *s,
 	h->k = kb_le32(s->shape.k);
 	h->seed = kb_le64(s->seed);
 	h->m = kb_le64(s->shape.m);
+	h->capacity = kb_le64(s->capacity);
 	h->fpr_pico = kb_le64(s->epsilon_pico);
 	h->inserted = kb_le64(s->total);
 	h->saturations = kb_le64(s->saturations);
@@ -116,6 +117,7 @@ int kbloom_sketch_load(const void *buf, size_t len, struct kbloom_sketch **sp)
 		s->words[i] = kb_le64(w);
 	}
 	s->epsilon_pico = kb_le64(hd.h.fpr_pico);
+	s->capacity = kb_le64(hd.h.capacity);
 	s->total = kb_le64(hd.h.inserted);
 	s->saturations = kb_le64(hd.h.saturations);
 	memcpy(s->name, hd.h.name, KBLOOM_NAME_LEN);

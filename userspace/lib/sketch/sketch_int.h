@@ -21,6 +21,7 @@ struct kbloom_sketch {
 	__u64 seed;
 	__u64 epsilon_pico;
 	__u64 delta_pico;
+	__u64 capacity;		/* an image's, kept as it is (unused) */
 	__u64 total;		/* N: weight added minus weight deleted */
 	__u64 saturations;
 	char name[KBLOOM_NAME_LEN];
