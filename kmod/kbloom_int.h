@@ -5,6 +5,7 @@
  *   main.c      misc device, ioctl dispatch, module parameters
  *   filter.c    filter objects: allocation, dispatch to the type, statistics
  *   classic.c   the standard, blocked and counting types
+ *   countmin.c  the Count-Min sketch (spectral Bloom filter)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
