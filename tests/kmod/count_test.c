@@ -209,6 +209,9 @@ TEST_F(cnt, create_variant_refused)
 
 	ku_name(c.name, "v");
 	for (t = KBLOOM_TYPE_COUNTING + 1; t <= KBLOOM_TYPE_LAST; t++) {
+		/* implemented: tests/kmod/countmin_test.c */
+		if (t == KBLOOM_TYPE_COUNT_MIN)
+			continue;
 		c.type = t;
 		EXPECT_ERRNO(EOPNOTSUPP, ku_ioctl(self->fd,
 						  KBLOOM_IOCTL_CREATE, &c));
