@@ -80,6 +80,8 @@ struct kb_filter;
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
+ * @fpr_pico: NULL for the classic formula (kb_plan_fpr_pico()); else the
+ *           type's predicted rate at @n keys, in 1e-12 (STAT)
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -89,6 +91,7 @@ struct kb_type_ops {
 	bool (*can_del)(const struct kb_geom *g);
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
+	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
 };
 
 struct kb_filter {
@@ -144,6 +147,9 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+
+/* vicbf.c */
+extern const struct kb_type_ops kb_vi_ops;
 
 /* countmin.c */
 extern const struct kb_type_ops kb_cm_ops;
