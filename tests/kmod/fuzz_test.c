@@ -178,6 +178,24 @@ static void fz_create_cm(struct fuzz *z, struct kbloom_create *c)
 		c->buckets = KB_CM_WIDTH_MIN + fz_below(z, 1 << 16);
 }
 
+/* Cuckoo geometry alone (m, k derived), sometimes out of range. */
+static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
+{
+	static const __u32 slots[] = { 1, 2, 4, 8, 3, 0 };
+
+	c->m = 0;
+	c->k = 0;
+	c->counter_bits = 0;
+	c->tables = 0;
+	c->vi_l = 0;
+	c->update = 0;
+	c->capacity = 0;
+	c->fpr_pico = 0;
+	c->fp_bits = 3 + fz_below(z, 31);
+	c->slots = slots[fz_below(z, ARRAY_LEN(slots))];
+	c->buckets = fz_below(z, 4096);
+}
+
 static void fz_create(struct fuzz *z, struct kbloom_create *c)
 {
 	c->type = fz_type(z);
@@ -201,6 +219,11 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	} else {
 		c->m = 512 * (1 + fz_below(z, 2048));
 		c->k = 1 + fz_below(z, KBLOOM_K_MAX);
+	}
+	/* a tenth cuckoo filters of their own geometry: keys move in them */
+	if (fz_chance(z, 10)) {
+		c->type = KBLOOM_TYPE_CUCKOO;
+		fz_cuckoo(z, c);
 	}
 }
 
@@ -381,7 +404,8 @@ static void fz_one(struct fuzz *z)
 	unsigned int idx;
 	unsigned long cmd = fz_cmd(z, &idx);
 	size_t size = fz_sizes[idx];
-	int ret, intact = cmd == KBLOOM_IOCTL_CREATE;
+	int ret, intact = cmd == KBLOOM_IOCTL_CREATE &&
+			  fz_cmds[idx] == KBLOOM_IOCTL_CREATE;
 	__u32 usize;
 	void *arg = buf;
 
