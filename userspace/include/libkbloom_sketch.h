@@ -204,22 +204,6 @@ int kbloom_sketch_save(const struct kbloom_sketch *s, void *buf,
  */
 int kbloom_sketch_load(const void *buf, size_t len, struct kbloom_sketch **sp);
 
-/**
- * kbloom_sketch_dev_count() - the estimates of keys in a kbloom.ko filter
- * (KBLOOM_IOCTL_COUNT: Count-Min or counting), over as many ioctls as
- * the batch limits need
- * @fd: /dev/kbloom
- * @keys, @keys_len, @key_len, @count: a key set as for kbloom_dev_*_batch()
- * @est: out, @count estimates
- * @hits: out (may be NULL): the non-zero estimates
- *
- * Return: @count; -EINVAL for a malformed key set or a NULL @est; the
- * module's errors (ENOENT, EOPNOTSUPP for a filter without counts, ...).
- */
-long kbloom_sketch_dev_count(int fd, const char *name, const void *keys,
-			     size_t keys_len, __u32 key_len, __u64 count,
-			     __u64 *est, __u64 *hits);
-
 /* ---- the XDP counting sketch (bpf/kbloom_countmin.bpf.c) ---------------- */
 
 struct kbloom_sketch_xdp;

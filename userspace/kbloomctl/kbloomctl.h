@@ -144,7 +144,6 @@ struct ctl {
 
 /* the command tables (main.c lists them in cmd_tables[]) */
 extern const struct ctl_cmd module_cmds[];
-extern const struct ctl_cmd countmin_cmds[];	/* countmin.c */
 extern const struct ctl_cmd image_cmds[];
 extern const struct ctl_cmd plan_cmds[];
 extern const struct ctl_cmd xdp_cmds[];

@@ -37,7 +37,6 @@ extern const struct ctl_cmd experiment_cmds[];	/* experiment.c */
 static const struct ctl_cmd *const cmd_tables[] = {
 	module_cmds,
 	cuckoo_cmds,
-	countmin_cmds,
 	image_cmds,
 	plan_cmds,
 	experiment_cmds,
