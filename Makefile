@@ -125,6 +125,9 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
 
+# the sketch moves shared counters with compare-and-exchange (BPF v3)
+$(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@
 	$(Q)mkdir -p $(@D)
@@ -256,8 +259,9 @@ fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# the image loader needs only the core of the library
-FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
+# the image loaders need only the core of the library and the sketch
+FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c) \
+	$(addprefix userspace/lib/sketch/,sketch.c sketch_image.c)
 $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)

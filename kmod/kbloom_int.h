@@ -6,6 +6,7 @@
  *   filter.c    filter objects: allocation, dispatch to the type, statistics
  *   classic.c   the standard, blocked and counting types
  *   dleft.c     the d-left counting filter
+ *   countmin.c  the Count-Min sketch (spectral Bloom filter)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -76,6 +77,9 @@ struct kb_filter;
  *           when the key has no room (nothing changed)
  * @del:     NULL when the type cannot delete (EOPNOTSUPP); true when
  *           deleted, false when definitely absent (nothing changed)
+ * @can_del: NULL when every filter of a type with @del can delete; else
+ *           whether this geometry can (EOPNOTSUPP when not: Count-Min's
+ *           minimal increase)
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
@@ -90,6 +94,7 @@ struct kb_type_ops {
 	bool (*test)(const struct kb_filter *f, u64 h);
 	int (*add)(struct kb_filter *f, u64 h);
 	bool (*del)(struct kb_filter *f, u64 h);
+	bool (*can_del)(const struct kb_geom *g);
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
 	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
@@ -160,6 +165,9 @@ extern const struct kb_type_ops kb_vi_ops;
 
 /* dleft.c */
 extern const struct kb_type_ops kb_dleft_ops;
+
+/* countmin.c */
+extern const struct kb_type_ops kb_cm_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -182,6 +182,12 @@ static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
 	}
 }
 
+/* The type deletes, and so does this filter's geometry. */
+static bool kb_can_del(const struct kb_filter *f)
+{
+	return f->ops->del && (!f->ops->can_del || f->ops->can_del(&f->g));
+}
+
 static int kb_batch_apply(const char *name, struct kb_batch *b,
 			  enum kb_keys_op op)
 {
@@ -191,7 +197,7 @@ static int kb_batch_apply(const char *name, struct kb_batch *b,
 	f = kb_filter_get(name);
 	if (!f)
 		return -ENOENT;
-	if ((op == KB_DEL && !f->ops->del) ||
+	if ((op == KB_DEL && !kb_can_del(f)) ||
 	    (op == KB_COUNT && !f->ops->count)) {
 		ret = -EOPNOTSUPP;
 		goto out_put;

@@ -9,6 +9,9 @@
  *     loader kept every field and every word);
  *   - a key can be tested, added and then must be found;
  *   - kbloom_load_into() of the same image into the new filter succeeds.
+ * The same input goes to kbloom_sketch_load() (Count-Min images,
+ * version 3): no crash, overread or leak; an accepted sketch saves back
+ * to the input byte for byte and counts a key it adds.
  * A violation aborts, which libFuzzer reports as a crash.
  *
  * Seed corpus: run the target with -kbloom_seed_corpus=DIR to write valid
@@ -19,7 +22,8 @@
  * Build and run (what make fuzz does):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Iuserspace/include \
  *         -D_GNU_SOURCE -o build/fuzz/image_fuzz tests/fuzz/image_fuzz.c \
- *         userspace/lib/{filter,batch,image,stats,simd}.c -lm
+ *         (the .c files of userspace/lib/core) \
+ *         userspace/lib/sketch/sketch.c userspace/lib/sketch/sketch_image.c -lm
  *   build/fuzz/image_fuzz -kbloom_seed_corpus=build/fuzz/corpus
  *   build/fuzz/image_fuzz -max_total_time=60 build/fuzz/corpus
  */
@@ -31,6 +35,7 @@
 
 #include "fuzz_seed.h"
 #include "libkbloom.h"
+#include "libkbloom_sketch.h"
 
 static void check(int cond, const char *what)
 {
@@ -73,6 +78,55 @@ static int one_image(const uint8_t *data, size_t size)
 	return 1;
 }
 
+static void one_sketch(const uint8_t *data, size_t size)
+{
+	struct kbloom_sketch *s = NULL;
+	static const char key[] = "fuzz-key";
+	__u64 before;
+	void *img;
+	size_t len;
+	int ret;
+
+	ret = kbloom_sketch_load(data, size, &s);
+	if (ret) {
+		check(ret == -EMSGSIZE || ret == -EBADMSG ||
+		      ret == -EPROTONOSUPPORT || ret == -EOPNOTSUPP,
+		      "unexpected sketch load error");
+		check(s == NULL, "sketch written on failure");
+		return;
+	}
+	len = kbloom_sketch_image_size(s);
+	img = malloc(len);
+	check(img && kbloom_sketch_save(s, img, len, NULL) == 0,
+	      "sketch save failed");
+	check(len == size && !memcmp(img, data, size),
+	      "sketch round trip differs");
+	before = kbloom_sketch_count(s, key, sizeof(key) - 1);
+	check(kbloom_sketch_add(s, key, sizeof(key) - 1, 1) >= 0,
+	      "sketch add failed");
+	check(kbloom_sketch_count(s, key, sizeof(key) - 1) >= before,
+	      "sketch count went down");
+	free(img);
+	kbloom_sketch_free(s);
+}
+
+/* The checksum of an image made right (either version's header). */
+static void fix_crc(uint8_t *img, size_t size)
+{
+	struct kbloom_image_head hd;
+	size_t hl = sizeof(hd.h);
+
+	memcpy(&hd.h, img, sizeof(hd.h));
+	if (kb_le16(hd.h.hdr_len) == sizeof(hd) && size >= sizeof(hd)) {
+		memcpy(&hd, img, sizeof(hd));
+		hl = sizeof(hd);
+		hd.h.crc = kb_le32(kb_image_crc_head(&hd, img + hl, size - hl));
+	} else {
+		hd.h.crc = kb_le32(kb_image_crc(&hd.h, img + hl, size - hl));
+	}
+	memcpy(img, &hd.h, sizeof(hd.h));
+}
+
 /*
  * Each input twice: as it is (the checksum nearly always stops a mutated
  * image), and with its checksum recomputed, so that mutations reach the
@@ -80,20 +134,18 @@ static int one_image(const uint8_t *data, size_t size)
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kbloom_image_hdr h;
 	uint8_t *copy;
 
 	one_image(data, size);
+	one_sketch(data, size);
 	if (size < KBLOOM_IMAGE_HDR_LEN)
 		return 0;
 	copy = malloc(size);
 	check(copy != NULL, "out of memory");
 	memcpy(copy, data, size);
-	memcpy(&h, copy, sizeof(h));
-	h.crc = kb_le32(kb_image_crc(&h, copy + KBLOOM_IMAGE_HDR_LEN,
-				     size - KBLOOM_IMAGE_HDR_LEN));
-	memcpy(copy, &h, sizeof(h));
+	fix_crc(copy, size);
 	one_image(copy, size);
+	one_sketch(copy, size);
 	free(copy);
 	return 0;
 }
@@ -132,6 +184,45 @@ static int write_seed(const char *dir, const char *name, __u32 type, __u64 m,
 	return ret;
 }
 
+/* A Count-Min image: @rows x @width, counters of @cb bits, @update. */
+static int write_sketch_seed(const char *dir, const char *name, __u32 rows,
+			     __u64 width, __u32 cb, __u32 update)
+{
+	struct kbloom_sketch_opts o = {
+		.rows = rows, .width = width, .counter_bits = cb,
+		.update = update, .flags = KBLOOM_SKETCH_SEED,
+		.seed = 0x5EED + rows, .name = name,
+	};
+	struct kbloom_sketch *s;
+	char path[4096];
+	size_t len;
+	void *img;
+	FILE *out;
+	__u64 key;
+	int i, ret;
+
+	ret = kbloom_sketch_create(&o, &s);
+	if (ret)
+		return ret;
+	for (i = 0; i < 50; i++) {
+		key = (__u64)i * 0x9E3779B97F4A7C15ULL;
+		kbloom_sketch_add(s, &key, 8, 1 + i % 9);
+	}
+	kbloom_sketch_add(s, "hot", 3, 1ULL << 33);	/* saturations */
+	len = kbloom_sketch_image_size(s);
+	img = malloc(len);
+	ret = img ? kbloom_sketch_save(s, img, len, NULL) : -ENOMEM;
+	kbloom_sketch_free(s);
+	snprintf(path, sizeof(path), "%s/%s.img", dir, name);
+	out = ret ? NULL : fopen(path, "wb");
+	if (!ret && (!out || fwrite(img, 1, len, out) != len))
+		ret = -EIO;
+	if (out)
+		fclose(out);
+	free(img);
+	return ret;
+}
+
 static int write_corpus(const char *dir)
 {
 	int ret = 0;
@@ -153,6 +244,9 @@ static int write_corpus(const char *dir)
 			  KBLOOM_HASH_SIPHASH13, 8, 20);
 	ret |= write_seed(dir, "counting4-k32", KBLOOM_TYPE_COUNTING, 64, 32,
 			  KBLOOM_HASH_FAST, 4, 2);
+	ret |= write_sketch_seed(dir, "countmin-16", 3, 64, 16, KB_CM_ALL);
+	ret |= write_sketch_seed(dir, "countmin-32-inc", 5, 17, 32,
+				 KB_CM_MIN_INC);
 	return ret;
 }
 

@@ -151,8 +151,11 @@ TEST_F(cnt, errors)
 }
 
 /*
- * A version-3 image (Count-Min), valid: the module does not hold the type
- * (cuckoo and VI have their own tests).
+ * A version-3 image of a later type (partitioned, whose geometry the
+ * contract does not define yet) with a Count-Min body: every type that
+ * has a geometry is held by the module now (cuckoo, VI, d-left and
+ * Count-Min have their own tests), so this is the image the module does
+ * not hold.
  */
 static __u64 v3_image(__u8 *buf)
 {
@@ -178,6 +181,7 @@ static __u64 v3_image(__u8 *buf)
 	hd->g.update = s.update;
 	hd->g.tables = s.tables;
 	hd->g.buckets = kb_le64(s.buckets);
+	hd->h.type = KBLOOM_TYPE_PARTITIONED;
 	hd->h.crc = kb_le32(kb_image_crc_head(hd, buf + hl, plen));
 	return hl + plen;
 }
@@ -188,7 +192,8 @@ TEST_F(cnt, v3_image_refused)
 	__u64 len = v3_image(buf);
 	struct kbloom_stat st;
 
-	ASSERT_OK(kb_image_verify(buf, len));
+	/* well-formed, of a type without a defined geometry */
+	ASSERT_EQ(-EOPNOTSUPP, kb_image_verify(buf, len));
 	EXPECT_ERRNO(EOPNOTSUPP, ku_restore(self->fd, "", buf, len, 0));
 	EXPECT_ERRNO(EOPNOTSUPP, ku_restore(self->fd, "x", buf, len,
 					    KBLOOM_RESTORE_REPLACE));
@@ -214,6 +219,9 @@ TEST_F(cnt, create_variant_refused)
 
 	ku_name(c.name, "v");
 	for (t = KBLOOM_TYPE_COUNTING + 1; t <= KBLOOM_TYPE_LAST; t++) {
+		/* implemented: tests/kmod/countmin_test.c */
+		if (t == KBLOOM_TYPE_COUNT_MIN)
+			continue;
 		c.type = t;
 		/*
 		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c):

@@ -166,6 +166,18 @@ static void fz_geometry(struct fuzz *z, struct kbloom_create *c)
 						fz_interesting(z);
 }
 
+/* Count-Min: rows, columns, 16/32-bit counters, either update rule. */
+static void fz_create_cm(struct fuzz *z, struct kbloom_create *c)
+{
+	c->tables = 1 + fz_below(z, KB_CM_ROWS_MAX);
+	c->counter_bits = fz_chance(z, 50) ? 16 : 32;
+	c->update = 1 + fz_below(z, 2);
+	if (fz_chance(z, 50))
+		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
+	else
+		c->buckets = KB_CM_WIDTH_MIN + fz_below(z, 1 << 16);
+}
+
 /* Cuckoo geometry alone (m, k derived), sometimes out of range. */
 static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
 {
@@ -190,12 +202,17 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	fz_name(z, c->name);
 	if (fz_chance(z, 30))
 		c->flags = fz_below(z, 4);
+	c->hash_id = fz_below(z, 3);
+	c->seed = fz_rand(z);
+	/* half the Count-Min creates well-formed, so that sketches exist */
+	if (c->type == KBLOOM_TYPE_COUNT_MIN && fz_chance(z, 50)) {
+		fz_create_cm(z, c);
+		return;
+	}
 	if (c->type == KBLOOM_TYPE_COUNTING)
 		c->counter_bits = fz_chance(z, 50) ? 4 : 8;
 	else if (!kb_type_classic(c->type))
 		fz_geometry(z, c);
-	c->hash_id = fz_below(z, 3);
-	c->seed = fz_rand(z);
 	if (fz_chance(z, 50)) {
 		c->capacity = 1 + fz_below(z, 20000);
 		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);

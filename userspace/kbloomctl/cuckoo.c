@@ -214,12 +214,12 @@ const struct ctl_cmd cuckoo_cmds[] = {
 	{
 		.name = "count",
 		.synopsis = "NAME KEY... | NAME -f FILE | NAME -",
-		.summary = "count keys: copies in a cuckoo filter, the minimum counter of a counting one",
+		.summary = "count keys: copies in a cuckoo filter, the minimum counter of a counting filter or Count-Min sketch",
 		.help =
 "Keys as for add.  Prints \"KEY: N\" per key: for a cuckoo filter the\n"
 "copies of the key's fingerprint in its two buckets, for a counting\n"
-"filter the minimum of its counters (never below the true count while\n"
-"no counter saturated).\n",
+"filter or a Count-Min sketch the minimum of its counters (never below\n"
+"the true count while no counter saturated).\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_KEY) | CTL_OPT(CO_FILE),

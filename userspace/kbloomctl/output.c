@@ -142,6 +142,8 @@ const char *type_name(__u32 type)
 		return "cuckoo";
 	case KBLOOM_TYPE_VI_COUNTING:
 		return "vi-counting";
+	case KBLOOM_TYPE_COUNT_MIN:
+		return "countmin";
 	}
 	return "unknown";
 }
