@@ -8,7 +8,7 @@
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
 #   make fuzz         libFuzzer over the image loader, 60 s
-#   make install | clean
+#   make install | install-headers | clean
 #
 # Everything built goes to build/.  V=1 shows the commands.
 
@@ -77,7 +77,8 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
-	check-kmod check-style check-all demo bench fuzz install clean checkpatch
+	check-kmod check-style check-all demo bench fuzz install install-headers \
+	clean checkpatch
 
 all: kmod bpf lib ctl
 
@@ -254,20 +255,28 @@ fuzz: deps
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
 
 # the image loader needs only the core of the library
-FUZZ_LIB_SRCS := $(addprefix userspace/lib/,filter.c batch.c image.c stats.c simd.c)
+FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
 $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_LIB_SRCS) -lm
 
-install: all
+install: all install-headers
 	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
 	install -D -m 0644 $(B)/libkbloom.a $(DESTDIR)$(PREFIX)/lib/libkbloom.a
+	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
+
+# The public headers go to $(PREFIX)/include, the contract (uapi/) to
+# $(PREFIX)/include/kbloom/uapi.  The public headers spell it
+# "kbloom/uapi/x.h", a path relative to themselves: installed it is the
+# directory beside them, in the tree the link userspace/include/kbloom/uapi
+# -> uapi/.  So -I$(PREFIX)/include is all a program needs, and each header
+# compiles alone (tests/core/install_test.c checks that).
+install-headers:
 	install -d $(DESTDIR)$(PREFIX)/include/kbloom/uapi
 	install -m 0644 userspace/include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 uapi/*.h $(DESTDIR)$(PREFIX)/include/kbloom/uapi/
-	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
 
 clean:
 	$(say) CLEAN build

@@ -42,7 +42,7 @@
 #include "uapi/kbloom_base.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 
 enum {
 	KBLOOM_ABSENT = 0,	/* definitely not in the filter */

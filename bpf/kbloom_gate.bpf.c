@@ -2,7 +2,7 @@
 /*
  * kbloom gate, map-backed variant: the gate of bpf/kbloom_gate.h with its
  * filter a blocked Bloom filter in BPF maps (gate_params, gate_filters:
- * the filter table of bpf/kbloom_maps.h, filter id 0), which the loader
+ * the filter table of uapi/kbloom_xdp_maps.h, filter id 0), which the loader
  * fills and swaps.  bpf/kbloom_gate.h describes the frames, modes,
  * verdicts, counters and maps.
  */

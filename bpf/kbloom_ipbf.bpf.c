@@ -2,7 +2,7 @@
 /*
  * kbloom ipbf: source-routed multicast with a Bloom filter in every packet,
  * LIPSIN zFilters and multi-stage MSBF headers (uapi/kbloom_ipbf.h), on
- * XDP.  One instance per node; the maps are in bpf/kbloom_ipbf_maps.h.
+ * XDP.  One instance per node; the maps are in uapi/kbloom_net_maps.h.
  *
  * kbloom_ipbf_ingress, attached to every port of the node, handles the
  * frames of EtherType KB_IPBF_ETH_P (others go to the stack untouched).
@@ -64,7 +64,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "uapi/kbloom_ipbf.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_net_maps.h"
 
 #define IPBF_PORTS		64	/* default, the loader sets the size */
 

@@ -4,11 +4,11 @@
  * filter owned by kbloom.ko instead of a BPF map.
  *
  * Same frames, modes, verdicts, counters and maps as kbloom_gate.bpf.c
- * (bpf/kbloom_gate.h, bpf/kbloom_maps.h), and the same program name, so a
+ * (bpf/kbloom_gate.h, uapi/kbloom_xdp_maps.h), and the same program name, so a
  * loader can load either object into one instance; plus
  *   gate_kfilter  HASH  0 -> struct kbloom_kfunc_name: the module filter
  * The address is tested with bpf_kbloom_get()/bpf_kbloom_test()/
- * bpf_kbloom_put() (kmod/kbloom_kfunc.h) against that filter, which
+ * bpf_kbloom_put() (uapi/kbloom_kfunc.h) against that filter, which
  * /dev/kbloom users fill, delete from (a counting filter forgets a deleted
  * address at once: no rebuild) and swap with RESTORE.  "Definitely
  * absent" decides at once; "possibly present" is confirmed by gate_exact,
@@ -22,7 +22,7 @@
  * of the kfunc variant (libkbloom_xdp.h).
  */
 #include "bpf/kbloom_gate.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 
 /* BPF_F_NO_PREALLOC: an update replaces the name under RCU, never torn. */
 struct {

@@ -5,7 +5,7 @@
  * a BPF map.
  *
  * Same frames, verdicts, counters and maps as kbloom_mcast.bpf.c
- * (bpf/kbloom_maps.h), and the same program names (kbloom_mcast_ingress,
+ * (uapi/kbloom_xdp_maps.h), and the same program names (kbloom_mcast_ingress,
  * kbloom_mcast_egress, kbloom_mcast_check), so a loader can load either
  * object into one instance; plus
  *   mc_kfilter  HASH  ifindex -> struct kbloom_kfunc_name: the port's
@@ -13,7 +13,7 @@
  * A port is still a port by its mc_params entry (which also holds its
  * counters index); its filter is the module filter named in mc_kfilter,
  * tested with bpf_kbloom_get()/bpf_kbloom_test()/bpf_kbloom_put()
- * (kmod/kbloom_kfunc.h).  With a counting module filter a leave is one
+ * (uapi/kbloom_kfunc.h).  With a counting module filter a leave is one
  * KBLOOM_IOCTL_DEL: the group's counters go down and the copies stop,
  * with no rebuild.  No mc_kfilter entry, or no module filter of that
  * name: the copy is dropped and counted in tx_errors, as a port without a
@@ -23,7 +23,7 @@
  * module, load kbloom_mcast.bpf.c.
  */
 #include "bpf/kbloom_mcast.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 
 /* BPF_F_NO_PREALLOC: an update replaces the name under RCU, never torn. */
 struct {
@@ -37,7 +37,8 @@ struct {
 /* Port @ifindex's module filter on the group: KBLOOM_* or -ENOENT. */
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
-					   const struct kbloom_pkt *pkt)
+					   const struct kbloom_pkt *pkt,
+					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_kfunc_name *n;
 	struct kb_filter *f;

@@ -35,7 +35,8 @@
 
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
-					   const struct kbloom_pkt *pkt)
+					   const struct kbloom_pkt *pkt,
+					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_bpf_filter f = { .p = p };
 

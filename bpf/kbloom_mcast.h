@@ -1,10 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kbloom mcast: the multicast switch shared by its two variants,
- * kbloom_mcast.bpf.c (filters in BPF maps) and kbloom_kfunc_mcast.bpf.c
- * (filters owned by kbloom.ko): the maps, the ingress program, the leak
- * audit and the egress decision.  A variant defines mcast_port_test(),
- * the port's membership test, and nothing else of the switch.
+ * kbloom mcast: the multicast switch shared by its three variants,
+ * kbloom_mcast.bpf.c (filters in BPF maps), kbloom_kfunc_mcast.bpf.c
+ * (filters owned by kbloom.ko) and kbloom_mcbf.bpf.c (Multi-Class Bloom
+ * filters): the maps, the ingress program, the leak audit and the egress
+ * decision.  A variant is its two hooks and nothing else of the switch:
+ *
+ *   its port record, the value of the port map, defined before the
+ *   include (the defaults are mcast's, struct kbloom_params in mc_params):
+ *	MCAST_PORT		the record's type
+ *	mcast_port_params(port)	its struct kbloom_params (counters index,
+ *				filter slot)
+ *	MCAST_PORT_MAP		the port map's name
+ *   and with it the names and types of the variant's maps and programs:
+ *	MCAST_MAP(x)		map x (ports, filters, stats, members, config)
+ *	MCAST_PROG(x)		program x (ingress, egress, check)
+ *	MCAST_STATS, MCAST_CFG	the values of the stats and config maps
+ *	MCAST_F_AUDIT		the config flag that counts leaks;
+ *
+ *   its membership test, mcast_port_test(), defined after the include.
  */
 #ifndef _KBLOOM_MCAST_H
 #define _KBLOOM_MCAST_H
@@ -13,6 +27,17 @@
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
 #include "bpf/kbloom_pkt.h"
+
+#ifndef MCAST_PORT
+#define MCAST_PORT		struct kbloom_params
+#define mcast_port_params(port)	(port)
+#define MCAST_PORT_MAP		mc_params
+#define MCAST_MAP(x)		mc_##x
+#define MCAST_PROG(x)		kbloom_mcast_##x
+#define MCAST_STATS		struct kbloom_mcast_stats
+#define MCAST_CFG		struct kbloom_mcast_cfg
+#define MCAST_F_AUDIT		KBLOOM_MCAST_F_AUDIT
+#endif
 
 #define KBLOOM_MCAST_PORTS	64	/* default, the loader sets the size */
 
@@ -23,101 +48,103 @@ struct {
 	__uint(max_entries, KBLOOM_MCAST_PORTS);
 	__type(key, __u32);
 	__type(value, struct bpf_devmap_val);
-} mc_ports SEC(".maps");
+} MCAST_MAP(ports) SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, KBLOOM_MCAST_PORTS);
 	__type(key, __u32);
-	__type(value, struct kbloom_params);
-} mc_params SEC(".maps");
+	__type(value, MCAST_PORT);
+} MCAST_PORT_MAP SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, KBLOOM_MCAST_PORTS * KBLOOM_SLOTS_PER_FILTER);
 	__type(key, __u32);
 	__array(values, struct kbloom_blocks);
-} mc_filters SEC(".maps");
+} MCAST_MAP(filters) SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, KBLOOM_MCAST_PORTS);
 	__type(key, __u32);
-	__type(value, struct kbloom_mcast_stats);
-} mc_stats SEC(".maps");
+	__type(value, MCAST_STATS);
+} MCAST_MAP(stats) SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, struct kbloom_member_key);
 	__type(value, __u32);
-} mc_members SEC(".maps");
+} MCAST_MAP(members) SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct kbloom_mcast_cfg);
-} mc_config SEC(".maps");
+	__type(value, MCAST_CFG);
+} MCAST_MAP(config) SEC(".maps");
 
-static __always_inline struct kbloom_mcast_stats *
-mcast_stats(const struct kbloom_params *p)
+static __always_inline MCAST_STATS *mcast_stats(const MCAST_PORT *port)
 {
-	__u32 index = p->index;
+	__u32 index = mcast_port_params(port)->index;
 
-	return bpf_map_lookup_elem(&mc_stats, &index);
+	return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
 }
 
 SEC("xdp")
-int kbloom_mcast_ingress(struct xdp_md *ctx)
+int MCAST_PROG(ingress)(struct xdp_md *ctx)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	__u32 ifindex = ctx->ingress_ifindex;
-	const struct kbloom_params *p;
-	struct kbloom_mcast_stats *st;
+	const MCAST_PORT *port;
+	MCAST_STATS *st;
 	struct kbloom_pkt pkt;
 
-	p = bpf_map_lookup_elem(&mc_params, &ifindex);
-	if (!p)
+	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	if (!port)
 		return XDP_PASS;	/* not a port of this switch */
-	st = mcast_stats(p);
+	st = mcast_stats(port);
 	if (!st)
 		return XDP_PASS;
 	st->rx_packets++;
 	if (!KBLOOM_MCAST_RX_COUNT(st, kbloom_mcast_rx(data, data_end, &pkt)))
 		return XDP_PASS;
-	return bpf_redirect_map(&mc_ports, 0,
+	return bpf_redirect_map(&MCAST_MAP(ports), 0,
 				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 }
 
 /* Count a forwarded copy of a group the port has not joined. */
-static __always_inline void mcast_audit(struct kbloom_mcast_stats *st,
-					__u32 ifindex,
+static __always_inline void mcast_audit(MCAST_STATS *st, __u32 ifindex,
 					const struct kbloom_pkt *pkt)
 {
 	struct kbloom_member_key mk = {};
-	struct kbloom_mcast_cfg *cfg;
+	MCAST_CFG *cfg;
 	__u32 zero = 0;
 
-	cfg = bpf_map_lookup_elem(&mc_config, &zero);
-	if (!cfg || !(cfg->flags & KBLOOM_MCAST_F_AUDIT))
+	cfg = bpf_map_lookup_elem(&MCAST_MAP(config), &zero);
+	if (!cfg || !(cfg->flags & MCAST_F_AUDIT))
 		return;
 	mk.ifindex = ifindex;
 	mk.len = pkt->addr_len;
 	__builtin_memcpy(mk.addr, pkt->dst, sizeof(mk.addr));
-	if (!bpf_map_lookup_elem(&mc_members, &mk))
+	if (!bpf_map_lookup_elem(&MCAST_MAP(members), &mk))
 		st->tx_leaked++;
 }
 
 /*
  * The port's membership test of the copy's group: KBLOOM_MAYBE,
- * KBLOOM_ABSENT or -errno.  Each variant (map-backed, kfunc) defines it.
+ * KBLOOM_ABSENT or -errno.  Each variant defines it; @st, the port's
+ * counters when the copy is counted (else NULL), is for counters of the
+ * variant's own (tx_seen, tx_forwarded, tx_filtered, tx_errors are
+ * counted here).
  */
 static __always_inline int mcast_port_test(__u32 ifindex,
-					   const struct kbloom_params *p,
-					   const struct kbloom_pkt *pkt);
+					   const MCAST_PORT *port,
+					   const struct kbloom_pkt *pkt,
+					   MCAST_STATS *st);
 
 /* Whether the port @ifindex keeps this copy; counted when @count. */
 static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
@@ -125,16 +152,16 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
-	struct kbloom_mcast_stats *st = NULL;
-	const struct kbloom_params *p;
+	const MCAST_PORT *port;
+	MCAST_STATS *st = NULL;
 	struct kbloom_pkt pkt;
 	int ret;
 
-	p = bpf_map_lookup_elem(&mc_params, &ifindex);
-	if (!p)
+	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	if (!port)
 		return XDP_DROP;
 	if (count) {
-		st = mcast_stats(p);
+		st = mcast_stats(port);
 		if (!st)
 			return XDP_DROP;
 		st->tx_seen++;
@@ -142,7 +169,7 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 	if (kbloom_mcast_rx(data, data_end, &pkt) != KBLOOM_MCAST_RX_DATA)
 		ret = -EINVAL;
 	else
-		ret = mcast_port_test(ifindex, p, &pkt);
+		ret = mcast_port_test(ifindex, port, &pkt, st);
 	if (ret == KBLOOM_MAYBE) {
 		if (st) {
 			st->tx_forwarded++;
@@ -160,13 +187,13 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 }
 
 SEC("xdp/devmap")
-int kbloom_mcast_egress(struct xdp_md *ctx)
+int MCAST_PROG(egress)(struct xdp_md *ctx)
 {
 	return mcast_egress(ctx, ctx->egress_ifindex, 1);
 }
 
 SEC("xdp")
-int kbloom_mcast_check(struct xdp_md *ctx)
+int MCAST_PROG(check)(struct xdp_md *ctx)
 {
 	return mcast_egress(ctx, ctx->ingress_ifindex, 0);
 }

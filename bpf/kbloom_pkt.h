@@ -33,7 +33,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <bpf/bpf_endian.h>
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 
 #define KBLOOM_IPV6_EXT_MAX	8
 

@@ -12,70 +12,25 @@
 #include <linux/uaccess.h>
 
 #include "kbloom_int.h"
-#include "uapi/kbloom_plan.h"
 
 #define KB_CREATE_FLAGS	(KBLOOM_CREATE_SEED | KBLOOM_CREATE_EXIST)
 
-static int kb_create_counter_bits(u32 type, u32 in, u32 *out)
-{
-	if (type != KBLOOM_TYPE_COUNTING) {
-		*out = 0;
-		return in ? -EINVAL : 0;
-	}
-	*out = in ? in : KBLOOM_COUNTER_BITS_DEFAULT;
-	if (*out != KBLOOM_COUNTER_BITS_DEFAULT &&
-	    *out != KBLOOM_COUNTER_BITS_WIDE)
-		return -EINVAL;
-	return 0;
-}
-
-/* (m, k) from (capacity, fpr_pico) through the shared planner. */
-static int kb_geom_planned(const struct kbloom_create *cmd, struct kb_geom *g)
-{
-	struct kb_plan plan;
-	int ret;
-
-	ret = kb_plan(g->type, cmd->capacity, cmd->fpr_pico, g->counter_bits,
-		      &plan);
-	if (ret)
-		return ret == -E2BIG ? -E2BIG : -EINVAL;
-	g->m = plan.m;
-	g->k = plan.k;
-	g->capacity = cmd->capacity;
-	g->fpr_pico = cmd->fpr_pico;
-	return 0;
-}
-
-/* kb_plan_check(): -EINVAL, or -E2BIG for m over KBLOOM_M_MAX. */
-static int kb_geom_explicit(const struct kbloom_create *cmd, struct kb_geom *g)
-{
-	int ret = kb_plan_check(g->type, cmd->m, cmd->k, g->counter_bits);
-
-	if (ret)
-		return ret == -E2BIG ? -E2BIG : -EINVAL;
-	g->m = cmd->m;
-	g->k = cmd->k;
-	return 0;
-}
-
 static int kb_create_geom(const struct kbloom_create *cmd, struct kb_geom *g)
 {
-	bool planned = cmd->capacity || cmd->fpr_pico;
+	const struct kb_type_ops *ops;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
-	if (cmd->type < KBLOOM_TYPE_STANDARD || cmd->type > KBLOOM_TYPE_MAX)
+	if (!kb_type_known(cmd->type))
 		return -EINVAL;
+	ops = kb_type_ops(cmd->type);
+	if (!ops)
+		return -EOPNOTSUPP;
 	g->type = cmd->type;
 	g->hash_id = cmd->hash_id ? cmd->hash_id : KBLOOM_HASH_FAST;
 	if (g->hash_id > KBLOOM_HASH_MAX)
 		return -EINVAL;
-	ret = kb_create_counter_bits(cmd->type, cmd->counter_bits, &g->counter_bits);
-	if (ret)
-		return ret;
-	if (planned == (cmd->m || cmd->k))
-		return -EINVAL;
-	ret = planned ? kb_geom_planned(cmd, g) : kb_geom_explicit(cmd, g);
+	ret = ops->create(cmd, g);
 	if (ret)
 		return ret;
 	if (cmd->flags & KBLOOM_CREATE_SEED)
@@ -94,6 +49,17 @@ static void kb_create_out(struct kbloom_create *cmd, const struct kb_filter *f)
 	cmd->id = f->id;
 }
 
+/* Same type, hash, m, k, counter width and variant geometry. */
+static bool kb_geom_twin(const struct kb_geom *a, const struct kb_geom *b)
+{
+	return a->type == b->type && a->hash_id == b->hash_id &&
+	       a->m == b->m && a->k == b->k &&
+	       a->counter_bits == b->counter_bits &&
+	       a->fp_bits == b->fp_bits && a->slots == b->slots &&
+	       a->tables == b->tables && a->vi_l == b->vi_l &&
+	       a->update == b->update && a->buckets == b->buckets;
+}
+
 /* CREATE of a name in use: fine with KBLOOM_CREATE_EXIST and a twin. */
 static int kb_create_exists(struct kb_ucmd *ucmd, const struct kb_geom *g,
 			    struct kb_filter *dup)
@@ -101,10 +67,7 @@ static int kb_create_exists(struct kb_ucmd *ucmd, const struct kb_geom *g,
 	struct kbloom_create *cmd = ucmd->cmd;
 	int ret = -EEXIST;
 
-	if ((cmd->flags & KBLOOM_CREATE_EXIST) &&
-	    dup->g.type == g->type && dup->g.hash_id == g->hash_id &&
-	    dup->g.m == g->m && dup->g.k == g->k &&
-	    dup->g.counter_bits == g->counter_bits) {
+	if ((cmd->flags & KBLOOM_CREATE_EXIST) && kb_geom_twin(&dup->g, g)) {
 		kb_create_out(cmd, dup);
 		ret = kb_respond(ucmd, sizeof(*cmd));
 	}
@@ -122,7 +85,7 @@ int kb_cmd_create(struct kb_ucmd *ucmd)
 
 	if (cmd->flags & ~KB_CREATE_FLAGS)
 		return -EOPNOTSUPP;
-	if (cmd->reserved || !kb_name_ok(cmd->name))
+	if (cmd->reserved || cmd->reserved1 || !kb_name_ok(cmd->name))
 		return -EINVAL;
 	ret = kb_create_geom(cmd, &g);
 	if (ret)

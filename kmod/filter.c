@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloom.ko filter objects: allocation, the per-key operations and the
- * statistics.  Hash, positions and layouts come from uapi/ unchanged.
- *
- * The word array is atomic64_t: readers load words with atomic64_read()
- * (READ_ONCE), bit filters set bits with atomic64_or(), counting filters
- * move counters with a compare-and-exchange loop around kb_ctr_inc() and
- * kb_ctr_dec().  None of these take a lock or sleep.
+ * kbloom.ko filter objects: allocation, the dispatch of the per-key
+ * operations to the filter's type (struct kb_type_ops) and the statistics.
+ * The word array is atomic64_t, read with atomic64_read() (READ_ONCE).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +11,7 @@
 #include <linux/bitops.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/nospec.h>
 
 #include "kbloom_int.h"
 #include "uapi/kbloom_hash.h"
@@ -39,10 +36,35 @@ void kb_filter_cache_exit(void)
 	kmem_cache_destroy(kb_filter_cache);
 }
 
+void kb_geom_shape(const struct kb_geom *g, struct kb_shape *s)
+{
+	s->type = g->type;
+	s->k = g->k;
+	s->m = g->m;
+	s->counter_bits = g->counter_bits;
+	s->fp_bits = g->fp_bits;
+	s->slots = g->slots;
+	s->tables = g->tables;
+	s->vi_l = g->vi_l;
+	s->update = g->update;
+	s->buckets = g->buckets;
+}
+
+/* 64-bit words of a geometry's array. */
+u64 kb_geom_words(const struct kb_geom *g)
+{
+	struct kb_shape s;
+
+	if (kb_type_classic(g->type))
+		return kb_words(g->type, g->m, g->counter_bits);
+	kb_geom_shape(g, &s);
+	return kb_shape_words(&s);
+}
+
 /* Array bytes of a geometry: 0, or -E2BIG over max_filter_bytes. */
 int kb_geom_bytes(const struct kb_geom *g, u64 *bytes)
 {
-	*bytes = kb_payload_len(g->type, g->m, g->counter_bits);
+	*bytes = kb_geom_words(g) * 8;
 	return *bytes > kb_max_filter_bytes ? -E2BIG : 0;
 }
 
@@ -54,7 +76,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	if (!f)
 		return NULL;
 	f->g = *g;
-	f->nwords = kb_words(g->type, g->m, g->counter_bits);
+	f->ops = kb_type_ops(g->type);
+	f->nwords = kb_geom_words(g);
 	f->bytes = f->nwords * sizeof(u64);
 	f->words = kvcalloc(f->nwords, sizeof(*f->words), KB_GFP);
 	if (!f->words)
@@ -91,172 +114,52 @@ static u64 kb_key_hash(const struct kb_filter *f, const u8 *key, u32 len)
 	return kb_hash(f->g.hash_id, f->g.seed, key, len);
 }
 
-/* The block of @h and its in-block mask. */
-static atomic64_t *kb_block(const struct kb_filter *f, u64 h,
-			    u64 mask[KBLOOM_BLOCK_WORDS])
-{
-	u64 nblocks = f->g.m / KBLOOM_BLOCK_BITS;
-
-	kb_block_mask(h, f->g.k, mask);
-	return f->words + (u64)kb_block_index(h, nblocks) * KBLOOM_BLOCK_WORDS;
-}
-
-static bool kb_blocked_test(const struct kb_filter *f, u64 h)
-{
-	u64 mask[KBLOOM_BLOCK_WORDS];
-	atomic64_t *blk = kb_block(f, h, mask);
-	unsigned int i;
-
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-		if ((atomic64_read(&blk[i]) & mask[i]) != mask[i])
-			return false;
-	return true;
-}
-
-static void kb_blocked_add(struct kb_filter *f, u64 h)
-{
-	u64 mask[KBLOOM_BLOCK_WORDS];
-	atomic64_t *blk = kb_block(f, h, mask);
-	unsigned int i;
-
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-		if ((atomic64_read(&blk[i]) & mask[i]) != mask[i])
-			atomic64_or(mask[i], &blk[i]);
-}
-
-static bool kb_standard_test(const struct kb_filter *f, u64 h)
-{
-	struct kb_probe p;
-	u32 i, j;
-
-	kb_probe_init(&p, h);
-	for (i = 0; i < f->g.k; i++) {
-		j = kb_probe_next(&p, f->g.m);
-		if (!(atomic64_read(&f->words[j >> 6]) & BIT_ULL(j & 63)))
-			return false;
-	}
-	return true;
-}
-
-static void kb_standard_add(struct kb_filter *f, u64 h)
-{
-	struct kb_probe p;
-	atomic64_t *w;
-	u32 i, j;
-
-	kb_probe_init(&p, h);
-	for (i = 0; i < f->g.k; i++) {
-		j = kb_probe_next(&p, f->g.m);
-		w = &f->words[j >> 6];
-		if (!(atomic64_read(w) & BIT_ULL(j & 63)))
-			atomic64_or(BIT_ULL(j & 63), w);
-	}
-}
-
-static bool kb_counting_test(const struct kb_filter *f, u64 h)
-{
-	u32 cb = f->g.counter_bits;
-	struct kb_probe p;
-	u64 word;
-	u32 i, j;
-
-	kb_probe_init(&p, h);
-	for (i = 0; i < f->g.k; i++) {
-		j = kb_probe_next(&p, f->g.m);
-		word = atomic64_read(&f->words[kb_ctr_word(j, cb)]);
-		if (!kb_ctr_get(word, kb_ctr_shift(j, cb), cb))
-			return false;
-	}
-	return true;
-}
-
 /*
- * Apply @step (kb_ctr_inc or kb_ctr_dec) to counter @j.  Return: false
- * when the counter did not move (saturated, or zero for a decrement).
+ * Every type has its own table; a type without one cannot be created or
+ * restored, and the kfunc path, which reaches kb_filter_test() too, never
+ * reads a later type's array as a bit array.
  */
-static bool kb_ctr_update(struct kb_filter *f, u32 j,
-			  u64 (*step)(u64 word, u32 shift, u32 counter_bits))
+static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
+	[KBLOOM_TYPE_STANDARD] = &kb_standard_ops,
+	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
+	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
+};
+
+/* The operations of @type, or NULL when this module does not hold it. */
+const struct kb_type_ops *kb_type_ops(u32 type)
 {
-	u32 cb = f->g.counter_bits, shift = kb_ctr_shift(j, cb);
-	atomic64_t *w = &f->words[kb_ctr_word(j, cb)];
-	s64 old = atomic64_read(w);
-	u64 new;
-
-	do {
-		new = step(old, shift, cb);
-		if (new == (u64)old)
-			return false;
-	} while (!atomic64_try_cmpxchg(w, &old, new));
-	return true;
-}
-
-/* Return: the increments lost to saturation. */
-static u32 kb_counting_add(struct kb_filter *f, u64 h)
-{
-	struct kb_probe p;
-	u32 i, lost = 0;
-
-	kb_probe_init(&p, h);
-	for (i = 0; i < f->g.k; i++)
-		if (!kb_ctr_update(f, kb_probe_next(&p, f->g.m), kb_ctr_inc))
-			lost++;
-	return lost;
-}
-
-static void kb_counting_del(struct kb_filter *f, u64 h)
-{
-	struct kb_probe p;
-	u32 i;
-
-	kb_probe_init(&p, h);
-	for (i = 0; i < f->g.k; i++)
-		kb_ctr_update(f, kb_probe_next(&p, f->g.m), kb_ctr_dec);
+	if (!kb_type_known(type))
+		return NULL;
+	return kb_types[array_index_nospec(type, KBLOOM_TYPE_LAST + 1)];
 }
 
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len)
 {
-	u64 h = kb_key_hash(f, key, len);
-
-	switch (f->g.type) {
-	case KBLOOM_TYPE_BLOCKED:
-		return kb_blocked_test(f, h);
-	case KBLOOM_TYPE_COUNTING:
-		return kb_counting_test(f, h);
-	default:
-		return kb_standard_test(f, h);
-	}
-}
-
-/* Add one key.  Return: the counter increments lost to saturation. */
-u32 kb_filter_add(struct kb_filter *f, const u8 *key, u32 len)
-{
-	u64 h = kb_key_hash(f, key, len);
-
-	switch (f->g.type) {
-	case KBLOOM_TYPE_BLOCKED:
-		kb_blocked_add(f, h);
-		return 0;
-	case KBLOOM_TYPE_COUNTING:
-		return kb_counting_add(f, h);
-	default:
-		kb_standard_add(f, h);
-		return 0;
-	}
+	return f->ops->test(f, kb_key_hash(f, key, len));
 }
 
 /*
- * Delete one key from a counting filter.  A key with a zero counter is
- * definitely absent: it is skipped (decrementing its other counters would
- * create false negatives).  Return: true when deleted.
+ * Add one key.  Return: the counter increments lost to saturation, or
+ * -ENOSPC when the type has no room for it (nothing changed).
+ */
+int kb_filter_add(struct kb_filter *f, const u8 *key, u32 len)
+{
+	return f->ops->add(f, kb_key_hash(f, key, len));
+}
+
+/*
+ * Delete one key (the type has ops->del).  A definitely absent key is
+ * skipped.  Return: true when deleted.
  */
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len)
 {
-	u64 h = kb_key_hash(f, key, len);
+	return f->ops->del(f, kb_key_hash(f, key, len));
+}
 
-	if (!kb_counting_test(f, h))
-		return false;
-	kb_counting_del(f, h);
-	return true;
+/* The multiplicity estimate of a key (the type has ops->count). */
+u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len)
+{
+	return f->ops->count(f, kb_key_hash(f, key, len));
 }
 
 void kb_filter_flush(struct kb_filter *f)
@@ -270,29 +173,21 @@ void kb_filter_flush(struct kb_filter *f)
 	}
 	atomic64_set(&f->inserted, 0);
 	atomic64_set(&f->saturations, 0);
+	atomic64_set(&f->kicks, 0);
+	atomic64_set(&f->overflows, 0);
 }
 
-static u32 kb_word_ones(const struct kb_filter *f, u64 word)
-{
-	u32 cb = f->g.counter_bits, n = 0, i;
-
-	if (f->g.type != KBLOOM_TYPE_COUNTING)
-		return hweight64(word);
-	for (i = 0; i < kb_ctr_per_word(cb) && word; i++)
-		if (kb_ctr_get(word, i * cb, cb))
-			n++;
-	return n;
-}
-
-/* One bits, or non-zero counters. */
+/* One bits, or the type's occupied cells. */
 static u64 kb_filter_ones(const struct kb_filter *f)
 {
 	u64 i, ones = 0, word;
 
+	if (f->ops->ones)
+		return f->ops->ones(f);
 	for (i = 0; i < f->nwords; i++) {
 		word = atomic64_read(&f->words[i]);
 		if (word)
-			ones += kb_word_ones(f, word);
+			ones += hweight64(word);
 		if (!((i + 1) % KB_RESCHED_WORDS))
 			cond_resched();
 	}
@@ -310,6 +205,16 @@ u64 kb_filter_inserted(const struct kb_filter *f)
 void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st)
 {
 	const struct kb_geom *g = &f->g;
+
+	st->fp_bits = g->fp_bits;
+	st->slots = g->slots;
+	st->tables = g->tables;
+	st->vi_l = g->vi_l;
+	st->update = g->update;
+	st->buckets = g->buckets;
+	st->image_flags = kb_type_may_fn(g->type) ? KBLOOM_IMAGE_F_MAY_FN : 0;
+	st->kicks = atomic64_read(&f->kicks);
+	st->overflows = atomic64_read(&f->overflows);
 
 	st->type = g->type;
 	st->hash_id = g->hash_id;

@@ -20,18 +20,26 @@
 #include "kbloom_int.h"
 #include "uapi/kbloom_image.h"
 
+static u32 kb_image_hdr_len(const struct kb_filter *f)
+{
+	return kb_image_hdr_len_of(kb_image_version_of(f->g.type));
+}
+
 static void kb_image_header(const struct kb_filter *f,
 			    struct kbloom_image_hdr *h)
 {
 	const struct kb_geom *g = &f->g;
+	u32 v = kb_image_version_of(g->type);
 
 	memset(h, 0, sizeof(*h));
 	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION);
-	h->hdr_len = kb_le16(KBLOOM_IMAGE_HDR_LEN);
+	h->version = kb_le16(v);
+	h->hdr_len = kb_le16(kb_image_hdr_len_of(v));
 	h->type = g->type;
 	h->hash_id = g->hash_id;
 	h->counter_bits = g->counter_bits;
+	if (kb_type_may_fn(g->type))
+		h->flags = KBLOOM_IMAGE_F_MAY_FN;
 	h->k = kb_le32(g->k);
 	if (g->type == KBLOOM_TYPE_BLOCKED)
 		h->block_bits = kb_le32(KBLOOM_BLOCK_BITS);
@@ -45,6 +53,23 @@ static void kb_image_header(const struct kb_filter *f,
 	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
 }
 
+/* The version-3 geometry tail of a survey variant. */
+static void kb_image_tail(const struct kb_filter *f,
+			  struct kbloom_image_geom *t)
+{
+	const struct kb_geom *g = &f->g;
+
+	memset(t, 0, sizeof(*t));
+	t->fp_bits = g->fp_bits;
+	t->slots = g->slots;
+	t->tables = g->tables;
+	t->vi_l = g->vi_l;
+	t->update = g->update;
+	t->buckets = kb_le64(g->buckets);
+	t->kicks = kb_le64(atomic64_read(&f->kicks));
+	t->overflows = kb_le64(atomic64_read(&f->overflows));
+}
+
 static void kb_image_words(const struct kb_filter *f, __le64 *out)
 {
 	u64 i;
@@ -56,19 +81,27 @@ static void kb_image_words(const struct kb_filter *f, __le64 *out)
 	}
 }
 
-/* @f's image in a new kvmalloc()ed buffer of KBLOOM_IMAGE_HDR_LEN + bytes. */
+/* @f's image in a new kvmalloc()ed buffer of hdr_len + bytes. */
 static void *kb_image_build(const struct kb_filter *f)
 {
-	struct kbloom_image_hdr *h;
+	u32 hl = kb_image_hdr_len(f);
+	struct kbloom_image_head *hd;
 	u8 *img;
+	u32 crc;
 
-	img = kvmalloc(KBLOOM_IMAGE_HDR_LEN + f->bytes, KB_GFP);
+	img = kvmalloc(hl + f->bytes, KB_GFP);
 	if (!img)
 		return NULL;
-	h = (struct kbloom_image_hdr *)img;
-	kb_image_header(f, h);
-	kb_image_words(f, (__le64 *)(img + KBLOOM_IMAGE_HDR_LEN));
-	h->crc = kb_le32(kb_image_crc(h, img + KBLOOM_IMAGE_HDR_LEN, f->bytes));
+	hd = (struct kbloom_image_head *)img;
+	kb_image_header(f, &hd->h);
+	kb_image_words(f, (__le64 *)(img + hl));
+	if (hl == KBLOOM_IMAGE_HDR_LEN) {
+		crc = kb_image_crc(&hd->h, img + hl, f->bytes);
+	} else {
+		kb_image_tail(f, &hd->g);
+		crc = kb_image_crc_head(hd, img + hl, f->bytes);
+	}
+	hd->h.crc = kb_le32(crc);
 	return img;
 }
 
@@ -77,7 +110,7 @@ static int kb_save(struct kbloom_image_op *cmd, struct kb_filter *f)
 	void *img;
 	int ret = 0;
 
-	cmd->image_len = KBLOOM_IMAGE_HDR_LEN + f->bytes;
+	cmd->image_len = kb_image_hdr_len(f) + f->bytes;
 	if (cmd->buf_len < cmd->image_len)
 		return -EMSGSIZE;
 	img = kb_image_build(f);
@@ -126,6 +159,9 @@ static int kb_restore_precheck(const struct kbloom_image_op *cmd)
 	ret = kb_image_check(&h, cmd->buf_len);
 	if (ret)
 		return ret;
+	/* a valid image of a type this module does not hold */
+	if (!kb_type_ops(h.type))
+		return -EOPNOTSUPP;
 	if (kb_le64(h.payload_len) > kb_max_filter_bytes)
 		return -E2BIG;
 	return 0;
@@ -158,8 +194,13 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-static void kb_image_geom(const struct kbloom_image_hdr *h, struct kb_geom *g)
+/* The geometry of a verified image (its tail too, for version 3). */
+static void kb_image_geom(const void *img, struct kb_geom *g)
 {
+	const struct kbloom_image_head *hd = img;
+	const struct kbloom_image_hdr *h = &hd->h;
+
+	memset(g, 0, sizeof(*g));
 	g->type = h->type;
 	g->hash_id = h->hash_id;
 	g->counter_bits = h->counter_bits;
@@ -168,18 +209,26 @@ static void kb_image_geom(const struct kbloom_image_hdr *h, struct kb_geom *g)
 	g->seed = kb_le64(h->seed);
 	g->capacity = kb_le64(h->capacity);
 	g->fpr_pico = kb_le64(h->fpr_pico);
+	if (kb_le16(h->hdr_len) == KBLOOM_IMAGE_HDR_LEN)
+		return;
+	g->fp_bits = hd->g.fp_bits;
+	g->slots = hd->g.slots;
+	g->tables = hd->g.tables;
+	g->vi_l = hd->g.vi_l;
+	g->update = hd->g.update;
+	g->buckets = kb_le64(hd->g.buckets);
 }
 
 /* A new, unpublished filter named @name from a verified image. */
 static struct kb_filter *kb_image_filter(const void *img, const char *name)
 {
-	const struct kbloom_image_hdr *h = img;
-	const __le64 *words = img + KBLOOM_IMAGE_HDR_LEN;
+	const struct kbloom_image_head *hd = img;
+	const __le64 *words = img + kb_le16(hd->h.hdr_len);
 	struct kb_filter *f;
 	struct kb_geom g;
 	u64 i;
 
-	kb_image_geom(h, &g);
+	kb_image_geom(img, &g);
 	f = kb_filter_alloc(&g, name);
 	if (!f)
 		return ERR_PTR(-ENOMEM);
@@ -188,8 +237,12 @@ static struct kb_filter *kb_image_filter(const void *img, const char *name)
 		if (!((i + 1) % KB_RESCHED_WORDS))
 			cond_resched();
 	}
-	atomic64_set(&f->inserted, kb_le64(h->inserted));
-	atomic64_set(&f->saturations, kb_le64(h->saturations));
+	atomic64_set(&f->inserted, kb_le64(hd->h.inserted));
+	atomic64_set(&f->saturations, kb_le64(hd->h.saturations));
+	if (kb_le16(hd->h.hdr_len) != KBLOOM_IMAGE_HDR_LEN) {
+		atomic64_set(&f->kicks, kb_le64(hd->g.kicks));
+		atomic64_set(&f->overflows, kb_le64(hd->g.overflows));
+	}
 	return f;
 }
 

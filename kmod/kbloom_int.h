@@ -3,10 +3,11 @@
  * kbloom.ko internals shared by the files of the module.
  *
  *   main.c      misc device, ioctl dispatch, module parameters
- *   filter.c    filter objects: allocation, per-key operations, statistics
+ *   filter.c    filter objects: allocation, dispatch to the type, statistics
+ *   classic.c   the standard, blocked and counting types
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
- *   keys.c      ADD, DEL, TEST key batches
+ *   keys.c      ADD, DEL, TEST, COUNT key batches
  *   image.c     SAVE, RESTORE
  *   kfunc.c     kfuncs: XDP programs query the filters
  *
@@ -30,12 +31,17 @@
 #include <linux/list.h>
 
 #include "uapi/kbloom.h"
+#include "uapi/kbloom_variants.h"
 
 #define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
 /* Words visited between two cond_resched() in whole-array loops. */
 #define KB_RESCHED_WORDS	65536
 
-/* The parameters that define a filter's bits (what an image records). */
+/*
+ * The parameters that define a filter's words (what an image records):
+ * the base header's, and the geometry of the survey variants (struct
+ * kb_shape's fields, 0 for the classic types).
+ */
 struct kb_geom {
 	u32 type;
 	u32 hash_id;
@@ -45,6 +51,39 @@ struct kb_geom {
 	u64 seed;
 	u64 capacity;
 	u64 fpr_pico;
+	u32 fp_bits;
+	u32 slots;
+	u32 tables;
+	u32 vi_l;
+	u32 update;
+	u64 buckets;
+};
+
+struct kb_filter;
+
+/*
+ * One filter type, as a table of functions (the way iommufd's object ops
+ * and the kernel's bpf_map_ops are): the registry, the ioctls, images and
+ * the kfuncs never name a type.  A type without a table is refused by
+ * CREATE and RESTORE with EOPNOTSUPP.  @h is the key's kb_hash().
+ * @create:  the geometry from a CREATE command (planned or explicit):
+ *           0, -EINVAL, or -E2BIG over KBLOOM_M_MAX
+ * @test:    possibly present; lock-free, also from XDP (kfuncs)
+ * @add:     0 or more: counter increments lost to saturation; -ENOSPC
+ *           when the key has no room (nothing changed)
+ * @del:     NULL when the type cannot delete (EOPNOTSUPP); true when
+ *           deleted, false when definitely absent (nothing changed)
+ * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
+ *           multiplicity estimate
+ * @ones:    NULL for a bit array (one bits); else occupied cells
+ */
+struct kb_type_ops {
+	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
+	bool (*test)(const struct kb_filter *f, u64 h);
+	int (*add)(struct kb_filter *f, u64 h);
+	bool (*del)(struct kb_filter *f, u64 h);
+	u64 (*count)(const struct kb_filter *f, u64 h);
+	u64 (*ones)(const struct kb_filter *f);
 };
 
 struct kb_filter {
@@ -53,10 +92,13 @@ struct kb_filter {
 	refcount_t ref;
 	u32 id;
 	struct kb_geom g;
+	const struct kb_type_ops *ops;
 	u64 nwords;
 	u64 bytes;			/* nwords * 8 */
 	atomic64_t inserted;		/* keys added minus keys deleted */
 	atomic64_t saturations;
+	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
+	atomic64_t overflows;		/* adds refused for lack of room */
 	atomic64_t *words;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
@@ -77,17 +119,26 @@ bool kb_name_empty(const char *name);
 bool kb_name_ok(const char *name);
 
 /* filter.c */
+const struct kb_type_ops *kb_type_ops(u32 type);
+void kb_geom_shape(const struct kb_geom *g, struct kb_shape *s);
+u64 kb_geom_words(const struct kb_geom *g);
 int kb_geom_bytes(const struct kb_geom *g, u64 *bytes);
 struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name);
 void kb_filter_free(struct kb_filter *f);
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
-u32 kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
+int kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
+u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len);
 void kb_filter_flush(struct kb_filter *f);
 void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st);
 u64 kb_filter_inserted(const struct kb_filter *f);
 int kb_filter_cache_init(void);
 void kb_filter_cache_exit(void);
+
+/* classic.c */
+extern const struct kb_type_ops kb_standard_ops;
+extern const struct kb_type_ops kb_blocked_ops;
+extern const struct kb_type_ops kb_counting_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);
@@ -111,6 +162,7 @@ int kb_cmd_list(struct kb_ucmd *ucmd);
 int kb_cmd_add(struct kb_ucmd *ucmd);
 int kb_cmd_del(struct kb_ucmd *ucmd);
 int kb_cmd_test(struct kb_ucmd *ucmd);
+int kb_cmd_count(struct kb_ucmd *ucmd);
 
 /* image.c */
 int kb_cmd_save(struct kb_ucmd *ucmd);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloom.ko key batches: ADD, DEL, TEST.
+ * kbloom.ko key batches: ADD, DEL, TEST, COUNT.
  *
  * A batch is copied in whole, validated whole, and only then applied, so a
  * malformed batch changes nothing.  The filter is found under
@@ -21,7 +21,7 @@
 /* Keys applied between two cond_resched(). */
 #define KB_CHUNK_KEYS	1024
 
-enum kb_keys_op { KB_ADD, KB_DEL, KB_TEST };
+enum kb_keys_op { KB_ADD, KB_DEL, KB_TEST, KB_COUNT };
 
 struct kb_batch {
 	const u8 *buf;		/* the keys, kernel copy */
@@ -30,9 +30,11 @@ struct kb_batch {
 	u32 key_len;		/* 0: variable keys */
 	u32 count;
 	u8 *results;		/* TEST: result bitmap, or NULL */
+	u64 *counts;		/* COUNT: the estimates */
 	u32 pos;		/* keys visited */
-	u32 hits;		/* TEST: present; DEL: skipped as absent */
+	u32 hits;		/* TEST, COUNT: present; DEL: skipped as absent */
 	u64 lost;		/* ADD: increments lost to saturation */
+	int err;		/* ADD: the key at pos had no room */
 };
 
 /* The next key of a validated batch. */
@@ -74,7 +76,12 @@ static int kb_keys_check(const struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (!kb_name_ok(cmd->name) || cmd->key_len > KBLOOM_KEY_MAX ||
-	    !cmd->count || (op != KB_TEST && cmd->results))
+	    !cmd->count)
+		return -EINVAL;
+	/* a bitmap is optional for TEST, estimates are what COUNT is for */
+	if ((op == KB_ADD || op == KB_DEL) && cmd->results)
+		return -EINVAL;
+	if (op == KB_COUNT && !cmd->results)
 		return -EINVAL;
 	if (cmd->count > KBLOOM_BATCH_KEYS_MAX ||
 	    cmd->keys_len > KBLOOM_BATCH_BYTES_MAX)
@@ -116,6 +123,21 @@ err_free:
 	return ret;
 }
 
+/* ADD of one key: false when it had no room (the batch stops there). */
+static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
+			 const u8 *key, u32 len)
+{
+	int ret = kb_filter_add(f, key, len);
+
+	if (ret < 0) {
+		b->err = ret;
+		atomic64_inc(&f->overflows);
+		return false;
+	}
+	b->lost += ret;
+	return true;
+}
+
 static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 			   enum kb_keys_op op)
 {
@@ -126,7 +148,8 @@ static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 		key = kb_batch_next(b, &len);
 		switch (op) {
 		case KB_ADD:
-			b->lost += kb_filter_add(f, key, len);
+			if (!kb_batch_add(f, b, key, len))
+				return;
 			break;
 		case KB_DEL:
 			if (!kb_filter_del(f, key, len))
@@ -139,6 +162,10 @@ static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 			if (b->results)
 				b->results[b->pos / 8] |= BIT(b->pos % 8);
 			break;
+		case KB_COUNT:
+			b->counts[b->pos] = kb_filter_count(f, key, len);
+			b->hits += !!b->counts[b->pos];
+			break;
 		}
 	}
 }
@@ -147,7 +174,7 @@ static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
 			   enum kb_keys_op op)
 {
 	if (op == KB_ADD) {
-		atomic64_add(b->count, &f->inserted);
+		atomic64_add(b->pos, &f->inserted);
 		if (b->lost)
 			atomic64_add(b->lost, &f->saturations);
 	} else if (op == KB_DEL) {
@@ -164,25 +191,41 @@ static int kb_batch_apply(const char *name, struct kb_batch *b,
 	f = kb_filter_get(name);
 	if (!f)
 		return -ENOENT;
-	if (op == KB_DEL && f->g.type != KBLOOM_TYPE_COUNTING) {
+	if ((op == KB_DEL && !f->ops->del) ||
+	    (op == KB_COUNT && !f->ops->count)) {
 		ret = -EOPNOTSUPP;
 		goto out_put;
 	}
-	while (b->pos < b->count) {
+	while (b->pos < b->count && !b->err) {
 		kb_batch_chunk(f, b, op);
 		cond_resched();
 	}
 	kb_batch_count(f, b, op);
+	ret = b->err;
 out_put:
 	kb_filter_put(f);
 	return ret;
 }
 
-static int kb_batch_results(const struct kbloom_keys *cmd, struct kb_batch *b)
+/* Bytes of the results of @op: a bitmap (TEST) or estimates (COUNT). */
+static size_t kb_results_len(const struct kbloom_keys *cmd, enum kb_keys_op op)
 {
 	if (!cmd->results)
 		return 0;
-	b->results = kvzalloc(DIV_ROUND_UP(cmd->count, 8), KB_GFP);
+	if (op == KB_COUNT)
+		return (size_t)cmd->count * sizeof(u64);
+	return DIV_ROUND_UP(cmd->count, 8);
+}
+
+static int kb_batch_results(const struct kbloom_keys *cmd, struct kb_batch *b,
+			    enum kb_keys_op op)
+{
+	size_t len = kb_results_len(cmd, op);
+
+	if (!len)
+		return 0;
+	b->results = kvzalloc(len, KB_GFP);
+	b->counts = (u64 *)b->results;
 	return b->results ? 0 : -ENOMEM;
 }
 
@@ -197,14 +240,16 @@ static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
 	ret = kb_batch_load(cmd, &b);
 	if (ret)
 		return ret;
-	ret = kb_batch_results(cmd, &b);
+	ret = kb_batch_results(cmd, &b, op);
 	if (ret)
 		goto out_keys;
 	ret = kb_batch_apply(cmd->name, &b, op);
+	if (ret == -ENOSPC)
+		cmd->done = b.pos;	/* the keys before the one without room */
 	if (ret)
 		goto out_results;
 	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,
-				      DIV_ROUND_UP(cmd->count, 8))) {
+				      kb_results_len(cmd, op))) {
 		ret = -EFAULT;
 		goto out_results;
 	}
@@ -219,18 +264,18 @@ out_keys:
 
 /*
  * A failed batch reports done = hits = 0 when the structure is writable
- * (nothing was applied).
+ * (nothing was applied), except ADD's ENOSPC: done keys were added, the
+ * next one had no room (a type that can be full, such as a cuckoo filter).
  */
 static int kb_cmd_keys(struct kb_ucmd *ucmd, enum kb_keys_op op)
 {
 	struct kbloom_keys *cmd = ucmd->cmd;
 	int ret, out;
 
+	cmd->done = 0;
 	ret = kb_keys_run(cmd, op);
-	if (ret) {
-		cmd->done = 0;
+	if (ret)
 		cmd->hits = 0;
-	}
 	out = kb_respond(ucmd, sizeof(*cmd));
 	return ret ?: out;
 }
@@ -248,4 +293,9 @@ int kb_cmd_del(struct kb_ucmd *ucmd)
 int kb_cmd_test(struct kb_ucmd *ucmd)
 {
 	return kb_cmd_keys(ucmd, KB_TEST);
+}
+
+int kb_cmd_count(struct kb_ucmd *ucmd)
+{
+	return kb_cmd_keys(ucmd, KB_COUNT);
 }

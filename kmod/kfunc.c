@@ -47,7 +47,7 @@
 #include <linux/string.h>
 
 #include "kbloom_int.h"
-#include "kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 #include "kfunc_compat.h"
 
 /**

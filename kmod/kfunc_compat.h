@@ -11,7 +11,7 @@
  *                                are global, so on 6.1 __used does it)
  *
  * kfunc.c uses the later names; on 6.1 they map to the 6.1 ones.  The
- * kfuncs have prototypes (kbloom_kfunc.h), so the -Wmissing-prototypes
+ * kfuncs have prototypes (uapi/kbloom_kfunc.h), so the -Wmissing-prototypes
  * dance of __bpf_kfunc_start_defs() (6.7) is not needed.
  */
 #ifndef _KBLOOM_KFUNC_COMPAT_H

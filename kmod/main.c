@@ -104,6 +104,7 @@ static const struct kb_ioctl_op kb_ops[] = {
 	KB_OP(FLUSH, struct kbloom_name_op, name, true, kb_cmd_flush),
 	KB_OP(SAVE, struct kbloom_image_op, image_len, false, kb_cmd_save),
 	KB_OP(RESTORE, struct kbloom_image_op, image_len, true, kb_cmd_restore),
+	KB_OP(COUNT, struct kbloom_keys, hits, false, kb_cmd_count),
 };
 
 static const struct kb_ioctl_op *kb_ioctl_lookup(unsigned int cmd)

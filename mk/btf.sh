@@ -121,7 +121,7 @@ cmd_module() {
 	[ -x "$resolve" ] || die "no resolve_btfids at $resolve"
 	tmp=$out.tmp
 	cp "$in" "$tmp"
-	trap 'rm -f "$tmp"' EXIT
+	trap 'rm -f "$tmp" "$tmp.ids"' EXIT
 	flags=$(pahole_flags)
 	# shellcheck disable=SC2086 # flags are words
 	LLVM_OBJCOPY=objcopy pahole -J $flags --btf_base "$base" "$tmp" ||
@@ -135,8 +135,12 @@ cmd_module() {
 	kfuncs=$(bpftool -B "$base" btf dump file "$tmp" 2>/dev/null |
 		grep -c "^\[[0-9]*\] FUNC 'bpf_kbloom_" || true)
 	[ "$kfuncs" -gt 0 ] || die "the BTF of $in has no bpf_kbloom_* kfunc"
-	ids=$(objcopy -O binary --only-section=.BTF_ids "$tmp" /dev/stdout |
-		od -An -v -tu4 | xargs)
+	# objcopy writes a temporary file beside its output and renames it:
+	# never give it /dev/stdout (as root it replaces the symlink with a
+	# regular file, for every later program on the machine)
+	objcopy -O binary --only-section=.BTF_ids "$tmp" "$tmp.ids"
+	ids=$(od -An -v -tu4 "$tmp.ids" | xargs)
+	rm -f "$tmp.ids"
 	read -r -a w <<<"$ids"
 	[ "${#w[@]}" -eq $((2 + 2 * ${w[0]:-0})) ] && [ "${w[0]}" -eq "$kfuncs" ] ||
 		die "unexpected .BTF_ids in $in (${#w[@]} words: $ids)"

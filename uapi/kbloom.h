@@ -22,7 +22,8 @@
  * Errors common to every command taking a name: EINVAL for an invalid name,
  * ENOENT when no filter has that name.  Every mutation (CREATE, DESTROY,
  * ADD, DEL, FLUSH, RESTORE) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
- * TEST, STAT, LIST and SAVE are open to anyone who could open the device.
+ * TEST, COUNT, STAT, LIST and SAVE are open to anyone who could open the
+ * device.
  * A failing command changes nothing, except where "done" says otherwise.
  */
 #ifndef _UAPI_KBLOOM_H
@@ -36,7 +37,7 @@
 
 #define KBLOOM_DEVICE		"/dev/kbloom"
 #define KBLOOM_ABI_MAJOR	1U
-#define KBLOOM_ABI_MINOR	0U
+#define KBLOOM_ABI_MINOR	1U	/* 1: geometry fields, COUNT */
 
 #define KBLOOM_IOCTL_TYPE	0xB1
 #define KBLOOM_CMD_BASE		0x80
@@ -53,6 +54,7 @@ enum {
 	KBLOOM_CMD_FLUSH,
 	KBLOOM_CMD_SAVE,
 	KBLOOM_CMD_RESTORE,
+	KBLOOM_CMD_COUNT,
 };
 
 /* Largest key batch (the keys buffer of ADD, DEL, TEST) in bytes. */
@@ -101,10 +103,18 @@ struct kbloom_version {
  * @bytes: out, memory of the filter array
  * @id: out, the filter's id (unique while the module is loaded)
  * @reserved: must be 0
+ * @fp_bits, @slots, @tables, @vi_l, @update, @buckets: (ABI 1.1) the
+ *     geometry of the survey variants, struct kb_shape's fields of the same
+ *     names (uapi/kbloom_variants.h); all 0 for standard, blocked and
+ *     counting filters
+ * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
- * Errors: EINVAL for a bad name, type, hash id, counter width, for (n, p)
- * or (m, k) out of range or both/neither given; EEXIST for a name in use
+ * Errors: EINVAL for a bad name, a type outside enum kbloom_type, a bad
+ * hash id, counter width or geometry field, for (n, p)
+ * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
+ * enum kbloom_type that this module does not implement (today: every type
+ * after counting); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -125,6 +135,13 @@ struct kbloom_create {
 	__u64 bytes;
 	__u32 id;
 	__u32 reserved;
+	__u32 fp_bits;
+	__u32 slots;
+	__u32 tables;
+	__u32 vi_l;
+	__u32 update;
+	__u32 reserved1;
+	__u64 buckets;
 };
 
 #define KBLOOM_IOCTL_CREATE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_CREATE)
@@ -167,15 +184,24 @@ struct kbloom_name_op {
  *           bit i (byte i / 8, bit i % 8) is set iff key i is possibly
  *           present; the bits past @count are cleared.  0 for no bitmap
  *           (then only @hits).  Must be 0 for ADD and DEL.
+ *           COUNT: user pointer to @count __u64 estimates (required):
+ *           estimate i is key i's multiplicity as the filter can tell it,
+ *           never below the truth while no counter saturated (counting:
+ *           the minimum of its k counters, the spectral Bloom filter's
+ *           minimum selection; a saturated minimum reads as the counter
+ *           maximum); @hits counts the non-zero estimates.
  * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
  * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
  *        are definitely absent (deleting them would corrupt the counters)
  *
  * The whole batch is copied and validated before any key is applied: a
  * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
- * (EFAULT) applies nothing and reports done = 0.  DEL on a filter that is
- * not counting gives EOPNOTSUPP.  A valid batch is applied whole: ADD and
- * TEST report done = @count, DEL done + hits = @count.
+ * (EFAULT) applies nothing and reports done = 0.  DEL and COUNT on a
+ * filter whose type cannot delete or count give EOPNOTSUPP.  ADD on a type
+ * that can be full (cuckoo, d-left) stops at the first key without room:
+ * ENOSPC, with done = the keys added before it (each applied whole).
+ * Otherwise a valid batch is applied whole: ADD and TEST report done =
+ * @count, DEL done + hits = @count.
  */
 struct kbloom_keys {
 	__u32 size;
@@ -193,6 +219,7 @@ struct kbloom_keys {
 #define KBLOOM_IOCTL_ADD	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_ADD)
 #define KBLOOM_IOCTL_DEL	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_DEL)
 #define KBLOOM_IOCTL_TEST	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_TEST)
+#define KBLOOM_IOCTL_COUNT	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_COUNT)
 
 /* STAT flag: statistics of the device instead of one filter. */
 #define KBLOOM_STAT_DEVICE	_BITUL(0)
@@ -213,7 +240,12 @@ struct kbloom_keys {
  * @saturations: counter increments lost to saturation;
  * @fpr_now_pico: the planner's predicted false-positive rate at
  *   n = @inserted (1e-12 units);
- * @id: the filter's id.
+ * @id: the filter's id;
+ * @fp_bits, @slots, @tables, @vi_l, @update, @buckets: (ABI 1.1) its
+ *   geometry as given to CREATE (0 for the classic types);
+ * @image_flags: KBLOOM_IMAGE_F_* of its type (MAY_FN);
+ * @kicks: cuckoo: fingerprints moved by inserts; @overflows: adds refused
+ *   for lack of room (cuckoo, d-left); 0 for other types.
  * With KBLOOM_STAT_DEVICE: @filters is the number of filters and @bytes
  * the memory of all of them (0 after all are destroyed); the rest is 0.
  */
@@ -238,6 +270,15 @@ struct kbloom_stat {
 	__u64 fpr_now_pico;
 	__u32 id;
 	__u32 filters;
+	__u32 fp_bits;
+	__u32 slots;
+	__u32 tables;
+	__u32 vi_l;
+	__u32 update;
+	__u32 image_flags;
+	__u64 buckets;
+	__u64 kicks;
+	__u64 overflows;
 };
 
 #define KBLOOM_IOCTL_STAT	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_STAT)
@@ -292,7 +333,8 @@ struct kbloom_list {
  * RESTORE validates the whole image (kb_image_verify()) before anything
  * changes: EBADMSG for a bad checksum or an inconsistent header, EMSGSIZE
  * for a length that does not match it, EPROTONOSUPPORT for an unknown
- * image version, EOPNOTSUPP for an unknown type or hash; EINVAL when
+ * image version, EOPNOTSUPP for an unknown type or hash, or a valid
+ * image of a type the module does not implement; EINVAL when
  * neither @name nor the image names the filter.  Without
  * KBLOOM_RESTORE_REPLACE an existing name gives EEXIST; with it the filter
  * is swapped atomically: readers see the old or the new one, never a mix.

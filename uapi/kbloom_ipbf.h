@@ -5,9 +5,10 @@
  *
  * Header-only, free of libc, usable in the kernel, in BPF programs (every
  * loop is bounded by a constant) and in userspace.  libkbloom builds these
- * headers (userspace/lib/ipbf.c), the XDP programs parse them with the
- * helpers below, and the simulator of the control plane parses them with
- * the same helpers, so the three agree bit for bit.
+ * headers (userspace/lib/net/lipsin.c and msbf.c), the XDP programs parse
+ * them with the helpers below, and the simulator of the control plane
+ * (userspace/lib/net/sim.c) parses them with the same helpers, so the
+ * three agree bit for bit.
  *
  * Encapsulation: Ethernet, EtherType KB_IPBF_ETH_P (0x88B5, IEEE 802 "Local
  * Experimental Ethertype 1"), then struct kb_ipbf_hdr, then the filter(s),

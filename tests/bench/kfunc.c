@@ -36,8 +36,8 @@
 #include <bpf/libbpf.h>
 
 #include "kmod/kmod_util.h"
-#include "kmod/kbloom_kfunc.h"
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_kfunc.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "uapi/kbloom_image.h"
 #include "tests/kmod/kfunc_bench.skel.h"
 

@@ -59,7 +59,7 @@
 #include <bpf/libbpf.h>
 
 #include "libkbloom.h"
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
 #include "tests/bench/xdp_bench.h"

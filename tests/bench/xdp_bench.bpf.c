@@ -54,7 +54,7 @@ struct {
 	__type(value, struct kbloom_block);
 } kb_blocks SEC(".maps");
 
-/* The same filter in a filter table (bpf/kbloom_maps.h). */
+/* The same filter in a filter table (uapi/kbloom_xdp_maps.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);

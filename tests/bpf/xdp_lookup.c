@@ -19,7 +19,7 @@
 #include "libkbloom.h"
 #include "libkbloom_xdp.h"
 #include "uapi/kbloom_image.h"
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "tests/bpf/xdp_lookup.skel.h"
 #include "tests/bpf/xdp_util.h"
 

@@ -13,6 +13,9 @@
 #include "uapi/kbloom_layout.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_plan.h"
+#include "uapi/kbloom_kfunc.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_net_maps.h"
 
 
 __u64 last_hash;

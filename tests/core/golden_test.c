@@ -271,11 +271,11 @@ TEST(library_applies_uapi_standard_counting)
 /*
  * The library's blocked test generates the probes itself (no mask array),
  * has scalar copies specialised for k = 6, 7, 8 and an AVX2 version
- * (simd.c, turned off by KBLOOM_NO_SIMD=1): for every k in 1..32, a
- * one-block filter holding a few keys (added singly and in a batch, which
- * must set exactly the bits of kb_block_mask()) answers every query
- * exactly as kb_block_mask() says it must, singly and in batches, on
- * every path.
+ * (userspace/lib/core/simd.c, turned off by KBLOOM_NO_SIMD=1): for every
+ * k in 1..32, a one-block filter holding a few keys (added singly and in
+ * a batch, which must set exactly the bits of kb_block_mask()) answers
+ * every query exactly as kb_block_mask() says it must, singly and in
+ * batches, on every path.
  */
 static void check_blocked_k(struct __test_metadata *_metadata,
 			    __u32 hash_id, bool simd)

@@ -302,12 +302,15 @@ TEST_F(image, every_truncation_rejected)
 /* The errno of a header whose byte at off was changed. */
 static int flip_errno(size_t off, __u8 newval)
 {
-	if (off >= offsetof(struct kbloom_image_hdr, version) &&
-	    off < offsetof(struct kbloom_image_hdr, hdr_len))
+	/* version 3 is known: a 128-byte header is not one of its */
+	if (off == offsetof(struct kbloom_image_hdr, version))
+		return newval == KBLOOM_IMAGE_VERSION_GEOM ? -EBADMSG :
+		       -EPROTONOSUPPORT;
+	if (off == offsetof(struct kbloom_image_hdr, version) + 1)
 		return -EPROTONOSUPPORT;
+	/* a later type is known: a version-2 image of it is inconsistent */
 	if (off == offsetof(struct kbloom_image_hdr, type))
-		return newval >= KBLOOM_TYPE_STANDARD &&
-		       newval <= KBLOOM_TYPE_MAX ? -EBADMSG : -EOPNOTSUPP;
+		return kb_type_known(newval) ? -EBADMSG : -EOPNOTSUPP;
 	if (off == offsetof(struct kbloom_image_hdr, hash_id))
 		return newval >= KBLOOM_HASH_FAST &&
 		       newval <= KBLOOM_HASH_MAX ? -EBADMSG : -EOPNOTSUPP;
@@ -365,7 +368,7 @@ static const struct {
 	const char *what;
 	int err;
 } edits[] = {
-	{ "version 3 (a future version)", -EPROTONOSUPPORT },
+	{ "version 4 (a future version)", -EPROTONOSUPPORT },
 	{ "version 0", -EPROTONOSUPPORT },
 	{ "version 1 (the old probe positions)", -EPROTONOSUPPORT },
 	{ "hdr_len 136", -EBADMSG },
@@ -374,7 +377,7 @@ static const struct {
 	{ "reserved1", -EBADMSG },
 	{ "reserved2", -EBADMSG },
 	{ "type 0", -EOPNOTSUPP },
-	{ "type 4 (a future type)", -EOPNOTSUPP },
+	{ "type 30 (a future type)", -EOPNOTSUPP },
 	{ "type 255", -EOPNOTSUPP },
 	{ "hash 0", -EOPNOTSUPP },
 	{ "hash 3 (a future hash)", -EOPNOTSUPP },
@@ -389,12 +392,15 @@ static const struct {
 	{ "name character", -EBADMSG },
 	{ "name padding", -EBADMSG },
 	{ "name unterminated", -EBADMSG },
+	{ "version 3 with a 128-byte header", -EBADMSG },
+	{ "type 4 (cuckoo) in a version-2 image", -EBADMSG },
+	{ "flag MAY_FN in a version-2 image", -EBADMSG },
 };
 
 static void edit_hdr(struct kbloom_image_hdr *h, size_t which, bool counting)
 {
 	switch (which) {
-	case 0: h->version = kb_le16(KBLOOM_IMAGE_VERSION + 1); break;
+	case 0: h->version = kb_le16(KBLOOM_IMAGE_VERSION_MAX + 1); break;
 	case 1: h->version = 0; break;
 	case 2: h->version = kb_le16(1); break;
 	case 3: h->hdr_len = kb_le16(136); break;
@@ -403,7 +409,7 @@ static void edit_hdr(struct kbloom_image_hdr *h, size_t which, bool counting)
 	case 6: h->reserved1 = kb_le32(1); break;
 	case 7: h->reserved2 = kb_le64(1); break;
 	case 8: h->type = 0; break;
-	case 9: h->type = KBLOOM_TYPE_MAX + 1; break;
+	case 9: h->type = KBLOOM_TYPE_LAST + 1; break;
 	case 10: h->type = 255; break;
 	case 11: h->hash_id = 0; break;
 	case 12: h->hash_id = KBLOOM_HASH_MAX + 1; break;
@@ -418,6 +424,9 @@ static void edit_hdr(struct kbloom_image_hdr *h, size_t which, bool counting)
 	case 21: h->name[1] = '/'; break;
 	case 22: h->name[30] = 'x'; break;
 	case 23: memset(h->name, 'a', KBLOOM_NAME_LEN); break;
+	case 24: h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM); break;
+	case 25: h->type = KBLOOM_TYPE_CUCKOO; break;
+	case 26: h->flags = KBLOOM_IMAGE_F_MAY_FN; break;
 	}
 }
 

@@ -516,7 +516,7 @@ TEST_F(kb, save_restore)
 	h->magic ^= 1;
 	EXPECT_ERRNO(EBADMSG, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION + 1);
+	h->version = kb_le16(KBLOOM_IMAGE_VERSION_MAX + 1);
 	reseal(bad, len);
 	EXPECT_ERRNO(EPROTONOSUPPORT, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
@@ -524,7 +524,7 @@ TEST_F(kb, save_restore)
 	reseal(bad, len);
 	EXPECT_ERRNO(EPROTONOSUPPORT, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
-	h->type = 9;
+	h->type = KBLOOM_TYPE_LAST + 1;
 	reseal(bad, len);
 	EXPECT_ERRNO(EOPNOTSUPP, ku_restore(self->fd, "e1", bad, len, 0));
 	memcpy(bad, img, len);
@@ -555,6 +555,7 @@ TEST_F(kb, save_restore)
 static __u8 len_keys[32 * 16];
 static __u8 len_bits[4];
 static struct kbloom_list_entry len_ents[16];
+static __u64 len_counts[32];
 static __u8 len_img[KBLOOM_IMAGE_HDR_LEN + 65536];
 static __u64 len_img_len;
 
@@ -620,6 +621,14 @@ static void prep_test(int fd, void *p)
 	b->results = (uintptr_t)len_bits;
 }
 
+static void prep_count(int fd, void *p)
+{
+	struct kbloom_keys *b = p;
+
+	prep_keys(fd, p);
+	b->results = (uintptr_t)len_counts;
+}
+
 static void prep_stat(int fd, void *p)
 {
 	struct kbloom_stat *s = p;
@@ -681,6 +690,7 @@ static const struct len_case {
 	LEN_CASE(KBLOOM_IOCTL_ADD, struct kbloom_keys, hits, prep_keys),
 	LEN_CASE(KBLOOM_IOCTL_DEL, struct kbloom_keys, hits, prep_del),
 	LEN_CASE(KBLOOM_IOCTL_TEST, struct kbloom_keys, hits, prep_test),
+	LEN_CASE(KBLOOM_IOCTL_COUNT, struct kbloom_keys, hits, prep_count),
 	LEN_CASE(KBLOOM_IOCTL_STAT, struct kbloom_stat, filters, prep_stat),
 	LEN_CASE(KBLOOM_IOCTL_LIST, struct kbloom_list, entries, prep_list),
 	LEN_CASE(KBLOOM_IOCTL_FLUSH, struct kbloom_name_op, name,
@@ -757,7 +767,7 @@ TEST_F(kb, enotty)
 	struct kbloom_version v = { .size = sizeof(v) };
 	static const unsigned long bad[] = {
 		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_BASE - 1),
-		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RESTORE + 1),
+		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_COUNT + 1),
 		_IO(KBLOOM_IOCTL_TYPE, 0xff),
 		_IO(KBLOOM_IOCTL_TYPE, 0),
 		_IO(KBLOOM_IOCTL_TYPE + 1, KBLOOM_CMD_VERSION),
@@ -895,7 +905,15 @@ TEST_F(kb, einval_create)
 	TRY(EINVAL, c.name[5] = 'x');		/* garbage after the NUL */
 	TRY(EINVAL, memset(c.name, 'a', 32));	/* no NUL */
 	TRY(EINVAL, c.type = 0);
-	TRY(EINVAL, c.type = KBLOOM_TYPE_MAX + 1);
+	TRY(EINVAL, c.type = KBLOOM_TYPE_LAST + 1);
+	TRY(EOPNOTSUPP, c.type = KBLOOM_TYPE_MATRIX);	/* known, not here */
+	TRY(EINVAL, c.reserved1 = 1);
+	TRY(EINVAL, c.fp_bits = 12);		/* geometry of a variant */
+	TRY(EINVAL, c.slots = 4);
+	TRY(EINVAL, c.tables = 4);
+	TRY(EINVAL, c.vi_l = 4);
+	TRY(EINVAL, c.update = 1);
+	TRY(EINVAL, c.buckets = 1024);
 	TRY(EINVAL, c.hash_id = KBLOOM_HASH_MAX + 1);
 	TRY(EINVAL, c.counter_bits = 4);	/* not counting */
 	TRY(EINVAL, (c.type = KBLOOM_TYPE_COUNTING, c.counter_bits = 2));

@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 
 #define NKEYS	4096	/* a power of two */
 

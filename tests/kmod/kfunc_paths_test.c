@@ -20,7 +20,7 @@
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "bpf/xdp_util.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 #include "bpf/kbloom_kfunc_gate.skel.h"
 #include "bpf/kbloom_kfunc_mcast.skel.h"
 

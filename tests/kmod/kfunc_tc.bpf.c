@@ -6,7 +6,7 @@
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 
 char filter_name[32];
 

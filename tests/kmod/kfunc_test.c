@@ -43,7 +43,7 @@
 #include <bpf/libbpf.h>
 #include "kselftest_harness.h"
 #include "kmod_util.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 #include "tests/kmod/kfunc_xdp.skel.h"
 #include "tests/kmod/kfunc_tc.skel.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * XDP programs of kfunc_test: they query kbloom.ko's filters through its
- * kfuncs (kmod/kbloom_kfunc.h) under BPF_PROG_TEST_RUN.
+ * kfuncs (uapi/kbloom_kfunc.h) under BPF_PROG_TEST_RUN.
  *
  * The filter is the one named filter_name (.bss, set by the test at any
  * time).  Frames: 14 bytes of Ethernet header (not looked at), then
@@ -15,7 +15,7 @@
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 
 #define HDR	14
 #define KEY_BUF	80	/* above KBLOOM_KEY_MAX: 65..80 reach the kfunc */

@@ -43,8 +43,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom_base.h"
-#include "uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_base.h"
+#include "kbloom/uapi/kbloom_image.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -271,7 +271,9 @@ int kbloom_save_alloc(const struct kbloom_filter *f, void **buf,
  * kbloom_load() - a new filter from an image in memory
  * @fp: out, untouched on error
  *
- * Return: 0; an image error; -ENOMEM; -EINVAL for NULL arguments.
+ * Return: 0; an image error; -EOPNOTSUPP for a valid image of a type
+ * other than standard, blocked and counting (version 3: the survey
+ * variants); -ENOMEM; -EINVAL for NULL arguments.
  */
 int kbloom_load(const void *buf, size_t len, struct kbloom_filter **fp);
 

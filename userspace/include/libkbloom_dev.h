@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom.h"
+#include "kbloom/uapi/kbloom.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -207,8 +207,8 @@ int kb_exp_topo_load(const char *path, struct kb_topo **tp, char *why,
  * @cand, @cand_fp: candidate links tested / matching (first order)
  * @fp_pred: expected matching candidates by the formulas (sum over the
  *     candidates of each one's predicted probability): per-port filters
- *     from the port's group count (DESIGN.md), LIPSIN from the packet's
- *     number of tree links (link IDs of k distinct bits of 256)
+ *     from the port's group count (uapi/kbloom_plan.h), LIPSIN from the
+ *     packet's number of tree links (link IDs of k distinct bits of 256)
  * @fp_pred_fill: LIPSIN: the same from each zFilter's fill F instead of
  *     its link count: C(F, k) / C(256, k) per candidate
  * @delivered, @dup, @leaked_hosts: arrivals at receivers (first, again)

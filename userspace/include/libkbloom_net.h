@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom_ipbf.h"
+#include "kbloom/uapi/kbloom_ipbf.h"
 
 #ifdef __cplusplus
 extern "C" {

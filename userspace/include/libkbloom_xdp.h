@@ -14,7 +14,7 @@
  *                        or 0 for the gate's one filter)
  *          link_<ifindex> the XDP link of each attached interface
  *
- * (bpf/kbloom_maps.h describes the maps.)  Anything that can open the
+ * (uapi/kbloom_xdp_maps.h describes the maps.)  Anything that can open the
  * pins can use the instance: kbloomctl, a test, bpftool.  Mutating calls
  * take an flock on the instance directory, so processes sharing an
  * instance are serialized; a handle itself is not thread-safe.
@@ -50,9 +50,9 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "uapi/kbloom_base.h"
-#include "uapi/kbloom_image.h"
-#include "bpf/kbloom_maps.h"
+#include "kbloom/uapi/kbloom_base.h"
+#include "kbloom/uapi/kbloom_image.h"
+#include "kbloom/uapi/kbloom_xdp_maps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -324,7 +324,7 @@ int kbloom_xdp_pass_attach(int ifindex, enum kbloom_xdp_mode mode,
 
 /**
  * struct kbloom_xdp_filter_info - a filter of an instance
- * @params: as the programs see them (bpf/kbloom_maps.h)
+ * @params: as the programs see them (uapi/kbloom_xdp_maps.h)
  * @m: bits
  * @ones: one bits
  * @occupancy_ppm: ones / m in parts per million

@@ -6,7 +6,7 @@
  * inspectable instances.  The control plane that computes what these
  * load (topologies, link IDs, zFilters, MSBF headers, MC-BF filters) is
  * libkbloom_net.h; the header formats are uapi/kbloom_ipbf.h; the maps
- * are bpf/kbloom_ipbf_maps.h.
+ * are uapi/kbloom_net_maps.h.
  *
  * An instance is one node's programs loaded once and pinned under
  * <pin_root>/<name>/ (default /sys/fs/bpf/kbloom/<name>/):
@@ -59,7 +59,7 @@
 
 #include "libkbloom_xdp.h"
 #include "libkbloom_net.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "kbloom/uapi/kbloom_net_maps.h"
 
 #ifdef __cplusplus
 extern "C" {

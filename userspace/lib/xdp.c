@@ -24,13 +24,13 @@
 #include <bpf/libbpf.h>
 
 #include "uapi/kbloom_plan.h"
-#include "bpf/kbloom_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_mcast.skel.h"
 #include "bpf/kbloom_gate.skel.h"
 #include "bpf/kbloom_kfunc_mcast.skel.h"
 #include "bpf/kbloom_kfunc_gate.skel.h"
 #include "bpf/kbloom_pass.skel.h"
-#include "kmod/kbloom_kfunc.h"
+#include "uapi/kbloom_kfunc.h"
 #include "libkbloom_dev.h"
 #include "xdp_priv.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: filter tables (bpf/kbloom_maps.h).
+ * libkbloom XDP loader: filter tables (uapi/kbloom_xdp_maps.h).
  *
  * The blocks maps are BPF_F_MMAPABLE arrays: the loader maps them and
  * sets bits with atomic OR, reads them with relaxed loads, and fills a

@@ -32,8 +32,8 @@
 #include <bpf/libbpf.h>
 
 #include "libkbloom_xdp_net.h"
-#include "bpf/kbloom_maps.h"
-#include "bpf/kbloom_ipbf_maps.h"
+#include "uapi/kbloom_xdp_maps.h"
+#include "uapi/kbloom_net_maps.h"
 #include "bpf/kbloom_ipbf.skel.h"
 #include "bpf/kbloom_mcbf.skel.h"
 #include "pin.h"

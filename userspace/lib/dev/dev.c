@@ -278,6 +278,23 @@ static void batch_chunk(const __u8 *keys, size_t off, __u32 key_len,
 	*nbytes = b;
 }
 
+/*
+ * The caller's limits per ioctl, within the module's, and at least 8 keys
+ * of the largest size.
+ */
+static void batch_limits(const struct kbloom_dev_batch *res, __u32 *max_keys,
+			 __u64 *max_bytes)
+{
+	*max_keys = res->max_keys && res->max_keys < KBLOOM_BATCH_KEYS_MAX ?
+		    res->max_keys : KBLOOM_BATCH_KEYS_MAX;
+	*max_bytes = res->max_bytes && res->max_bytes < KBLOOM_BATCH_BYTES_MAX ?
+		     res->max_bytes : KBLOOM_BATCH_BYTES_MAX;
+	if (*max_keys < 8)
+		*max_keys = 8;
+	if (*max_bytes < 8 * (1 + KBLOOM_KEY_MAX))
+		*max_bytes = 8 * (1 + KBLOOM_KEY_MAX);
+}
+
 static long dev_batch(int fd, unsigned long req, const char *name,
 		      const void *keys, size_t keys_len, __u32 key_len,
 		      __u64 count, __u8 *results, struct kbloom_dev_batch *res)
@@ -301,15 +318,7 @@ static long dev_batch(int fd, unsigned long req, const char *name,
 	if (dev_name(nm, name) || kbloom_dev_keys_check(keys, keys_len,
 							key_len, count))
 		return -EINVAL;
-	max_keys = res->max_keys && res->max_keys < KBLOOM_BATCH_KEYS_MAX ?
-		   res->max_keys : KBLOOM_BATCH_KEYS_MAX;
-	max_bytes = res->max_bytes && res->max_bytes < KBLOOM_BATCH_BYTES_MAX ?
-		    res->max_bytes : KBLOOM_BATCH_BYTES_MAX;
-	/* at least 8 keys of the largest size fit in one ioctl */
-	if (max_keys < 8)
-		max_keys = 8;
-	if (max_bytes < 8 * (1 + KBLOOM_KEY_MAX))
-		max_bytes = 8 * (1 + KBLOOM_KEY_MAX);
+	batch_limits(res, &max_keys, &max_bytes);
 	if (req == KBLOOM_IOCTL_TEST && !results && count) {
 		tmp = malloc(((count < max_keys ? count : max_keys) + 7) / 8);
 		if (!tmp)

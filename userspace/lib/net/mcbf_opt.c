@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom_net: the Multi-Class Bloom filter (Li et al., ICNP 2011).
+ * libkbloom_net: the Multi-Class Bloom filter's optimiser (Li et al.,
+ * ICNP 2011).
  *
  * A port's filter holds the multicast groups with a member behind it.
  * Group g of class c is inserted and tested with k_c probes: a group that
@@ -11,17 +12,12 @@
  * K = sum_c G_c p_c k_c, the fill rho = 1 - (1 - 1/m)^K and the expected
  * leakage sum_c G_c (1 - p_c) w_c rho^k_c.  Setting its derivative in
  * each k_c to zero gives rho^k_c proportional to p_c / ((1 - p_c) w_c),
- * i.e. k_c = C + log_{1/rho}((1 - p_c) w_c / p_c) for one constant C
- * (DESIGN.md).  Integer k and the dependence of rho on all of them make
- * the closed form a seed, not the answer: kb_mcbf_optimize() evaluates
+ * i.e. k_c = C + log_{1/rho}((1 - p_c) w_c / p_c) for one constant C.
+ * Integer k and the dependence of rho on all of them make the closed
+ * form a seed, not the answer: kb_mcbf_optimize() evaluates
  * the closed form over a grid of (rho, C), keeps the best integer
  * vectors, and descends by single and paired +-1 steps to a local optimum
  * of the exact objective; the core suite checks it against brute force.
- *
- * The filter uses the layouts of uapi/kbloom_layout.h with the class's k:
- * blocked (kb_block_mask(h, k), all probes in one 512-bit block) or
- * standard (kb_probe over m bits).  Blocked probes of a smaller k are a
- * prefix of those of a larger one, as are standard probes.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,9 +28,6 @@
 
 #define MCBF_SEEDS	4	/* descents started from the best seeds */
 #define MCBF_MEMO	512	/* objective values kept per search */
-#define MCBF_EARLY	3	/* probes tested first (mcbf_test()) */
-
-/* ---- optimiser ------------------------------------------------------ */
 
 /* The objective, with @lm = log1p(-1 / m) computed by the caller. */
 static double objective(__u64 m, double lm, const struct kb_mcbf_class_spec *c,
@@ -315,245 +308,4 @@ int kb_mcbf_optimize(__u64 m, const struct kb_mcbf_class_spec *c,
 	out.leak = kb_mcbf_objective(m, c, nclass, best.k, &out.rho);
 	*plan = out;
 	return 0;
-}
-
-/* ---- the per-port filter -------------------------------------------- */
-
-struct kb_mcbf {
-	__u64 *words;
-	__u64 nwords;
-	__u64 m;
-	__u64 nblocks;
-	__u64 seed;
-	__u32 type;
-	__u32 hash_id;
-	struct kb_mcbf_classes cls;
-};
-
-static int classes_ok(const struct kb_mcbf_classes *c)
-{
-	__u32 i, used = 0;
-
-	for (i = 0; i < KB_MCBF_CLASSES; i++) {
-		if (c->k[i] > KBLOOM_K_MAX)
-			return -ERANGE;
-		used += !!c->k[i];
-	}
-	return used ? 0 : -EINVAL;
-}
-
-int kb_mcbf_new(__u32 type, __u64 m, __u32 hash_id, __u64 seed,
-		const struct kb_mcbf_classes *classes, struct kb_mcbf **fp)
-{
-	struct kb_mcbf *f;
-	size_t bytes;
-	int err;
-
-	if (!classes || !fp || hash_id < KBLOOM_HASH_FAST ||
-	    hash_id > KBLOOM_HASH_MAX)
-		return -EINVAL;
-	if (type != KBLOOM_TYPE_BLOCKED && type != KBLOOM_TYPE_STANDARD)
-		return -EINVAL;
-	if (m < KBLOOM_M_MIN || m > KBLOOM_M_MAX ||
-	    m % (type == KBLOOM_TYPE_BLOCKED ? KBLOOM_BLOCK_BITS : 64))
-		return -ERANGE;
-	err = classes_ok(classes);
-	if (err)
-		return err;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	f->nwords = m / 64;
-	bytes = (f->nwords * 8 + KBLOOM_BLOCK_BYTES - 1) &
-		~(size_t)(KBLOOM_BLOCK_BYTES - 1);
-	f->words = aligned_alloc(KBLOOM_BLOCK_BYTES, bytes);
-	if (!f->words) {
-		free(f);
-		return -ENOMEM;
-	}
-	memset(f->words, 0, bytes);
-	f->m = m;
-	f->nblocks = m / KBLOOM_BLOCK_BITS;
-	f->seed = seed;
-	f->type = type;
-	f->hash_id = hash_id;
-	f->cls = *classes;
-	*fp = f;
-	return 0;
-}
-
-void kb_mcbf_free(struct kb_mcbf *f)
-{
-	if (!f)
-		return;
-	free(f->words);
-	free(f);
-}
-
-/*
- * kb_hash(), inline where @len is a constant: the fast hash of a group
- * address is a few multiplies.
- */
-static inline __attribute__((always_inline)) __u64
-mcbf_hash(const struct kb_mcbf *f, const void *key, __u32 len)
-{
-	if (f->hash_id == KBLOOM_HASH_SIPHASH13)
-		return kb_hash_sip13(f->seed, key, len);
-	return kb_hash_fast(f->seed, key, len);
-}
-
-/* The k of a key of class @cls, or 0 (bad or unused class). */
-static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
-		   __u32 cls)
-{
-	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
-	    cls >= KB_MCBF_CLASSES)
-		return 0;
-	return kb_mcbf_class_k(&f->cls, cls);
-}
-
-/* The insertion, for keys of @len bytes (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int
-mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
-{
-	__u32 k = key_k(f, key, len, cls), i, j;
-	__u64 h, mask[KBLOOM_BLOCK_WORDS], *w;
-	struct kb_probe p;
-
-	if (!k)
-		return -EINVAL;
-	h = mcbf_hash(f, key, len);
-	if (f->type == KBLOOM_TYPE_BLOCKED) {
-		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
-			       KBLOOM_BLOCK_WORDS;
-		kb_block_mask(h, k, mask);
-		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-			w[i] |= mask[i];
-		return 0;
-	}
-	kb_probe_init(&p, h);
-	for (i = 0; i < k; i++) {
-		j = kb_probe_next(&p, f->m);
-		f->words[j >> 6] |= 1ULL << (j & 63);
-	}
-	return 0;
-}
-
-int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
-{
-	return mcbf_add(f, key, len, cls);
-}
-
-/* Does the block hold every bit of @mask?  (No branch per word.) */
-static inline int block_has(const __u64 *w, const __u64 *mask)
-{
-	__u64 miss = 0;
-	__u32 i;
-
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-		miss |= mask[i] & ~w[i];
-	return !miss;
-}
-
-/*
- * The test, for keys of @len bytes (a constant where it is inlined).  A
- * probe's position does not depend on k (uapi/kbloom_layout.h: probe i
- * sets bit b_i, i < k), so a key that misses with its first MCBF_EARLY
- * probes misses with all k; most tested keys are absent and most of those
- * miss there, for a fraction of the work of the whole mask.
- */
-static inline __attribute__((always_inline)) int
-mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
-{
-	__u64 h, mask[KBLOOM_BLOCK_WORDS];
-	const __u64 *w;
-	struct kb_probe p;
-	__u32 k, i, j;
-
-	k = kb_mcbf_class_k(&f->cls, cls);
-	if (!k)
-		return 0;
-	h = mcbf_hash(f, key, len);
-	if (f->type == KBLOOM_TYPE_BLOCKED) {
-		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
-			       KBLOOM_BLOCK_WORDS;
-		if (k > MCBF_EARLY) {
-			kb_block_mask(h, MCBF_EARLY, mask);
-			if (!block_has(w, mask))
-				return 0;
-		}
-		kb_block_mask(h, k, mask);
-		return block_has(w, mask);
-	}
-	kb_probe_init(&p, h);
-	for (i = 0; i < k; i++) {
-		j = kb_probe_next(&p, f->m);
-		if (!(f->words[j >> 6] & (1ULL << (j & 63))))
-			return 0;
-	}
-	return 1;
-}
-
-int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
-		 __u32 cls)
-{
-	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX ||
-	    cls >= KB_MCBF_CLASSES)
-		return -EINVAL;
-	return mcbf_test(f, key, len, cls);
-}
-
-int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4])
-{
-	if (!grp)
-		return -EINVAL;
-	return mcbf_add(f, grp, 4, kb_mcbf_class_v4(grp));
-}
-
-int kb_mcbf_test_v4(const struct kb_mcbf *f, const __u8 grp[4])
-{
-	if (!f || !grp)
-		return -EINVAL;
-	return mcbf_test(f, grp, 4, kb_mcbf_class_v4(grp));
-}
-
-int kb_mcbf_add_v6(struct kb_mcbf *f, const __u8 grp[16])
-{
-	if (!grp)
-		return -EINVAL;
-	return kb_mcbf_add(f, grp, 16, kb_mcbf_class_v6(grp));
-}
-
-int kb_mcbf_test_v6(const struct kb_mcbf *f, const __u8 grp[16])
-{
-	if (!grp)
-		return -EINVAL;
-	return kb_mcbf_test(f, grp, 16, kb_mcbf_class_v6(grp));
-}
-
-void kb_mcbf_clear(struct kb_mcbf *f)
-{
-	if (f)
-		memset(f->words, 0, f->nwords * sizeof(*f->words));
-}
-
-__u64 kb_mcbf_ones(const struct kb_mcbf *f)
-{
-	__u64 i, n = 0;
-
-	for (i = 0; f && i < f->nwords; i++)
-		n += kb_popcount64(f->words[i]);
-	return n;
-}
-
-const __u64 *kb_mcbf_words(const struct kb_mcbf *f, __u64 *nwords)
-{
-	if (nwords)
-		*nwords = f ? f->nwords : 0;
-	return f ? f->words : NULL;
-}
-
-const struct kb_mcbf_classes *kb_mcbf_class_table(const struct kb_mcbf *f)
-{
-	return f ? &f->cls : NULL;
 }

@@ -49,12 +49,12 @@
  * its group address (the VLAN is not part of it); a gate's key is the key
  * of the source (or, with KBLOOM_GATE_F_DST, the destination) address.
  */
-#ifndef _KBLOOM_MAPS_H
-#define _KBLOOM_MAPS_H
+#ifndef _UAPI_KBLOOM_XDP_MAPS_H
+#define _UAPI_KBLOOM_XDP_MAPS_H
 
 #include <linux/types.h>
 #include <linux/const.h>
-#include "uapi/kbloom_base.h"
+#include "kbloom_base.h"
 
 /* struct kbloom_params.version: this layout */
 #define KBLOOM_XDP_LAYOUT_VERSION	1U
@@ -213,4 +213,4 @@ struct kbloom_gate_stats {
 	__u64 passed;
 };
 
-#endif /* _KBLOOM_MAPS_H */
+#endif /* _UAPI_KBLOOM_XDP_MAPS_H */

@@ -5,7 +5,7 @@
  * Multi-Class Bloom filter path (mcbf, bpf/kbloom_mcbf.bpf.c).
  *
  * Shared by the BPF programs and the libkbloom loader
- * (userspace/lib/xdp_ipbf.c, xdp_mcbf.c): fixed-width types only, no
+ * (userspace/lib/xdp_ipbf.c): fixed-width types only, no
  * implicit padding, no BPF helpers.  The header formats and the class
  * encoding are in uapi/kbloom_ipbf.h.
  *
@@ -28,20 +28,20 @@
  *                one element, so that a filter and the k of its classes
  *                change together
  *   mcbf_filters ARRAY_OF_MAPS             slot -> blocks map (two slots
- *                per port, as the mcast path: bpf/kbloom_maps.h)
+ *                per port, as the mcast path: uapi/kbloom_xdp_maps.h)
  *   mcbf_ports   DEVMAP_HASH               ifindex -> port + egress program
  *   mcbf_stats   PERCPU_ARRAY              index -> struct kbloom_mcbf_stats
  *   mcbf_members HASH                      struct kbloom_member_key: the
  *                exact memberships, read only to count leaks
  *   mcbf_config  ARRAY[1]                  struct kbloom_mcbf_cfg
  */
-#ifndef _KBLOOM_IPBF_MAPS_H
-#define _KBLOOM_IPBF_MAPS_H
+#ifndef _UAPI_KBLOOM_NET_MAPS_H
+#define _UAPI_KBLOOM_NET_MAPS_H
 
 #include <linux/types.h>
 #include <linux/const.h>
-#include "uapi/kbloom_ipbf.h"
-#include "bpf/kbloom_maps.h"
+#include "kbloom_ipbf.h"
+#include "kbloom_xdp_maps.h"
 
 /* ---- ipbf ------------------------------------------------------------- */
 
@@ -141,7 +141,7 @@ struct kbloom_ipbf_stats {
 
 /**
  * struct kbloom_mcbf_port - a port's Multi-Class Bloom filter
- * @p: the filter (bpf/kbloom_maps.h): type KBLOOM_TYPE_BLOCKED; p.k is
+ * @p: the filter (uapi/kbloom_xdp_maps.h): type KBLOOM_TYPE_BLOCKED; p.k is
  *     the largest k of the class table (informational), each group is
  *     tested with the k of its class
  * @cls: the k of each class (uapi/kbloom_ipbf.h), 0 for an unused class:
@@ -188,4 +188,4 @@ struct kbloom_mcbf_stats {
 	__u64 tx_errors;
 };
 
-#endif /* _KBLOOM_IPBF_MAPS_H */
+#endif /* _UAPI_KBLOOM_NET_MAPS_H */

@@ -124,27 +124,52 @@ int kbloom_save_alloc(const struct kbloom_filter *f, void **buf, size_t *len)
 /*
  * kb_image_verify() on an image at any address: it reads the header as a
  * struct, so a misaligned image is verified through an aligned copy of its
- * header (the same two steps kb_image_verify() takes).  *hdr gets the
- * header either way.
+ * header and tail (the same steps kb_image_verify() takes).  *hdr gets the
+ * base header either way.
+ */
+static int kbf_verify_copy(const void *buf, size_t len,
+			   struct kbloom_image_hdr *hdr)
+{
+	struct kbloom_image_head hd;
+	size_t hl;
+	__u32 crc;
+	int ret;
+
+	ret = kb_image_check(hdr, len);
+	if (ret)
+		return ret;
+	hl = kb_le16(hdr->hdr_len);
+	memcpy(&hd, buf, hl);
+	ret = kb_image_geom_check(&hd.h, &hd.g);
+	if (ret)
+		return ret;
+	if (hl == KBLOOM_IMAGE_HDR_LEN)
+		crc = kb_image_crc(hdr, (const __u8 *)buf + hl, len - hl);
+	else
+		crc = kb_image_crc_head(&hd, (const __u8 *)buf + hl, len - hl);
+	return crc == kb_le32(hdr->crc) ? 0 : -EBADMSG;
+}
+
+/*
+ * A verified image of a type the filters of this family hold: the classic
+ * types.  A valid image of a later type is -EOPNOTSUPP here (its family
+ * loads it).
  */
 static int kbf_verify(const void *buf, size_t len,
 		      struct kbloom_image_hdr *hdr)
 {
-	const __u8 *payload = (const __u8 *)buf + KBLOOM_IMAGE_HDR_LEN;
 	int ret;
 
 	if (len < KBLOOM_IMAGE_HDR_LEN)
 		return -EMSGSIZE;
 	memcpy(hdr, buf, sizeof(*hdr));
 	if (!((uintptr_t)buf & (_Alignof(struct kbloom_image_hdr) - 1)))
-		return kb_image_verify(buf, len);
-	ret = kb_image_check(hdr, len);
+		ret = kb_image_verify(buf, len);
+	else
+		ret = kbf_verify_copy(buf, len, hdr);
 	if (ret)
 		return ret;
-	if (kb_image_crc(hdr, payload, len - KBLOOM_IMAGE_HDR_LEN) !=
-	    kb_le32(hdr->crc))
-		return -EBADMSG;
-	return 0;
+	return kb_type_classic(hdr->type) ? 0 : -EOPNOTSUPP;
 }
 
 static void kbf_copy_payload(struct kbloom_filter *f, const void *buf)

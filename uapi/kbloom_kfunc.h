@@ -20,8 +20,8 @@
  * 6.1 verifier checks a pointer + __sz pair for reads and for writes, so
  * .rodata is refused.
  */
-#ifndef _KBLOOM_KFUNC_H
-#define _KBLOOM_KFUNC_H
+#ifndef _UAPI_KBLOOM_KFUNC_H
+#define _UAPI_KBLOOM_KFUNC_H
 
 #include <linux/types.h>
 
@@ -86,4 +86,4 @@ int bpf_kbloom_stat(struct kb_filter *f, struct kbloom_kfunc_stat *st,
 		    __u32 st__sz) KB_KSYM;
 
 #undef KB_KSYM
-#endif /* _KBLOOM_KFUNC_H */
+#endif /* _UAPI_KBLOOM_KFUNC_H */

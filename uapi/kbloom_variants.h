@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * kbloom: shapes and positions of the survey variants I, shared by every
+ * executor: the cuckoo filter, the variable-increment counting filter, the
+ * d-left counting filter and the Count-Min (spectral) sketch.
+ *
+ * A shape (struct kb_shape) is everything that fixes a filter's array: it
+ * is what CREATE takes and what an image records (the base header plus,
+ * for these types, the version-3 geometry tail).  kb_shape_check() is the
+ * one validation; kb_shape_words() the one array size.  Every position is
+ * derived from the one 64-bit kb_hash() h of the key:
+ *
+ * Cuckoo (Fan et al., CoNEXT 2014), B buckets of b slots of f-bit
+ * fingerprints, packed: slot s of bucket i is bits [(i b + s) f, + f) of
+ * the array (a slot may straddle two words).
+ *   fp = 1 + kb_reduce32((u32)h, 2^f - 1)        (0 marks an empty slot)
+ *   i1 = kb_reduce32(h >> 32, B)
+ *   t  = kb_reduce32((fp * KB_PROBE_MUL mod 2^64) >> 32, B)
+ *   alt(i) = (t - i) mod B
+ * alt(alt(i)) = i for every B (an involution, not only for powers of two),
+ * and alt depends only on the bucket and the fingerprint, as partial-key
+ * cuckoo hashing needs.  k is 2 (buckets per key), m = B b slots.
+ *
+ * Variable-increment counting (Rottenstreich, Kanizo, Keslassy, INFOCOM
+ * 2012), m counters of 4 or 8 bits (the counting layout) and L: probe i
+ * takes g_i of the standard/counting sequence (kbloom_layout.h), position
+ * kb_reduce32(g_i >> 32, m), increment v_i = L + kb_reduce32((u32)g_i, L),
+ * one of {L, ..., 2L - 1}.  A counter c holding key x's v is c = v + S
+ * where S, the other keys' increments, is 0 or at least L: x is possibly
+ * present iff every probed c is saturated, equal to v, or at least v + L.
+ *
+ * d-left counting (Bonomi et al., ESA 2006), d subtables of B buckets (a
+ * power of two) of c cells; a cell is an r-bit remainder above a w-bit
+ * counter, (rem << w) | count, empty iff count is 0; cell n is bits
+ * [n (r + w), + r + w) of the array.  With q = log2(B) + r:
+ *   v   = h >> (64 - q)                          (the key's q-bit print)
+ *   v_j = kb_dleft_perm(v, j), a permutation of [0, 2^q) per j < d
+ *   bucket_j = v_j >> r, rem_j = v_j mod 2^r
+ *   cell (j, bucket_j, s) is cell number (j B + bucket_j) c + s
+ * Each v -> v_j is a permutation: two keys share a (bucket,
+ * remainder) in one subtable iff they share v, hence in all subtables, so
+ * a delete removes exactly one copy of a print that was inserted.  k is d,
+ * m = d B c cells.
+ *
+ * Count-Min (Cormode and Muthukrishnan; Cohen and Matias' spectral filter
+ * is its minimum selection), d rows of w counters of 16 or 32 bits: row i
+ * uses column kb_reduce32(g_i >> 32, w) of the standard/counting probe
+ * sequence, counter i w + column; counter n is bits [n cw, + cw).  k is d,
+ * m = d w.  Update KB_CM_ALL adds to every row (deletable); KB_CM_MIN_INC
+ * (minimal increase, conservative update) raises only the rows at the
+ * minimum and cannot delete.
+ *
+ * Range reduction is kb_reduce32() (multiply-shift) everywhere.
+ */
+#ifndef _UAPI_KBLOOM_VARIANTS_H
+#define _UAPI_KBLOOM_VARIANTS_H
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include "kbloom_base.h"
+#include "kbloom_layout.h"
+
+/* Count-Min update rules (struct kb_shape .update) */
+#define KB_CM_ALL		1U	/* minimum selection: every row */
+#define KB_CM_MIN_INC		2U	/* minimal increase */
+
+/* Limits of the geometry fields */
+#define KB_CUCKOO_FP_MIN	4U
+#define KB_CUCKOO_FP_MAX	32U
+#define KB_DLEFT_TABLES_MIN	2U
+#define KB_DLEFT_TABLES_MAX	8U
+#define KB_DLEFT_CELLS_MAX	16U
+#define KB_DLEFT_REM_MIN	4U
+#define KB_DLEFT_REM_MAX	32U
+#define KB_CM_ROWS_MAX		16U
+#define KB_CM_WIDTH_MIN		16ULL
+
+/**
+ * struct kb_shape - the geometry of a filter's array
+ * @type: enum kbloom_type
+ * @k: probes per key (classic, VI); 2 (cuckoo); d (d-left, Count-Min)
+ * @m: bits (standard, blocked), counters (counting, VI, Count-Min), slots
+ *     (cuckoo) or cells (d-left)
+ * @counter_bits: counter width: 4/8 (counting, VI), 2/4/8 (d-left cell
+ *     counters), 16/32 (Count-Min), 0 otherwise
+ * @fp_bits: cuckoo fingerprint or d-left remainder bits, 0 otherwise
+ * @slots: cuckoo slots or d-left cells per bucket, 0 otherwise
+ * @tables: d-left subtables or Count-Min rows, 0 otherwise
+ * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
+ * @update: Count-Min KB_CM_*, 0 otherwise
+ * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
+ *     columns, 0 otherwise
+ */
+struct kb_shape {
+	__u32 type;
+	__u32 k;
+	__u64 m;
+	__u32 counter_bits;
+	__u32 fp_bits;
+	__u32 slots;
+	__u32 tables;
+	__u32 vi_l;
+	__u32 update;
+	__u64 buckets;
+};
+
+static inline __u32 kb_log2_exact(__u64 x)
+{
+	__u32 n = 0;
+
+	while (n < 64 && (1ULL << n) < x)
+		n++;
+	return n;
+}
+
+static inline int kb_pow2(__u64 x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Bits of one cell (d-left) or slot (cuckoo) or counter. */
+static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
+{
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		return s->fp_bits;
+	case KBLOOM_TYPE_DLEFT:
+		return s->fp_bits + s->counter_bits;
+	default:
+		return s->counter_bits;
+	}
+}
+
+static inline int kb_cuckoo_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->tables || s->vi_l || s->update)
+		return 0;
+	if (s->fp_bits < KB_CUCKOO_FP_MIN || s->fp_bits > KB_CUCKOO_FP_MAX)
+		return 0;
+	if (s->slots != 1 && s->slots != 2 && s->slots != 4 && s->slots != 8)
+		return 0;
+	if (s->buckets < 2 || s->buckets > KBLOOM_M_MAX / s->slots)
+		return 0;
+	return s->k == 2 && s->m == s->buckets * s->slots;
+}
+
+static inline int kb_vi_shape_ok(const struct kb_shape *s)
+{
+	if (s->fp_bits || s->slots || s->tables || s->update || s->buckets)
+		return 0;
+	if (s->counter_bits != KBLOOM_COUNTER_BITS_DEFAULT &&
+	    s->counter_bits != KBLOOM_COUNTER_BITS_WIDE)
+		return 0;
+	if (s->vi_l < 2 || s->vi_l > (1U << (s->counter_bits - 2)))
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	return s->m >= KBLOOM_M_MIN && s->m <= KBLOOM_M_MAX && !(s->m & 63);
+}
+
+static inline int kb_dleft_shape_ok(const struct kb_shape *s)
+{
+	__u32 cb = s->counter_bits;
+
+	if (s->vi_l || s->update || (cb != 2 && cb != 4 && cb != 8))
+		return 0;
+	if (s->fp_bits < KB_DLEFT_REM_MIN || s->fp_bits > KB_DLEFT_REM_MAX)
+		return 0;
+	if (s->tables < KB_DLEFT_TABLES_MIN || s->tables > KB_DLEFT_TABLES_MAX)
+		return 0;
+	if (!s->slots || s->slots > KB_DLEFT_CELLS_MAX)
+		return 0;
+	if (!kb_pow2(s->buckets) || s->buckets < 2 ||
+	    s->buckets > KBLOOM_M_MAX / (s->tables * s->slots))
+		return 0;
+	if (kb_log2_exact(s->buckets) + s->fp_bits > 64)
+		return 0;
+	return s->k == s->tables &&
+	       s->m == s->buckets * s->tables * s->slots;
+}
+
+static inline int kb_cm_shape_ok(const struct kb_shape *s)
+{
+	if (s->fp_bits || s->slots || s->vi_l)
+		return 0;
+	if (s->counter_bits != 16 && s->counter_bits != 32)
+		return 0;
+	if (s->update != KB_CM_ALL && s->update != KB_CM_MIN_INC)
+		return 0;
+	if (!s->tables || s->tables > KB_CM_ROWS_MAX)
+		return 0;
+	if (s->buckets < KB_CM_WIDTH_MIN ||
+	    s->buckets > KBLOOM_M_MAX / s->tables)
+		return 0;
+	return s->k == s->tables && s->m == s->buckets * s->tables;
+}
+
+/*
+ * kb_shape_check() - validate the shape of a variant of this header.
+ * Return: 0; -EOPNOTSUPP for a type this header does not define (the
+ * classic types are checked by kb_plan_check(), later types by their own
+ * headers); -EINVAL for a field out of its range or inconsistent (@k and
+ * @m must be the derived values: see kb_shape_derive()).
+ */
+static inline int kb_shape_check(const struct kb_shape *s)
+{
+	int ok;
+
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		ok = kb_cuckoo_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_VI_COUNTING:
+		ok = kb_vi_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_DLEFT:
+		ok = kb_dleft_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_COUNT_MIN:
+		ok = kb_cm_shape_ok(s);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	return ok ? 0 : -EINVAL;
+}
+
+/*
+ * Fill in @k and @m of the cuckoo, d-left and Count-Min types from their
+ * geometry (VI keeps the caller's k and m), then kb_shape_check().
+ */
+static inline int kb_shape_derive(struct kb_shape *s)
+{
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		s->k = 2;
+		s->m = s->buckets * s->slots;
+		break;
+	case KBLOOM_TYPE_DLEFT:
+	case KBLOOM_TYPE_COUNT_MIN:
+		s->k = s->tables;
+		s->m = s->buckets * s->tables *
+		       (s->type == KBLOOM_TYPE_DLEFT ? s->slots : 1);
+		break;
+	default:
+		break;
+	}
+	/* products of out-of-range factors are refused by the check */
+	if (s->buckets > KBLOOM_M_MAX || s->slots > 64 || s->tables > 64)
+		return -EINVAL;
+	return kb_shape_check(s);
+}
+
+/* 64-bit words of a valid shape's array. */
+static inline __u64 kb_shape_words(const struct kb_shape *s)
+{
+	if (s->type == KBLOOM_TYPE_VI_COUNTING)
+		return kb_words(KBLOOM_TYPE_COUNTING, s->m, s->counter_bits);
+	return (s->m * kb_shape_cell_bits(s) + 63) / 64;
+}
+
+/*
+ * Packed fields: field n of width w (1..64) is bits [n w, n w + w) of the
+ * array, in word (n w) / 64 at shift (n w) % 64, spilling into the next
+ * word when shift + w > 64.
+ */
+static inline __u64 kb_field_mask(__u32 width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+static inline __u64 kb_field_word(__u64 n, __u32 width)
+{
+	return n * width / 64;
+}
+
+static inline __u32 kb_field_shift(__u64 n, __u32 width)
+{
+	return (__u32)(n * width % 64);
+}
+
+static inline int kb_field_spills(__u32 shift, __u32 width)
+{
+	return shift + width > 64;
+}
+
+/* The field at @shift of word @lo, continued in @hi if it spills. */
+static inline __u64 kb_field_get(__u64 lo, __u64 hi, __u32 shift,
+				 __u32 width)
+{
+	__u64 v = lo >> shift;
+
+	if (kb_field_spills(shift, width))
+		v |= hi << (64 - shift);
+	return v & kb_field_mask(width);
+}
+
+/* @lo with the part of the field at @shift that it holds set to @v. */
+static inline __u64 kb_field_put_lo(__u64 lo, __u32 shift, __u32 width,
+				    __u64 v)
+{
+	__u64 mask = kb_field_mask(width) << shift;
+
+	return (lo & ~mask) | ((v << shift) & mask);
+}
+
+/* @hi with the spilled part of the field at @shift set to @v. */
+static inline __u64 kb_field_put_hi(__u64 hi, __u32 shift, __u32 width,
+				    __u64 v)
+{
+	__u32 used = 64 - shift;
+	__u64 mask = kb_field_mask(width - used);
+
+	return (hi & ~mask) | ((v >> used) & mask);
+}
+
+/* --- cuckoo --------------------------------------------------------------- */
+
+static inline __u32 kb_cuckoo_fp(__u64 h, __u32 fp_bits)
+{
+	return 1 + kb_reduce32((__u32)h, kb_field_mask(fp_bits));
+}
+
+static inline __u32 kb_cuckoo_index(__u64 h, __u64 buckets)
+{
+	return kb_reduce32((__u32)(h >> 32), buckets);
+}
+
+/* The other bucket of fingerprint @fp in bucket @i: an involution. */
+static inline __u32 kb_cuckoo_alt(__u32 i, __u32 fp, __u64 buckets)
+{
+	__u32 t = kb_reduce32((__u32)(((__u64)fp * KB_PROBE_MUL) >> 32),
+			      buckets);
+
+	return t >= i ? t - i : (__u32)(t + buckets - i);
+}
+
+/* Field number of slot @s of bucket @i (width fp_bits). */
+static inline __u64 kb_cuckoo_slot(__u32 i, __u32 s, __u32 slots)
+{
+	return (__u64)i * slots + s;
+}
+
+/* --- variable-increment counting -------------------------------------------- */
+
+/*
+ * The next position over @m counters, and its increment in [@l, 2 @l).
+ * Same sequence as kb_probe_next(): the positions of a VI filter are those
+ * of a counting filter with the same m and k.
+ */
+static inline __u32 kb_vi_next(struct kb_probe *p, __u64 m, __u32 l,
+			       __u32 *inc)
+{
+	__u32 pos = kb_reduce32(kb_probe_word(p), m);
+
+	*inc = l + kb_reduce32((__u32)p->g, l);
+	p->g *= KB_PROBE_MUL;
+	return pos;
+}
+
+/* Counter @c is consistent with holding increment @v (see above). */
+static inline int kb_vi_match(__u64 c, __u32 v, __u32 l, __u32 counter_bits)
+{
+	return c == kb_ctr_max(counter_bits) || c == v || c >= (__u64)v + l;
+}
+
+/* --- d-left counting ----------------------------------------------------------- */
+
+#define KB_DLEFT_MIX	0xC2B2AE3D27D4EB4FULL	/* odd */
+
+/* The key's print v: the top log2(buckets) + rem_bits bits of h. */
+static inline __u64 kb_dleft_print(__u64 h, __u64 buckets, __u32 rem_bits)
+{
+	__u32 q = kb_log2_exact(buckets) + rem_bits;
+
+	return q >= 64 ? h : h >> (64 - q);
+}
+
+/*
+ * Subtable @j's permuted print (bucket = v_j >> r, remainder = low r
+ * bits): a bijection of the q-bit prints, since each step is one (xor with
+ * a constant, multiplication by an odd constant mod 2^q, x ^= x >> s with
+ * s >= 1).  Multiplication alone (v_j = v A_j + C_j) would be a
+ * permutation too, but its subtables' buckets are strongly correlated (two
+ * prints sharing a bucket in subtable 0 share it in subtable 1 about 29%
+ * of the time, against 1 / B); the xorshift rounds bring that to 1 / B.
+ */
+static inline __u64 kb_dleft_perm(__u64 v, __u32 j, __u64 buckets,
+				  __u32 rem_bits)
+{
+	__u32 q = kb_log2_exact(buckets) + rem_bits, s = (q + 1) / 2;
+	__u64 mask = kb_field_mask(q), x;
+
+	x = (v ^ (KB_DLEFT_MIX * (j + 1))) & mask;
+	x = (x * (KB_PROBE_MUL * (2ULL * j + 1))) & mask;
+	x ^= x >> s;
+	x = (x * KB_PROBE_MUL) & mask;
+	x ^= x >> s;
+	return (x * KB_DLEFT_MIX) & mask;
+}
+
+/* Cell number of cell @s of bucket @b in subtable @j. */
+static inline __u64 kb_dleft_cell(__u32 j, __u64 b, __u32 s, __u64 buckets,
+				  __u32 cells)
+{
+	return ((__u64)j * buckets + b) * cells + s;
+}
+
+/* --- Count-Min ------------------------------------------------------------------ */
+
+/* Counter number of row @i for the probe word of that row. */
+static inline __u64 kb_cm_counter(__u32 i, __u32 probe_word, __u64 width)
+{
+	return (__u64)i * width + kb_reduce32(probe_word, width);
+}
+
+#endif /* _UAPI_KBLOOM_VARIANTS_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom_exp: the packets of a group under a state.
+ *
+ * Per-port schemes follow the rule of the mcast data path: a switch
+ * offers a copy to every port but the ingress one and each port sends it
+ * iff its filter (kbloom_test(), kb_mcbf_test_v4()) says the group may be
+ * there (exact: iff it is a tree link); hosts deliver and never forward;
+ * there is no hop limit, so a loop of false positives is followed until
+ * max_tx and counted as looped.  Copies are followed breadth first, each
+ * on its own, as on the wire: tx = tx_tree + tx_off transmissions, and at
+ * the hosts delivered (a receiver's first copy), dup (again) and
+ * leaked_hosts (not a receiver).
+ *
+ * The in-packet schemes are in in_packet.c; exp_state_group() picks.
+ */
+#include <string.h>
+
+#include "exp_int.h"
+
+/* Does port @p (not a tree link) send this group? */
+static int port_decide(const struct kb_exp_state *s, __u32 p,
+		       const __u8 *addr)
+{
+	switch (s->scheme) {
+	case KB_EXP_STANDARD:
+	case KB_EXP_BLOCKED:
+		return s->pf[p] && kbloom_test(s->pf[p], addr, 4) == 1;
+	case KB_EXP_MCBF:
+		return s->mf[p] && kb_mcbf_test_v4(s->mf[p], addr) == 1;
+	}
+	return 0;		/* exact: only tree links */
+}
+
+/*
+ * port_decide() for this packet, once per port: copies that reach a switch
+ * again (cascades, duplicates) find its answers.
+ */
+static inline int fwd_decide(struct exp_worker *w,
+			     const struct kb_exp_state *s, __u32 p,
+			     const __u8 *addr)
+{
+	if (w->dmark[p] != w->fepoch) {
+		w->dmark[p] = w->fepoch;
+		w->dval[p] = (__u8)port_decide(s, p, addr);
+	}
+	return w->dval[p];
+}
+
+static void fwd_arrive(struct exp_worker *w, const struct kb_tree *tr,
+		       __u32 v, struct kb_sim_result *r)
+{
+	if (!tr->member[v]) {
+		r->leaked_hosts++;
+	} else if (w->seen[v] != w->fepoch) {
+		w->seen[v] = w->fepoch;
+		r->delivered++;
+	} else {
+		r->dup++;
+	}
+}
+
+static __u32 nfp_of(const struct kb_exp_state *s, __u32 g)
+{
+	return s->fp_off ? (__u32)(s->fp_off[g + 1] - s->fp_off[g]) : 0;
+}
+
+/* A new packet: its epoch, with the matching candidates of @g marked. */
+static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
+		       __u32 g, __u32 nfp)
+{
+	const struct kb_topo *t = w->x->topo;
+	__u32 i;
+
+	if (++w->fepoch == 0) {
+		memset(w->seen, 0, t->nnodes * sizeof(*w->seen));
+		memset(w->fpmark, 0, t->nports * sizeof(*w->fpmark));
+		memset(w->dmark, 0, t->nports * sizeof(*w->dmark));
+		w->fepoch = 1;
+	}
+	for (i = 0; i < nfp; i++)
+		w->fpmark[s->fp_port[s->fp_off[g] + i]] = w->fepoch;
+	w->ntrace = 0;
+	return w->fepoch;
+}
+
+/*
+ * The copies of the packet to @addr on tree @tr, breadth first, each on
+ * its own; transmissions in w->trace (at most max_tx: then truncated).
+ */
+static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
+		    const struct kb_tree *tr, const __u8 *addr, __u32 ep,
+		    struct kb_sim_result *r)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
+	__u32 head = 0, tail = 1, p, end, v, tin;
+	int fwd, host, tsw;
+
+	w->q[0] = (struct exp_copy){ tr->src, KB_NONE };
+	while (head < tail) {
+		struct exp_copy c = w->q[head++];
+
+		v = c.node;
+		p = t->nodes[v].first_port;
+		end = p + t->nodes[v].nports;
+		/*
+		 * A host delivers (the source sends on its links); a tree
+		 * switch sends on its tree links and on the candidates that
+		 * matched, and tests its tree ingress port (a copy back up
+		 * the tree, or into it from off the tree); any other switch
+		 * tests every port.
+		 */
+		host = t->nodes[v].kind == KB_NODE_HOST;
+		if (host && c.in_port != KB_NONE) {
+			fwd_arrive(w, tr, v, r);
+			continue;
+		}
+		tsw = !host && tr->depth[v] != KB_NONE;
+		tin = tr->in_port[v];
+		for (; p < end; p++) {
+			if (p == c.in_port)
+				continue;
+			if (host)
+				fwd = 1;
+			else if (tsw && p != tin)
+				fwd = tr->on_tree[p] | (w->fpmark[p] == ep);
+			else
+				fwd = tr->on_tree[p] || fwd_decide(w, s, p, addr);
+			if (!fwd)
+				continue;
+			if (w->ntrace >= max_tx) {
+				r->truncated = 1;
+				return;
+			}
+			w->trace[w->ntrace++] = p;
+			r->tx_off += !tr->on_tree[p];
+			w->q[tail++] = (struct exp_copy){ t->ports[p].peer_node,
+							  t->ports[p].peer };
+		}
+	}
+}
+
+/*
+ * Follow one packet of group @g under a per-port scheme.  The decisions
+ * on the candidate links of the tree switches were taken by the per-port
+ * tests of the state (state_test(): the same filter, the same key, so the
+ * same answer); any other non-tree port is tested now.  In model runs a
+ * group without a matching candidate goes exactly along its tree.
+ */
+static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
+		    const struct kb_tree *tr, __u32 g, struct kb_exp_pkt *pk)
+{
+	const struct kb_exp *x = w->x;
+	const struct exp_group *gr = &x->grp[g];
+	__u32 nfp = nfp_of(s, g), ep;
+	struct kb_sim_result *r = &pk->res;
+	__u8 addr[4];
+
+	pk->cand = gr->cand;
+	pk->cand_fp = nfp;
+	pk->fp_pred = s->g_pred ? s->g_pred[g] : 0.0;
+	pk->tree_links = gr->nlinks;
+	if (!nfp && s->fast) {
+		/* along the tree, which was not even rebuilt */
+		r->tx = r->tx_tree = gr->nlinks;
+		r->delivered = gr->size - (gr->size == x->topo->nhosts);
+		pk->tree = NULL;
+		pk->trace = NULL;
+		pk->ntrace = 0;
+		return;
+	}
+	pk->tree = tr;
+	kb_exp_group_addr(x, g, addr);
+	ep = fwd_start(w, s, g, nfp);
+	fwd_bfs(w, s, tr, addr, ep, r);
+	r->tx = w->ntrace;
+	r->tx_tree = w->ntrace - r->tx_off;
+	pk->trace = w->trace;
+	pk->ntrace = w->ntrace;
+}
+
+/* Every packet of group @g under state @s: 0, stopped (> 0), -errno. */
+int exp_state_group(struct exp_worker *w, const struct kb_exp_state *s,
+		       __u32 g, pkt_fn fn, void *ctx, struct kb_exp_run *acc)
+{
+	struct kb_exp_pkt pk = { 0 };
+
+	switch (s->scheme) {
+	case KB_EXP_LIPSIN1:
+	case KB_EXP_LIPSIN8:
+		exp_group_tree(w->x, g, w->tr);
+		return exp_lipsin_group(w, s, g, fn, ctx, acc);
+	case KB_EXP_MSBF:
+		exp_group_tree(w->x, g, w->tr);
+		return exp_msbf_group(w, s, g, fn, ctx, acc);
+	}
+	if (s->fast && !nfp_of(s, g)) {
+		fwd_run(w, s, w->tr, g, &pk);	/* no tree needed */
+		return fn(w, s, g, 0, &pk, ctx);
+	}
+	exp_group_tree(w->x, g, w->tr);
+	fwd_run(w, s, w->tr, g, &pk);
+	return fn(w, s, g, 0, &pk, ctx);
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom_exp: the in-packet schemes, LIPSIN and MSBF.
+ *
+ * LIPSIN: the receivers of a group join a subtree one by one while the
+ * zFilter of some tag set stays within the fill limit; a receiver that
+ * does not fit starts the next packet, and one whose path alone does not
+ * fit is refused.  A packet carries the best of d tag sets (kb_zf_build())
+ * and goes where kb_sim_run() sends it.  Its predicted false positives
+ * are C P over its C candidate links, for link IDs of k distinct bits of
+ * m = 256:
+ *   from its n tree links  P(n) = sum_{j = 0..k} (-1)^j C(k, j) a_j^n,
+ *                          a_j = prod_{i < k} (m - j - i) / (m - i),
+ *     the probability that the OR of n random link IDs covers another
+ *     (inclusion-exclusion over the j of its bits left uncovered, a_j the
+ *     chance that one ID avoids j given bits);
+ *   from the zFilter's fill F  P = prod_{i < k} (F - i) / (m - i)
+ *                              = C(F, k) / C(m, k).
+ *
+ * MSBF: one header per group (kb_msbf_build()), free of false positives
+ * on the candidate links by construction.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "exp_int.h"
+
+#define EXP_ETH_P_IP		0x0800
+
+/* Exact zFilter false-positive rate for @n link IDs of @k distinct bits of 256. */
+static double zf_fpr(__u32 n, __u32 k)
+{
+	double sum = 0.0, binom = 1.0, avoid;
+	__u32 j, i, m = KB_IPBF_ZF_BITS;
+
+	for (j = 0; j <= k; j++) {
+		if (j)
+			binom = binom * (k - j + 1) / j;
+		avoid = 1.0;
+		for (i = 0; i < k; i++)
+			avoid *= (double)(m - j - i) / (m - i);
+		sum += (j & 1 ? -1.0 : 1.0) * binom * pow(avoid, n);
+	}
+	return sum > 0.0 ? sum : 0.0;
+}
+
+/* A random link ID of @k distinct bits inside a zFilter of @fill ones. */
+static double zf_fill_fpr(__u32 fill, __u32 k)
+{
+	double v = 1.0;
+	__u32 i;
+
+	for (i = 0; i < k; i++)
+		v *= fill > i ? (double)(fill - i) / (KB_IPBF_ZF_BITS - i) : 0.0;
+	return v;
+}
+
+static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
+		    __u32 src, __u32 len, struct kb_exp_pkt *pk)
+{
+	const struct kb_exp *x = w->x;
+
+	pk->hdr = w->hdr;
+	pk->hdr_len = len;
+	pk->tree = tr;
+	pk->tree_links = tr->nlinks;
+	kb_sim_run(w->sim, x->lids, tr, src, w->hdr, len, x->p.fill_limit,
+		   &pk->res);
+	pk->trace = kb_sim_trace(w->sim, &pk->ntrace);
+}
+
+/* Per switch of the subtree: candidate links and their matches. */
+static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
+			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
+			struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 i, v, p, end, si, m;
+
+	pk->cand = z->candidates;
+	pk->cand_fp = z->fp;
+	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
+		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
+	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
+	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
+	if (!acc)
+		return;
+	for (i = 0; i < tr->nnodes; i++) {
+		v = tr->nodes[i];
+		if (t->nodes[v].kind != KB_NODE_SWITCH)
+			continue;
+		si = x->sw_index[v];
+		end = t->nodes[v].first_port + t->nodes[v].nports;
+		for (p = t->nodes[v].first_port; p < end; p++) {
+			if (p == tr->in_port[v] || tr->on_tree[p])
+				continue;
+			m = kb_ipbf_zf_match(&z->zf, kb_lid(x->lids, z->tag, p));
+			acc->sw_cand[si]++;
+			acc->sw_cand_fp[si] += m;
+		}
+	}
+}
+
+/*
+ * The links that join host @m to the subtree @ct along group tree @tr
+ * (bottom up in w->path); whether the zFilter of some tag set still fits
+ * with them (the new fills in @fill).
+ */
+static __u32 join_path(struct exp_worker *w, const struct kb_tree *tr,
+		       const struct kb_tree *ct, __u32 m, __u32 ntags,
+		       const struct kb_ipbf_zf *zf, struct kb_ipbf_zf *nz,
+		       int *fits)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 n = 0, u = m, link, tag, i;
+
+	while (ct->depth[u] == KB_NONE) {
+		link = t->ports[tr->in_port[u]].peer;
+		w->path[n++] = link;
+		u = t->ports[link].node;
+	}
+	*fits = 0;
+	for (tag = 0; tag < ntags; tag++) {
+		nz[tag] = zf[tag];
+		for (i = 0; i < n; i++)
+			kb_ipbf_zf_or(&nz[tag], kb_lid(x->lids, tag, w->path[i]));
+		if (kb_ipbf_zf_fill(&nz[tag]) <= x->p.fill_limit)
+			*fits = 1;
+	}
+	return n;
+}
+
+static int lipsin_emit(struct exp_worker *w, const struct kb_exp_state *s,
+		       __u32 g, __u32 idx, __u32 ntags, pkt_fn fn, void *ctx,
+		       struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	struct kb_exp_pkt pk = { 0 };
+	struct kb_zf_result z;
+	int len, err;
+
+	err = kb_zf_build(x->lids, w->ct, ntags, x->p.fill_limit, &z);
+	if (err)
+		return err;
+	len = kb_ipbf_write_lipsin(w->hdr, EXP_HDR_MAX,
+				   w->ct->height + x->p.hop_slack, z.tag,
+				   EXP_ETH_P_IP, &z.zf);
+	if (len < 0)
+		return len;
+	lipsin_cand(w, w->ct, &z, &pk, acc);
+	pkt_sim(w, w->ct, x->grp[g].src, len, &pk);
+	return fn(w, s, g, idx, &pk, ctx);
+}
+
+int exp_lipsin_group(struct exp_worker *w, const struct kb_exp_state *s,
+			__u32 g, pkt_fn fn, void *ctx, struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	const struct exp_group *gr = &x->grp[g];
+	const __u32 *mem = x->members + gr->moff;
+	struct kb_ipbf_zf zf[KB_IPBF_D_MAX], nz[KB_IPBF_D_MAX];
+	__u32 ntags = s->scheme == KB_EXP_LIPSIN8 ? 8 : 1, i, n, idx = 0;
+	struct kb_tree *ct = w->ct;
+	int fits, err;
+
+	kb_tree_reset(ct, gr->src);
+	memset(zf, 0, sizeof(zf));
+	for (i = 0; i < gr->size; i++) {
+		n = join_path(w, w->tr, ct, mem[i], ntags, zf, nz, &fits);
+		if (!fits && ct->nmembers) {
+			err = lipsin_emit(w, s, g, idx++, ntags, fn, ctx, acc);
+			if (err)
+				return err;	/* or stopped */
+			kb_tree_reset(ct, gr->src);
+			memset(zf, 0, sizeof(zf));
+			n = join_path(w, w->tr, ct, mem[i], ntags, zf, nz,
+				      &fits);
+		}
+		if (!fits) {
+			/* one receiver's path alone is over the limit */
+			struct kb_exp_pkt pk = { .refused = 1 };
+
+			err = fn(w, s, g, idx++, &pk, ctx);
+			if (err)
+				return err;
+			continue;
+		}
+		while (n--)
+			kb_tree_add_link(ct, w->path[n]);
+		kb_tree_add_member(ct, mem[i]);
+		memcpy(zf, nz, ntags * sizeof(zf[0]));
+	}
+	if (ct->nmembers)
+		return lipsin_emit(w, s, g, idx, ntags, fn, ctx, acc);
+	return 0;
+}
+
+int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
+		      __u32 g, pkt_fn fn, void *ctx, struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	struct kb_msbf_params mp = {
+		.ntags = 1,
+		.start_fp = x->p.msbf_start_fp,
+		.inner_proto = EXP_ETH_P_IP,
+	};
+	struct kb_exp_pkt pk = { 0 };
+	struct kb_tree *tr = w->tr;
+	__u32 i, v, p, end, si;
+	int len;
+
+	len = kb_msbf_build(w->ms, x->lids, tr, &mp, w->hdr, EXP_HDR_MAX,
+			    NULL);
+	if (len < 0) {
+		pk.refused = 1;
+		return fn(w, s, g, 0, &pk, ctx);
+	}
+	/* false-positive free on the candidates by construction */
+	pk.cand = x->grp[g].cand;
+	for (i = 0; acc && i < tr->nnodes; i++) {
+		v = tr->nodes[i];
+		if (t->nodes[v].kind != KB_NODE_SWITCH)
+			continue;
+		si = x->sw_index[v];
+		end = t->nodes[v].first_port + t->nodes[v].nports;
+		for (p = t->nodes[v].first_port; p < end; p++)
+			if (p != tr->in_port[v] && !tr->on_tree[p])
+				acc->sw_cand[si]++;
+	}
+	pkt_sim(w, tr, x->grp[g].src, len, &pk);
+	return fn(w, s, g, 0, &pk, ctx);
+}

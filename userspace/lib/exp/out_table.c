@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom_exp: the results of a model run as a terminal table.
+ *
+ * One line per scheme and M: the mean k, the packets, the leakage
+ * tx_off / tx_tree, the off-tree transmissions, the first-order false-
+ * positive rate cand_fp / cand and the formulas' prediction fp_pred /
+ * cand, per switch the off-tree transmissions it decided (mean and
+ * maximum over the switches), header bytes per packet, switch memory per
+ * switch, the packets that looped.
+ */
+#include <stdio.h>
+
+#include "out_int.h"
+
+const char *exp_out_scheme_title(__u32 s)
+{
+	switch (s) {
+	case KB_EXP_EXACT:
+		return "exact tables";
+	case KB_EXP_STANDARD:
+		return "standard per-port";
+	case KB_EXP_BLOCKED:
+		return "blocked per-port";
+	case KB_EXP_MCBF:
+		return "MC-BF per-port";
+	case KB_EXP_LIPSIN1:
+		return "LIPSIN d=1";
+	case KB_EXP_LIPSIN8:
+		return "LIPSIN d=8";
+	case KB_EXP_MSBF:
+		return "MSBF";
+	}
+	return "?";
+}
+
+/* "fat-tree k=16 (320 switches, 1024 hosts), 10000 groups, ..." */
+void exp_out_describe(const struct kb_exp *x, char *buf, size_t len)
+{
+	const struct kb_exp_params *p = kb_exp_get_params(x);
+	const struct kb_topo *t = kb_exp_topo(x);
+	char topo[160], sizes[96];
+
+	switch (p->topo) {
+	case KB_EXP_TOPO_FAT_TREE:
+		snprintf(topo, sizeof(topo), "fat-tree k=%u", p->ft_k);
+		break;
+	case KB_EXP_TOPO_LEAF_SPINE:
+		snprintf(topo, sizeof(topo), "leaf-spine %u leaves x %u spines x %u hosts",
+			 p->ls_leaves, p->ls_spines, p->ls_hosts);
+		break;
+	default:
+		snprintf(topo, sizeof(topo), "topology %s", p->topo_file);
+		break;
+	}
+	switch (p->dist) {
+	case KB_EXP_DIST_ZIPF:
+		snprintf(sizes, sizeof(sizes), "zipf s=%g on %u..%u", p->zipf_s,
+			 p->size_min, p->size_max);
+		break;
+	case KB_EXP_DIST_FIXED:
+		snprintf(sizes, sizeof(sizes), "%u", p->size_min);
+		break;
+	default:
+		snprintf(sizes, sizeof(sizes), "uniform %u..%u", p->size_min,
+			 p->size_max);
+		break;
+	}
+	snprintf(buf, len,
+		 "%s (%u switches, %u hosts), %u groups, receivers %s, seed %llu",
+		 topo, t->nnodes - t->nhosts, t->nhosts, p->groups, sizes,
+		 (unsigned long long)p->seed);
+}
+
+void exp_out_sw_stats(const struct kb_exp *x, const struct kb_exp_run *r,
+		     double *mean, __u64 *max)
+{
+	__u32 n, i;
+
+	kb_exp_switches(x, &n);
+	*mean = 0;
+	*max = 0;
+	for (i = 0; i < n; i++) {
+		*mean += r->sw_fp[i];
+		if (r->sw_fp[i] > *max)
+			*max = r->sw_fp[i];
+	}
+	*mean = n ? *mean / n : 0;
+}
+
+static void fmt_bytes(char *buf, size_t len, double b)
+{
+	if (b >= 1048576)
+		snprintf(buf, len, "%.1f MiB", b / 1048576);
+	else if (b >= 1024)
+		snprintf(buf, len, "%.1f KiB", b / 1024);
+	else
+		snprintf(buf, len, "%.0f B", b);
+}
+
+void kb_exp_print(const struct kb_exp *x, FILE *f)
+{
+	const struct kb_topo *t = kb_exp_topo(x);
+	const struct kb_exp_run *r;
+	char desc[320], bits[24], kk[16], mem[24], pred[16];
+	__u32 i, nsw = t->nnodes - t->nhosts;
+	double mean;
+	__u64 max;
+
+	exp_out_describe(x, desc, sizeof(desc));
+	fprintf(f, "%s\n\n", desc);
+	fprintf(f, "%-9s %9s %5s %8s %10s %11s %10s %10s %9s %7s %8s %11s %6s\n",
+		"SCHEME", "BITS/PORT", "K", "PACKETS", "LEAKAGE", "OFF-TREE TX",
+		"FP RATE", "PREDICTED", "FP/SWITCH", "MAX", "HDR B/PK",
+		"MEM/SWITCH", "LOOPED");
+	for (i = 0; i < kb_exp_nruns(x); i++) {
+		r = kb_exp_get_run(x, i);
+		snprintf(bits, sizeof(bits), "%llu", (unsigned long long)r->bits);
+		if (!port_scheme(r->scheme))
+			snprintf(bits, sizeof(bits), "-");
+		snprintf(kk, sizeof(kk), "-");
+		if (r->m.k_ports)
+			snprintf(kk, sizeof(kk), "%.1f",
+				 (double)r->m.k_sum / r->m.k_ports);
+		else if (r->scheme == KB_EXP_LIPSIN1 ||
+			 r->scheme == KB_EXP_LIPSIN8)
+			snprintf(kk, sizeof(kk), "%u",
+				 kb_exp_get_params(x)->lipsin_k);
+		snprintf(pred, sizeof(pred), "%.3e",
+			 ratio(r->m.fp_pred, r->m.cand));
+		if (r->scheme == KB_EXP_EXACT || r->scheme == KB_EXP_MSBF)
+			snprintf(pred, sizeof(pred), "0");
+		fmt_bytes(mem, sizeof(mem), ratio(r->m.mem_bytes, nsw));
+		exp_out_sw_stats(x, r, &mean, &max);
+		fprintf(f, "%-9s %9s %5s %8llu %10.4g %11llu %10.3e %10s %9.1f %7llu %8.1f %11s %6llu\n",
+			kb_exp_scheme_name(r->scheme), bits, kk,
+			(unsigned long long)r->m.packets, kb_exp_leak(&r->m),
+			(unsigned long long)r->m.tx_off,
+			ratio(r->m.cand_fp, r->m.cand), pred, mean,
+			(unsigned long long)max,
+			ratio(r->m.hdr_bytes, r->m.packets), mem,
+			(unsigned long long)r->m.looped);
+	}
+	fprintf(f, "\nLEAKAGE: off-tree / tree-link transmissions; FP RATE: matching candidate links / candidates\n"
+		"(ports of tree switches off the tree), PREDICTED by the formulas; FP/SWITCH: off-tree\n"
+		"transmissions a switch decided, mean and MAX over switches.  %.1f s.\n",
+		kb_exp_seconds(x));
+}
