@@ -277,7 +277,7 @@ static int kba_ext_prep(struct kba *a, struct xdp_program **xp)
 			r->prog_name);
 		return -ENOENT;
 	}
-	ret = kba_ext_maps(a, r->ext_obj, r->map_dir);
+	ret = r->map_dir ? kba_ext_maps(a, r->ext_obj, r->map_dir) : 0;
 	if (ret)
 		return ret;
 	bpf_object__for_each_program(p, r->ext_obj)
@@ -508,7 +508,7 @@ static int kba_req_ok(const struct kb_xdp_attach_req *r)
 {
 	return r && r->ifindex > 0 && r->prog_fd >= 0 && r->pin_path &&
 	       r->mode <= KBLOOM_XDP_MODE_GENERIC &&
-	       (!r->ext_obj || (r->map_dir && r->prog_name)) &&
+	       (!r->ext_obj || r->prog_name) &&
 	       !(r->flags & ~KB_XDP_ATTACH_OWN_LINK) &&
 	       !(r->chain_actions & ~((2U << XDP_REDIRECT) - 1));
 }

@@ -42,12 +42,14 @@ enum kb_xdp_via {
  *        is the load-time target of the EXT copy
  * @ext_obj: NULL (own link only), or a freshly opened, not loaded object
  *        of the same ELF as @prog_fd's program (e.g. kbloom_gate__open()'s
- *        obj): its program @prog_name is loaded here as the EXT copy, every
- *        map of the object reusing the map pinned under @map_dir by the
- *        same name (internal .rodata/.bss maps are recreated from the ELF),
- *        its other programs not loaded.  The caller closes it after the call.
+ *        obj), its maps reusing the instance's (bpf_map__reuse_fd(), or
+ *        see @map_dir; internal .rodata/.bss maps are recreated from the
+ *        ELF): libxdp loads its program @prog_name as the EXT copy, its
+ *        other programs are not loaded.  The caller closes it after the
+ *        call.
  * @prog_name: the ingress program's name (needed with @ext_obj)
- * @map_dir: directory of the pinned maps (needed with @ext_obj)
+ * @map_dir: NULL, or the directory of the instance's maps, pinned by name:
+ *        every map of @ext_obj reuses the one there
  * @run_prio: dispatcher run priority, lower runs first (0 is valid)
  * @chain_actions: bit (1 << XDP_PASS) ...: the actions after which the
  *        dispatcher runs the next program; 0: XDP_PASS only
