@@ -192,6 +192,25 @@ TEST_F(fb, generic_fallback_on_lo)
 	EXPECT_FALSE(fb_xdp_on(self->lo));
 }
 
+TEST_F(fb, unpinned_link_goes_with_its_fd)
+{
+	struct kb_xdp_attach_req r = {
+		.ifindex = self->v0,
+		.prog_fd = bpf_program__fd(self->in.kb->progs.kb_count),
+	};
+	struct kb_xdp_attachment a;
+	int fd;
+
+	fd = kb_xdp_attach(&r, &a, kbt_log_to_buf, &self->in.log);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(KB_XDP_VIA_LINK, a.via);
+	EXPECT_TRUE(fb_xdp_on(self->v0));
+	close(fd);
+	EXPECT_FALSE(fb_xdp_on(self->v0));
+	r.ext_obj = self->in.kb->obj;	/* a component needs a pin */
+	EXPECT_EQ(-EINVAL, kb_xdp_attach(&r, &a, NULL, NULL));
+}
+
 FIXTURE(nofs) {
 	FIXTURE_DATA(fb) fb;
 };

@@ -382,11 +382,14 @@ static int kba_link_attach(struct kba *a, struct kb_xdp_attachment *out)
 	fd = kba_link_create(a, &mode);
 	if (fd < 0)
 		return fd;
+	kba_link_status(fd, out);
+	if (!a->req->pin_path)
+		return fd;	/* the caller holds it */
 	ret = bpf_obj_pin(fd, a->req->pin_path);
-	if (ret)
+	if (ret) {
 		bpf_link_detach(fd);
-	else
-		kba_link_status(fd, out);
+		memset(out, 0, sizeof(*out));
+	}
 	close(fd);
 	return ret;
 }
@@ -506,7 +509,8 @@ out:
 
 static int kba_req_ok(const struct kb_xdp_attach_req *r)
 {
-	return r && r->ifindex > 0 && r->prog_fd >= 0 && r->pin_path &&
+	return r && r->ifindex > 0 && r->prog_fd >= 0 &&
+	       (r->pin_path || !r->ext_obj) &&
 	       r->mode <= KBLOOM_XDP_MODE_GENERIC &&
 	       (!r->ext_obj || r->prog_name) &&
 	       !(r->flags & ~KB_XDP_ATTACH_OWN_LINK) &&
@@ -524,7 +528,7 @@ int kb_xdp_attach(const struct kb_xdp_attach_req *req,
 
 	if (!kba_req_ok(req))
 		return -EINVAL;
-	if (!access(req->pin_path, F_OK))
+	if (req->pin_path && !access(req->pin_path, F_OK))
 		return -EEXIST;
 	out = out ?: &tmp;
 	memset(out, 0, sizeof(*out));
@@ -624,7 +628,7 @@ int kb_xdp_replace(const struct kb_xdp_attach_req *req, int old_prog_fd,
 	struct kba a;
 	int fd, ret;
 
-	if (!kba_req_ok(req))
+	if (!kba_req_ok(req) || !req->pin_path)
 		return -EINVAL;
 	fd = bpf_obj_get(req->pin_path);
 	if (fd < 0)

@@ -53,7 +53,8 @@ enum kb_xdp_via {
  * @run_prio: dispatcher run priority, lower runs first (0 is valid)
  * @chain_actions: bit (1 << XDP_PASS) ...: the actions after which the
  *        dispatcher runs the next program; 0: XDP_PASS only
- * @pin_path: where the attachment is pinned (kb_xdp_attach: must not exist)
+ * @pin_path: where the attachment is pinned (kb_xdp_attach: must not
+ *        exist); NULL, without @ext_obj: an own link, returned as an fd
  * @flags: KB_XDP_ATTACH_*
  */
 struct kb_xdp_attach_req {
@@ -96,7 +97,7 @@ struct kb_xdp_attachment {
  * (and no dispatcher is on the interface) kbloom's own link, with one log
  * line saying why.  AUTO mode tries native, then generic (logged).
  *
- * Return: 0; -EINVAL (bad request); -EEXIST (@pin_path exists); -EBUSY
+ * Return: 0 (the link's fd without @req->pin_path); -EINVAL (bad request); -EEXIST (@pin_path exists); -EBUSY
  * (another program that is not a libxdp dispatcher is attached: the log
  * names it; or the dispatcher's mode conflicts); -EOPNOTSUPP (NATIVE, no
  * driver support); -errno.  Nothing is left attached or pinned on error.
