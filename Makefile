@@ -7,7 +7,7 @@
 #   make check-core | check-bpf | check-kmod | check-style
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
-#   make fuzz         libFuzzer over the image loader, 60 s
+#   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-headers | clean
 #
 # Everything built goes to build/.  V=1 shows the commands.
@@ -250,17 +250,27 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := image_fuzz vicbf_fuzz
 fuzz: deps
-	$(Q)$(MAKE) $(B)/fuzz/image_fuzz
-	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS)
+	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # the image loader needs only the core of the library
 FUZZ_LIB_SRCS := $(wildcard userspace/lib/core/*.c)
-$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c $(FUZZ_LIB_SRCS)
+$(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_LIB_SRCS)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_LIB_SRCS) -lm
+
+# the version-3 contract and the VI-CBF loader: the vicbf family alone
+FUZZ_VI_SRCS := $(wildcard userspace/lib/vicbf/*.c)
+$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_VI_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/vicbf/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_VI_SRCS) -lm
 
 install: all install-headers
 	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl

@@ -123,6 +123,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_STANDARD] = &kb_standard_ops,
 	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
+	[KBLOOM_TYPE_VI_COUNTING] = &kb_vi_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */
@@ -230,6 +231,8 @@ void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st)
 	st->occupancy_ppm = div64_u64(st->ones * 1000000, g->m);
 	st->n_est = kb_n_est(g->m, g->k, st->ones);
 	st->saturations = atomic64_read(&f->saturations);
-	st->fpr_now_pico = kb_plan_fpr_pico(g->type, g->m, g->k, st->inserted);
+	st->fpr_now_pico = f->ops->fpr_pico ?
+			   f->ops->fpr_pico(f, st->inserted) :
+			   kb_plan_fpr_pico(g->type, g->m, g->k, st->inserted);
 	st->id = f->id;
 }

@@ -76,6 +76,8 @@ struct kb_filter;
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
+ * @fpr_pico: NULL for the classic formula (kb_plan_fpr_pico()); else the
+ *           type's predicted rate at @n keys, in 1e-12 (STAT)
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -84,6 +86,7 @@ struct kb_type_ops {
 	bool (*del)(struct kb_filter *f, u64 h);
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
+	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
 };
 
 struct kb_filter {
@@ -139,6 +142,9 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+
+/* vicbf.c */
+extern const struct kb_type_ops kb_vi_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -98,7 +98,8 @@ struct kbloom_version {
  * @fpr_pico: target false-positive rate in 1e-12 units
  * @m: explicit bits (counters for counting), 0 when planned; out: m used
  * @k: explicit probes per key, 0 when planned; out: k used
- * @counter_bits: counting only: 4 (also when 0) or 8; 0 for bit filters
+ * @counter_bits: counting and VI counting: 4 (also when 0) or 8; 0 for
+ *                bit filters
  * @seed: in with KBLOOM_CREATE_SEED; out: the seed used
  * @bytes: out, memory of the filter array
  * @id: out, the filter's id (unique while the module is loaded)
@@ -106,7 +107,8 @@ struct kbloom_version {
  * @fp_bits, @slots, @tables, @vi_l, @update, @buckets: (ABI 1.1) the
  *     geometry of the survey variants, struct kb_shape's fields of the same
  *     names (uapi/kbloom_variants.h); all 0 for standard, blocked and
- *     counting filters
+ *     counting filters.  VI counting takes @vi_l (0: 4) and @counter_bits;
+ *     planned from (n, p) by kb_vi_plan()
  * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
@@ -114,7 +116,7 @@ struct kbloom_version {
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
  * enum kbloom_type that this module does not implement (today: every type
- * after counting); EEXIST for a name in use
+ * after counting but VI counting); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC

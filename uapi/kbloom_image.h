@@ -43,7 +43,9 @@
  *   -EBADMSG          a geometry out of range (kb_shape_check()), the
  *                     MAY_FN flag not that of the type, saturations on a
  *                     filter without counters, payload_len not the shape's.
- * kb_image_verify() runs both and adds -EBADMSG for a wrong checksum.
+ * kb_image_verify() runs both and adds -EBADMSG for a wrong checksum and
+ * for a payload no filter of the type can hold (a VI counter in [1, L):
+ * kb_vi_counters_ok()).
  */
 #ifndef _UAPI_KBLOOM_IMAGE_H
 #define _UAPI_KBLOOM_IMAGE_H
@@ -409,6 +411,7 @@ static inline __u32 kb_image_crc_head(const struct kbloom_image_head *hd,
 static inline int kb_image_verify(const void *img, __u64 total)
 {
 	const struct kbloom_image_hdr *h = (const struct kbloom_image_hdr *)img;
+	const struct kbloom_image_geom *g;
 	__u64 hl;
 	__u32 crc;
 	int ret = kb_image_check(h, total);
@@ -424,7 +427,14 @@ static inline int kb_image_verify(const void *img, __u64 total)
 	else
 		crc = kb_image_crc_head((const struct kbloom_image_head *)img,
 					(const __u8 *)img + hl, total - hl);
-	return crc == kb_le32(h->crc) ? 0 : -EBADMSG;
+	if (crc != kb_le32(h->crc))
+		return -EBADMSG;
+	g = (const struct kbloom_image_geom *)(h + 1);
+	if (h->type == KBLOOM_TYPE_VI_COUNTING &&
+	    !kb_vi_counters_ok((const __u8 *)img + hl, total - hl,
+			       h->counter_bits, g->vi_l))
+		return -EBADMSG;
+	return 0;
 }
 
 /*

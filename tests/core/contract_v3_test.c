@@ -455,6 +455,11 @@ TEST(image_v3_valid)
 	v3_build(im, cm_shape());
 	EXPECT_EQ(0, kb_image_verify(im->buf, im->len));
 	v3_build(im, vi_shape());
+	/* VI counters are 0, >= L or saturated (kb_vi_counters_ok()) */
+	EXPECT_EQ(-EBADMSG, kb_image_verify(im->buf, im->len));
+	memset(im->buf + KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN, 0xF5,
+	       im->len - KBLOOM_IMAGE_HDR_LEN - KBLOOM_IMAGE_GEOM_LEN);
+	v3_seal(im);
 	EXPECT_EQ(0, kb_image_verify(im->buf, im->len));
 	/* a version-2 reader's view: the version it does not know */
 	EXPECT_NE(KBLOOM_IMAGE_VERSION, kb_le16(im->head.h.version));

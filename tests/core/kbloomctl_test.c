@@ -468,7 +468,7 @@ static int plan_row(const char *out, const char *type, struct plan_row *row)
 
 TEST(plan_table)
 {
-	struct plan_row st, bl, c4, c8;
+	struct plan_row st, bl, c4, c8, vi;
 	struct kbctl_res r, r2;
 
 	ASSERT_EQ(0, kbctl_run(&r, "plan", "capacity", "1000000", "fpr", "1%"));
@@ -495,6 +495,11 @@ TEST(plan_table)
 	EXPECT_EQ(c4.m / 2, c4.bytes);
 	EXPECT_EQ(c8.m, c8.bytes);
 	EXPECT_LT(c4.bpk, c8.bpk);
+	/* VI-CBF: deletable at under half of counting/4's bytes */
+	ASSERT_EQ(0, plan_row(r.out, "vi-cbf/4", &vi));
+	EXPECT_EQ(vi.m / 2, vi.bytes);
+	EXPECT_LE(vi.fpr, 0.01);
+	EXPECT_LT(2 * vi.bpk, c4.bpk);
 
 	/* 0.01, 1% and 1e-2 are the same probability; options anywhere */
 	EXPECT_EQ(0, kbctl_run(&r2, "plan", "fpr", "0.01", "capacity", "1000000"));

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fuzz_seed.h"
 #include "libkbloom.h"
 
 static void check(int cond, const char *what)
@@ -105,11 +106,10 @@ static int write_seed(const char *dir, const char *name, __u32 type, __u64 m,
 	struct kbloom_opts o = { .hash_id = hash_id, .counter_bits = cb,
 				 .seed = 0x5EED0000 + m + k, .name = name };
 	struct kbloom_filter *f;
-	char path[4096];
+	char file[64];
 	__u64 key;
 	void *img;
 	size_t len;
-	FILE *out;
 	int i, ret;
 
 	ret = kbloom_create_mk(type, m, k, &o, &f);
@@ -126,12 +126,8 @@ static int write_seed(const char *dir, const char *name, __u32 type, __u64 m,
 	kbloom_destroy(f);
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s.img", dir, name);
-	out = fopen(path, "wb");
-	if (!out || fwrite(img, 1, len, out) != len)
-		ret = -EIO;
-	if (out)
-		fclose(out);
+	snprintf(file, sizeof(file), "%s.img", name);
+	ret = fuzz_write_file(dir, file, img, len);
 	free(img);
 	return ret;
 }
@@ -162,19 +158,5 @@ static int write_corpus(const char *dir)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const char opt[] = "-kbloom_seed_corpus=";
-	int i;
-
-	for (i = 1; i < *argc; i++) {
-		if (strncmp((*argv)[i], opt, sizeof(opt) - 1))
-			continue;
-		if (write_corpus((*argv)[i] + sizeof(opt) - 1)) {
-			fprintf(stderr, "image_fuzz: cannot write the corpus\n");
-			exit(1);
-		}
-		printf("image_fuzz: seed corpus written to %s\n",
-		       (*argv)[i] + sizeof(opt) - 1);
-		exit(0);
-	}
-	return 0;
+	return fuzz_seed_option(*argc, *argv, "image_fuzz", write_corpus);
 }

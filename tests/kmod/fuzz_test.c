@@ -9,6 +9,12 @@
  * state.  Afterwards: the device still works, the byte count is back to
  * zero once everything is destroyed, and the kernel log of the run has no
  * BUG, WARNING or Oops (the guest runner checks the same with slub_debug).
+ *
+ * CREATE draws every type of enum kbloom_type (and values outside it) with
+ * random geometry fields of the survey variants.  Of the CREATE calls left
+ * well-formed (no mutation, exact size, valid pointer): a type outside the
+ * enum is always EINVAL, and a type is either implemented (never
+ * EOPNOTSUPP) or not (always EOPNOTSUPP, whatever its geometry).
  */
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -32,6 +38,10 @@ struct fuzz {
 	__u64 calls;
 	__u64 ok;
 	__u64 errs[256];
+	/* well-formed CREATEs per type (0: below, LAST + 1: above the enum) */
+	__u64 unsupported[KBLOOM_TYPE_LAST + 2];
+	__u64 answered[KBLOOM_TYPE_LAST + 2];
+	__u64 bad_type_not_einval;
 };
 
 static const char *const fz_names[] = {
@@ -118,18 +128,54 @@ static void fz_name(struct fuzz *z, char *dst)
 	ku_name(dst, fz_names[fz_below(z, ARRAY_LEN(fz_names))]);
 }
 
-static const __u32 fz_types[] = {
-	KBLOOM_TYPE_STANDARD, KBLOOM_TYPE_BLOCKED, KBLOOM_TYPE_COUNTING,
-};
+/*
+ * Half the time a classic type (so that filters exist for the key and
+ * image commands), else any type of the enum, sometimes one outside it.
+ */
+static __u32 fz_type(struct fuzz *z)
+{
+	if (fz_chance(z, 50))
+		return KBLOOM_TYPE_STANDARD + fz_below(z, KBLOOM_TYPE_MAX);
+	if (fz_chance(z, 10))
+		return fz_chance(z, 50) ? 0 : KBLOOM_TYPE_LAST + 1 +
+					       fz_below(z, 300);
+	return KBLOOM_TYPE_STANDARD + fz_below(z, KBLOOM_TYPE_LAST);
+}
+
+/*
+ * The survey variants' fields: near their ranges, sometimes anything; each
+ * is left 0 three times in four, so that some geometries are valid.
+ */
+static void fz_geometry(struct fuzz *z, struct kbloom_create *c)
+{
+	static const __u32 widths[] = { 0, 2, 4, 6, 8, 16, 32 };
+
+	c->counter_bits = widths[fz_below(z, ARRAY_LEN(widths))];
+	if (fz_chance(z, 25))
+		c->fp_bits = fz_below(z, 34);
+	if (fz_chance(z, 25))
+		c->slots = fz_below(z, 18);
+	if (fz_chance(z, 25))
+		c->tables = fz_below(z, 18);
+	if (fz_chance(z, 50))
+		c->vi_l = fz_below(z, 70);
+	if (fz_chance(z, 25))
+		c->update = fz_below(z, 4);
+	if (fz_chance(z, 25))
+		c->buckets = fz_chance(z, 50) ? 1ULL << fz_below(z, 34) :
+						fz_interesting(z);
+}
 
 static void fz_create(struct fuzz *z, struct kbloom_create *c)
 {
-	c->type = fz_types[fz_below(z, 3)];
+	c->type = fz_type(z);
 	fz_name(z, c->name);
 	if (fz_chance(z, 30))
 		c->flags = fz_below(z, 4);
 	if (c->type == KBLOOM_TYPE_COUNTING)
 		c->counter_bits = fz_chance(z, 50) ? 4 : 8;
+	else if (!kb_type_classic(c->type))
+		fz_geometry(z, c);
 	c->hash_id = fz_below(z, 3);
 	c->seed = fz_rand(z);
 	if (fz_chance(z, 50)) {
@@ -294,25 +340,47 @@ static unsigned long fz_cmd(struct fuzz *z, unsigned int *idx)
 	}
 }
 
+/* The answer to a well-formed CREATE, by type. */
+static void fz_note_create(struct fuzz *z, const struct kbloom_create *c,
+			   int ret)
+{
+	__u32 t = c->type > KBLOOM_TYPE_LAST ? KBLOOM_TYPE_LAST + 1 : c->type;
+
+	if (!kb_type_known(c->type)) {
+		z->bad_type_not_einval += ret != -EINVAL;
+		return;
+	}
+	if (ret == -EOPNOTSUPP)
+		z->unsupported[t]++;
+	else
+		z->answered[t]++;
+}
+
 static void fz_one(struct fuzz *z)
 {
 	__u8 *buf = z->arena;
 	unsigned int idx;
 	unsigned long cmd = fz_cmd(z, &idx);
 	size_t size = fz_sizes[idx];
+	int ret, intact = cmd == KBLOOM_IOCTL_CREATE;
 	__u32 usize;
 	void *arg = buf;
-	int ret;
 
 	memset(buf, 0, 4096 + 64);
 	fz_template(z, idx, buf);
-	if (fz_chance(z, 40))
+	if (fz_chance(z, 40)) {
 		fz_mutate(z, buf, size);
+		intact = 0;
+	}
 	usize = fz_size(z, size, buf);
 	memcpy(buf, &usize, 4);
 	if (fz_chance(z, 3))
 		arg = (void *)(uintptr_t)fz_ptr(z, buf);
+	intact = intact && usize == size && arg == buf &&
+		 !(((struct kbloom_create *)buf)->flags & ~3U);
 	ret = ku_ioctl(z->fd, cmd, arg);
+	if (intact)
+		fz_note_create(z, (void *)buf, ret);
 	z->calls++;
 	if (!ret)
 		z->ok++;
@@ -416,6 +484,15 @@ TEST_F_TIMEOUT(fz, ioctls, 900)
 			TH_LOG("  %-16s %llu", strerror(e),
 			       (unsigned long long)z.errs[e]);
 	EXPECT_LT(calls / 20, z.ok);	/* the fuzzer reached the handlers */
+	EXPECT_EQ(0, z.bad_type_not_einval);
+	for (e = KBLOOM_TYPE_STANDARD; e <= KBLOOM_TYPE_LAST; e++) {
+		TH_LOG("  type %2d: %llu CREATEs, %s", e,
+		       (unsigned long long)(z.answered[e] + z.unsupported[e]),
+		       z.unsupported[e] ? "EOPNOTSUPP" : "implemented");
+		EXPECT_FALSE(z.unsupported[e] && z.answered[e])
+			TH_LOG("type %d: EOPNOTSUPP and other answers", e);
+		EXPECT_LT(0, z.answered[e] + z.unsupported[e]);
+	}
 
 	/* the device still works, and is empty once all is destroyed */
 	ASSERT_EQ(0, ku_create_mk(z.fd, "after", KBLOOM_TYPE_BLOCKED, 4096, 4,

@@ -6,9 +6,10 @@
  * module_btf            /sys/kernel/btf/kbloom exists and names the four
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
- * kfunc.* (per type: counting, blocked, standard)
+ * kfunc.* (per type: counting, blocked, standard, vi)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
- *                          the ioctl, and again when it is deleted (counting)
+ *                          the ioctl, and again when it is deleted
+ *                          (counting, vi)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -236,6 +237,17 @@ FIXTURE_VARIANT_ADD(kfunc, standard) {
 	.type = KBLOOM_TYPE_STANDARD,
 };
 
+/* variable-increment counting, L = 4 (the CREATE default) */
+FIXTURE_VARIANT_ADD(kfunc, vi) {
+	.type = KBLOOM_TYPE_VI_COUNTING,
+	.counter_bits = 4,
+};
+
+static int kf_deletable(__u32 type)
+{
+	return type == KBLOOM_TYPE_COUNTING || type == KBLOOM_TYPE_VI_COUNTING;
+}
+
 FIXTURE_SETUP(kfunc)
 {
 	KF_NEED_BTF();
@@ -275,7 +287,7 @@ TEST_F(kfunc, verdict_follows_ioctl)
 	EXPECT_EQ(XDP_DROP, kf_key_verdict(skel, other, 16));
 	EXPECT_EQ(0, skel->bss->last_ret);
 
-	if (variant->type == KBLOOM_TYPE_COUNTING) {
+	if (kf_deletable(variant->type)) {
 		ASSERT_EQ(0, kf_del(self->fd, self->name, key, 16, 1));
 	} else {
 		/* bit filters cannot delete: clearing is FLUSH */
@@ -362,7 +374,7 @@ TEST_F(kfunc, stat)
 
 	ku_keys16(keys, 4, 0, 300);
 	ASSERT_EQ(0, kf_add(self->fd, self->name, keys, 16, 300));
-	if (variant->type == KBLOOM_TYPE_COUNTING)
+	if (kf_deletable(variant->type))
 		ASSERT_EQ(0, kf_del(self->fd, self->name, keys, 16, 20));
 	ASSERT_EQ(0, ku_stat(self->fd, self->name, &st));
 	ASSERT_EQ(XDP_PASS, kf_run(self->skel->progs.kf_stat, fr, sizeof(fr)));
@@ -379,7 +391,7 @@ TEST_F(kfunc, stat)
 	EXPECT_EQ(st.capacity, ks->capacity);
 	EXPECT_EQ(st.fpr_pico, ks->fpr_pico);
 	EXPECT_EQ(st.inserted, ks->inserted);
-	EXPECT_EQ(variant->type == KBLOOM_TYPE_COUNTING ? 280 : 300,
+	EXPECT_EQ(kf_deletable(variant->type) ? 280 : 300,
 		  ks->inserted);
 	EXPECT_EQ(st.saturations, ks->saturations);
 	EXPECT_EQ(0, ks->reserved);

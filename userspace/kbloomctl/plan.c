@@ -8,6 +8,7 @@
 
 #include "kbloomctl.h"
 #include "uapi/kbloom_plan.h"
+#include "uapi/kbloom_variants.h"
 
 struct plan_row {
 	const char *label;
@@ -113,6 +114,15 @@ static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
 	json_end(&j);
 }
 
+/* The planner of a row's type (VI-CBF: kb_vi_plan() with L = 4). */
+static int plan_row(struct plan_row *r, __u64 n, __u64 p)
+{
+	if (r->type == KBLOOM_TYPE_VI_COUNTING)
+		return kb_vi_plan(n, p, KB_VI_L_DEFAULT, r->counter_bits,
+				  &r->plan);
+	return kb_plan(r->type, n, p, r->counter_bits, &r->plan);
+}
+
 static int cmd_plan(struct ctl *c, int argc, char **argv)
 {
 	struct plan_row rows[] = {
@@ -122,6 +132,8 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		  .counter_bits = 4 },
 		{ .label = "counting/8", .type = KBLOOM_TYPE_COUNTING,
 		  .counter_bits = 8 },
+		{ .label = "vi-cbf/4", .type = KBLOOM_TYPE_VI_COUNTING,
+		  .counter_bits = 4 },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	__u64 n = 0, p = 0;
@@ -131,8 +143,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	for (i = 0; i < nr; i++) {
-		rows[i].err = kb_plan(rows[i].type, n, p, rows[i].counter_bits,
-				      &rows[i].plan);
+		rows[i].err = plan_row(&rows[i], n, p);
 		ok += !rows[i].err;
 	}
 	if (!ok) {
@@ -159,7 +170,9 @@ const struct ctl_cmd plan_cmds[] = {
 "For standard, blocked (512-bit blocks) and counting filters (4- and\n"
 "8-bit counters): m, the best k, the memory, bits of memory per key and\n"
 "the predicted false-positive rate at N keys, from the planner the module\n"
-"uses for 'create NAME TYPE capacity N fpr P'.  N is 1..2^32; P is\n"
+"uses for 'create NAME TYPE capacity N fpr P'.  The deletable types are\n"
+"counting/4, counting/8 and vi-cbf/4 (variable-increment counting, 4-bit\n"
+"counters, increments 4..7; the paper's formula).  N is 1..2^32; P is\n"
 "1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),

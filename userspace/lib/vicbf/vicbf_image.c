@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom: images of VI filters, version 3 (uapi/kbloom_image.h): the
+ * base header, the geometry tail (vi_l) and the counter words, each
+ * little-endian.  Loading verifies the whole image before it allocates.
+ */
+#include <stdlib.h>
+
+#include "vicbf_int.h"
+
+#define KBV_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+
+size_t kbloom_vicbf_image_size(const struct kbloom_vicbf *f)
+{
+	return f ? KBV_HDR_LEN + f->nwords * 8 : 0;
+}
+
+/* The header and tail of @f, checksum zero. */
+static void kbv_head_fill(const struct kbloom_vicbf *f,
+			  struct kbloom_image_head *hd)
+{
+	struct kbloom_image_hdr *h = &hd->h;
+
+	memset(hd, 0, sizeof(*hd));
+	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
+	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
+	h->hdr_len = kb_le16(KBV_HDR_LEN);
+	h->type = KBLOOM_TYPE_VI_COUNTING;
+	h->hash_id = (__u8)f->hash_id;
+	h->counter_bits = (__u8)f->counter_bits;
+	h->k = kb_le32(f->k);
+	h->seed = kb_le64(f->seed);
+	h->m = kb_le64(f->m);
+	h->capacity = kb_le64(f->capacity);
+	h->fpr_pico = kb_le64(f->fpr_pico);
+	h->inserted = kb_le64(kbv_load(&f->inserted));
+	h->saturations = kb_le64(kbv_load(&f->saturations));
+	h->payload_len = kb_le64(f->nwords * 8);
+	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
+	hd->g.vi_l = (__u8)f->vi_l;
+}
+
+int kbloom_vicbf_save(const struct kbloom_vicbf *f, void *buf,
+		      size_t buf_len, size_t *image_len)
+{
+	struct kbloom_image_head hd;
+	__u8 *out = buf;
+	size_t len;
+	__u64 i, w;
+
+	if (!f)
+		return -EINVAL;
+	len = kbloom_vicbf_image_size(f);
+	if (image_len)
+		*image_len = len;
+	if (buf_len < len)
+		return -EMSGSIZE;
+	if (!buf)
+		return -EINVAL;
+	kbv_head_fill(f, &hd);
+	/* copy first, checksum the copy: consistent under writers */
+	for (i = 0; i < f->nwords; i++) {
+		w = kb_le64(kbv_load(&f->words[i]));
+		memcpy(out + KBV_HDR_LEN + i * 8, &w, 8);
+	}
+	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + KBV_HDR_LEN,
+					     f->nwords * 8));
+	memcpy(out, &hd, sizeof(hd));
+	return 0;
+}
+
+int kbloom_vicbf_save_alloc(const struct kbloom_vicbf *f, void **buf,
+			    size_t *len)
+{
+	size_t n;
+	void *p;
+	int ret;
+
+	if (!f || !buf)
+		return -EINVAL;
+	n = kbloom_vicbf_image_size(f);
+	p = malloc(n);
+	if (!p)
+		return -ENOMEM;
+	ret = kbloom_vicbf_save(f, p, n, NULL);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*buf = p;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/*
+ * A verified VI image: kb_image_verify() on an aligned copy of the whole
+ * image (the caller's buffer may be at any address), then the type.
+ * *@out is the copy.
+ */
+static int kbv_verify(const void *buf, size_t len, void **out)
+{
+	struct kbloom_image_hdr h;
+	void *img;
+	int ret;
+
+	if (len < KBLOOM_IMAGE_HDR_LEN)
+		return -EMSGSIZE;
+	memcpy(&h, buf, sizeof(h));
+	ret = kb_image_check(&h, len);
+	if (ret)
+		return ret;
+	img = aligned_alloc(8, (len + 7) & ~(size_t)7);
+	if (!img)
+		return -ENOMEM;
+	memcpy(img, buf, len);
+	ret = kb_image_verify(img, len);
+	if (!ret && h.type != KBLOOM_TYPE_VI_COUNTING)
+		ret = -EOPNOTSUPP;	/* valid, of another family */
+	if (ret) {
+		free(img);
+		return ret;
+	}
+	*out = img;
+	return 0;
+}
+
+static void kbv_apply_head(struct kbloom_vicbf *f,
+			   const struct kbloom_image_head *hd)
+{
+	const __u8 *p = (const __u8 *)hd + KBV_HDR_LEN;
+	__u64 i, w;
+
+	for (i = 0; i < f->nwords; i++) {
+		memcpy(&w, p + i * 8, 8);
+		f->words[i] = kb_le64(w);
+	}
+	f->capacity = kb_le64(hd->h.capacity);
+	f->fpr_pico = kb_le64(hd->h.fpr_pico);
+	f->inserted = kb_le64(hd->h.inserted);
+	f->saturations = kb_le64(hd->h.saturations);
+	memcpy(f->name, hd->h.name, KBLOOM_NAME_LEN);
+}
+
+int kbloom_vicbf_load(const void *buf, size_t len, struct kbloom_vicbf **fp)
+{
+	const struct kbloom_image_head *hd;
+	struct kbloom_vicbf *f;
+	struct kb_shape s;
+	void *img;
+	int ret;
+
+	if (!buf || !fp)
+		return -EINVAL;
+	ret = kbv_verify(buf, len, &img);
+	if (ret)
+		return ret;
+	hd = img;
+	kb_image_shape(&hd->h, &hd->g, &s);
+	ret = kbv_new(&s, hd->h.hash_id, kb_le64(hd->h.seed), &f);
+	if (ret)
+		goto out_free_img;
+	kbv_apply_head(f, hd);
+	*fp = f;
+out_free_img:
+	free(img);
+	return ret;
+}
