@@ -276,4 +276,15 @@ TEST_F(cx, own_link_blocks_and_is_named)
 	ASSERT_EQ(0, cx_peer_load(self));
 }
 
+TEST_F(cx, dispatcher_blocks_own_link)
+{
+	ASSERT_EQ(0, cx_peer_load(self));
+	EXPECT_EQ(-EBUSY, kbt_inst_attach(&self->in, self->v0, self->pin,
+					  KB_XDP_ATTACH_OWN_LINK, 0, NULL));
+	EXPECT_NE(NULL, strstr(self->in.log.text,
+			       "v0: another XDP program is attached"));
+	EXPECT_NE(0, access(self->pin, F_OK));
+	EXPECT_NE(0, cx_component(self, "peer_count"));
+}
+
 TEST_HARNESS_MAIN

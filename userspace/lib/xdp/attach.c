@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,12 +523,14 @@ int kb_xdp_attach(const struct kb_xdp_attach_req *req,
 		  void *log_ctx)
 {
 	struct kb_xdp_attachment tmp;
-	char why[160];
+	char why[160] = "";
 	struct kba a;
+	bool disp;
 	int ret;
 
 	if (!kba_req_ok(req))
 		return -EINVAL;
+	disp = req->ext_obj && !(req->flags & KB_XDP_ATTACH_OWN_LINK);
 	if (req->pin_path && !access(req->pin_path, F_OK))
 		return -EEXIST;
 	out = out ?: &tmp;
@@ -536,15 +539,13 @@ int kb_xdp_attach(const struct kb_xdp_attach_req *req,
 	ret = kba_iface_probe(&a, req->ifindex);
 	if (ret)
 		goto out;
-	ret = 1;
-	if (req->ext_obj && !(req->flags & KB_XDP_ATTACH_OWN_LINK))
-		ret = kba_disp_try(&a, out, why, sizeof(why));
-	if (ret == 1 && a.mp) {
+	ret = disp ? kba_disp_try(&a, out, why, sizeof(why)) : 1;
+	if (ret == 1 && disp && a.mp) {
 		kba_log(&a, "%s: another XDP program is attached: a libxdp dispatcher, which kbloom cannot join (%s)",
 			a.ifname, why);
 		ret = -EBUSY;
 	} else if (ret == 1) {
-		if (req->ext_obj && !(req->flags & KB_XDP_ATTACH_OWN_LINK))
+		if (disp)
 			kba_log(&a, "%s: libxdp dispatcher unavailable (%s), attaching kbloom's own XDP link",
 				a.ifname, why);
 		ret = kba_link_attach(&a, out);
