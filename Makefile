@@ -234,6 +234,7 @@ $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 .SECONDARY: $(BENCH_SKELS:.skel.h=.bpf.o)
 $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
+$(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
 # -march=native.

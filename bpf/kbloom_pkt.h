@@ -66,6 +66,8 @@ enum kbloom_pkt_class {
  *            non-first fragment)
  * @icmp6_type: ICMPv6 type when l4proto is ICMPv6 and l4_first
  * @vlan: 1 when a VLAN tag was skipped
+ * @l4_off: offset of the upper-layer header from the start of the frame
+ *          (when l4_first; it may lie at or past the end of the frame)
  * @src: source address, network order; IPv4 in the first 4 bytes, zeros
  *       after addr_len
  * @dst: destination address, as @src
@@ -80,6 +82,7 @@ struct kbloom_pkt {
 	__u8 pad;
 	__u8 src[16];
 	__u8 dst[16];
+	__u16 l4_off;
 };
 
 struct kbloom_vlan_tag {
@@ -121,6 +124,7 @@ static __always_inline int kbloom_parse_ip4(const __u8 *l3,
 	pkt->addr_len = KBLOOM_ADDR4_LEN;
 	pkt->l4proto = iph->protocol;
 	pkt->l4_first = !(iph->frag_off & bpf_htons(0x1fff));
+	pkt->l4_off = hlen;
 	__builtin_memcpy(pkt->src, &iph->saddr, 4);
 	__builtin_memcpy(pkt->dst, &iph->daddr, 4);
 	return KBLOOM_PKT_IP;
@@ -144,7 +148,7 @@ static __always_inline int kbloom_parse_ip6(const __u8 *l3,
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)l3;
 	const __u8 *p, *pend;
-	__u32 i, len;
+	__u32 i, len, off = sizeof(*ip6);
 	__u8 nh;
 
 	if ((const void *)(ip6 + 1) > data_end)
@@ -179,6 +183,7 @@ static __always_inline int kbloom_parse_ip6(const __u8 *l3,
 		}
 		nh = p[0];
 		p += len;
+		off += len;
 		if (p > pend)
 			return KBLOOM_PKT_MALFORMED;
 		if (!pkt->l4_first)
@@ -187,6 +192,7 @@ static __always_inline int kbloom_parse_ip6(const __u8 *l3,
 	if (pkt->l4_first && kbloom_ip6_ext(nh))
 		return KBLOOM_PKT_MALFORMED;	/* chain too long */
 	pkt->l4proto = nh;
+	pkt->l4_off = off;
 	if (nh == KBLOOM_NEXTHDR_ICMPV6 && pkt->l4_first) {
 		if (p + 1 > pend || (const void *)(p + 1) > data_end)
 			return KBLOOM_PKT_MALFORMED;
@@ -200,8 +206,10 @@ static __always_inline int kbloom_parse(const void *data, const void *data_end,
 {
 	const struct ethhdr *eth = data;
 	const struct kbloom_vlan_tag *tag;
+	__u16 l3_off = sizeof(*eth);
 	const __u8 *l3;
 	__be16 proto;
+	int cls;
 
 	__builtin_memset(pkt, 0, sizeof(*pkt));
 	if ((const void *)(eth + 1) > data_end)
@@ -215,13 +223,17 @@ static __always_inline int kbloom_parse(const void *data, const void *data_end,
 			return KBLOOM_PKT_MALFORMED;
 		proto = tag->proto;
 		l3 = (const __u8 *)(tag + 1);
+		l3_off += sizeof(*tag);
 		pkt->vlan = 1;
 	}
 	if (proto == bpf_htons(ETH_P_IP))
-		return kbloom_parse_ip4(l3, data_end, pkt);
-	if (proto == bpf_htons(ETH_P_IPV6))
-		return kbloom_parse_ip6(l3, data_end, pkt);
-	return KBLOOM_PKT_NOT_IP;
+		cls = kbloom_parse_ip4(l3, data_end, pkt);
+	else if (proto == bpf_htons(ETH_P_IPV6))
+		cls = kbloom_parse_ip6(l3, data_end, pkt);
+	else
+		return KBLOOM_PKT_NOT_IP;
+	pkt->l4_off += l3_off;
+	return cls;
 }
 
 /* A multicast group address: IPv4 224.0.0.0/4, IPv6 ff00::/8. */

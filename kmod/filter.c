@@ -84,6 +84,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 		goto err_filter;
 	atomic64_add(f->bytes, &kb_live_bytes);
 	refcount_set(&f->ref, 1);
+	spin_lock_init(&f->wlock);
+	seqcount_spinlock_init(&f->wseq, &f->wlock);
 	strscpy_pad(f->name, name, sizeof(f->name));
 	return f;
 
@@ -124,6 +126,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
 	[KBLOOM_TYPE_VI_COUNTING] = &kb_vi_ops,
+	[KBLOOM_TYPE_DLEFT] = &kb_dleft_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

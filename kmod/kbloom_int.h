@@ -5,6 +5,7 @@
  *   main.c      misc device, ioctl dispatch, module parameters
  *   filter.c    filter objects: allocation, dispatch to the type, statistics
  *   classic.c   the standard, blocked and counting types
+ *   dleft.c     the d-left counting filter
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -29,6 +30,8 @@
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/seqlock.h>
 
 #include "uapi/kbloom.h"
 #include "uapi/kbloom_variants.h"
@@ -102,6 +105,8 @@ struct kb_filter {
 	atomic64_t saturations;
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
+	spinlock_t wlock;		/* d-left: serialises the writers */
+	seqcount_spinlock_t wseq;	/* d-left: counts split across words */
 	atomic64_t *words;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
@@ -145,6 +150,9 @@ extern const struct kb_type_ops kb_counting_ops;
 
 /* vicbf.c */
 extern const struct kb_type_ops kb_vi_ops;
+
+/* dleft.c */
+extern const struct kb_type_ops kb_dleft_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom_dleft: version-3 images (uapi/kbloom_image.h) of a d-left
+ * filter.  Loading verifies the whole image (the checks of
+ * kb_image_verify(), on an aligned copy of the header and its tail)
+ * before it allocates anything.  Any payload is a valid cell array: the
+ * remainder bits of a free cell and the bits past the last cell are
+ * ignored by every reader and overwritten by inserts.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dleft_int.h"
+
+#define DL_HEAD_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+
+size_t kbloom_dleft_image_size(const struct kbloom_dleft *f)
+{
+	return f ? DL_HEAD_LEN + f->nwords * 8 : 0;
+}
+
+static void dl_head_fill(const struct kbloom_dleft *f,
+			 struct kbloom_image_head *hd)
+{
+	struct kbloom_image_hdr *h = &hd->h;
+	struct kbloom_image_geom *g = &hd->g;
+
+	memset(hd, 0, sizeof(*hd));
+	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
+	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
+	h->hdr_len = kb_le16(DL_HEAD_LEN);
+	h->type = KBLOOM_TYPE_DLEFT;
+	h->hash_id = (__u8)f->hash_id;
+	h->counter_bits = (__u8)f->s.counter_bits;
+	h->k = kb_le32(f->s.k);
+	h->seed = kb_le64(f->seed);
+	h->m = kb_le64(f->s.m);
+	h->capacity = kb_le64(f->capacity);
+	h->fpr_pico = kb_le64(f->fpr_pico);
+	h->inserted = kb_le64(dl_load(&f->inserted));
+	h->saturations = kb_le64(dl_load(&f->saturations));
+	h->payload_len = kb_le64(f->nwords * 8);
+	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
+	g->fp_bits = (__u8)f->s.fp_bits;
+	g->slots = (__u8)f->s.slots;
+	g->tables = (__u8)f->s.tables;
+	g->buckets = kb_le64(f->s.buckets);
+	g->overflows = kb_le64(dl_load(&f->overflows));
+}
+
+int kbloom_dleft_save(const struct kbloom_dleft *f, void *buf,
+		      size_t buf_len, size_t *image_len)
+{
+	struct kbloom_image_head hd;
+	__u8 *out = buf;
+	size_t len;
+	__u64 i, w;
+
+	if (!f)
+		return -EINVAL;
+	len = kbloom_dleft_image_size(f);
+	if (image_len)
+		*image_len = len;
+	if (buf_len < len)
+		return -EMSGSIZE;
+	if (!buf)
+		return -EINVAL;
+	dl_head_fill(f, &hd);
+	/* copy first, checksum the copy: consistent under writers */
+	for (i = 0; i < f->nwords; i++) {
+		w = kb_le64(dl_load(&f->words[i]));
+		memcpy(out + DL_HEAD_LEN + i * 8, &w, 8);
+	}
+	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + DL_HEAD_LEN,
+					     f->nwords * 8));
+	memcpy(out, &hd, sizeof(hd));
+	return 0;
+}
+
+/* kb_image_verify() through an aligned copy of the header and tail. */
+static int dl_verify(const void *buf, size_t len,
+		     struct kbloom_image_head *hd)
+{
+	__u32 crc;
+	int ret;
+
+	memset(hd, 0, sizeof(*hd));
+	memcpy(hd, buf, len < sizeof(*hd) ? len : sizeof(*hd));
+	ret = kb_image_check(&hd->h, len);
+	if (ret)
+		return ret;
+	if (hd->h.type != KBLOOM_TYPE_DLEFT)
+		return -EOPNOTSUPP;
+	ret = kb_image_geom_check(&hd->h, &hd->g);
+	if (ret)
+		return ret;
+	crc = kb_image_crc_head(hd, (const __u8 *)buf + DL_HEAD_LEN,
+				len - DL_HEAD_LEN);
+	return crc == kb_le32(hd->h.crc) ? 0 : -EBADMSG;
+}
+
+static void dl_apply_head(struct kbloom_dleft *f,
+			  const struct kbloom_image_head *hd, const __u8 *p)
+{
+	__u64 i, w;
+
+	for (i = 0; i < f->nwords; i++) {
+		memcpy(&w, p + i * 8, 8);
+		f->words[i] = kb_le64(w);
+	}
+	f->capacity = kb_le64(hd->h.capacity);
+	f->fpr_pico = kb_le64(hd->h.fpr_pico);
+	f->inserted = kb_le64(hd->h.inserted);
+	f->saturations = kb_le64(hd->h.saturations);
+	f->overflows = kb_le64(hd->g.overflows);
+	memcpy(f->name, hd->h.name, KBLOOM_NAME_LEN);
+}
+
+int kbloom_dleft_load(const void *buf, size_t len, struct kbloom_dleft **fp)
+{
+	struct kbloom_image_head hd;
+	struct kb_shape s;
+	int ret;
+
+	if (!buf || !fp)
+		return -EINVAL;
+	if (len < KBLOOM_IMAGE_HDR_LEN)
+		return -EMSGSIZE;
+	ret = dl_verify(buf, len, &hd);
+	if (ret)
+		return ret;
+	kb_image_shape(&hd.h, &hd.g, &s);
+	ret = dl_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), fp);
+	if (ret)
+		return ret;
+	dl_apply_head(*fp, &hd, (const __u8 *)buf + DL_HEAD_LEN);
+	return 0;
+}
