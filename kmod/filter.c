@@ -102,6 +102,7 @@ static void kb_filter_free_rcu(struct rcu_head *rcu)
 
 	atomic64_sub(f->bytes, &kb_live_bytes);
 	kvfree(f->words);
+	kfree(f->scratch);
 	kmem_cache_free(kb_filter_cache, f);
 }
 
@@ -125,6 +126,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_STANDARD] = &kb_standard_ops,
 	[KBLOOM_TYPE_BLOCKED] = &kb_blocked_ops,
 	[KBLOOM_TYPE_COUNTING] = &kb_counting_ops,
+	[KBLOOM_TYPE_CUCKOO] = &kb_cuckoo_ops,
 	[KBLOOM_TYPE_VI_COUNTING] = &kb_vi_ops,
 	[KBLOOM_TYPE_DLEFT] = &kb_dleft_ops,
 };
@@ -238,4 +240,6 @@ void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st)
 			   f->ops->fpr_pico(f, st->inserted) :
 			   kb_plan_fpr_pico(g->type, g->m, g->k, st->inserted);
 	st->id = f->id;
+	if (f->ops->stat)
+		f->ops->stat(f, st);
 }

@@ -81,6 +81,9 @@ struct kb_filter;
  * @ones:    NULL for a bit array (one bits); else occupied cells
  * @fpr_pico: NULL for the classic formula (kb_plan_fpr_pico()); else the
  *           type's predicted rate at @n keys, in 1e-12 (STAT)
+ * @stat:    NULL, or the type's corrections to the generic statistics
+ *           (n_est of a type that stores one entry per key), called
+ *           last by kb_filter_stat()
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -90,6 +93,7 @@ struct kb_type_ops {
 	u64 (*count)(const struct kb_filter *f, u64 h);
 	u64 (*ones)(const struct kb_filter *f);
 	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
+	void (*stat)(const struct kb_filter *f, struct kbloom_stat *st);
 };
 
 struct kb_filter {
@@ -105,8 +109,10 @@ struct kb_filter {
 	atomic64_t saturations;
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
-	spinlock_t wlock;		/* d-left: serialises the writers */
-	seqcount_spinlock_t wseq;	/* d-left: counts split across words */
+	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
+	/* d-left: counts split across words; cuckoo: entries moving */
+	seqcount_spinlock_t wseq;
+	void *scratch;			/* cuckoo: writers' memory, kfree()d */
 	atomic64_t *words;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
@@ -147,6 +153,7 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+extern const struct kb_type_ops kb_cuckoo_ops;
 
 /* vicbf.c */
 extern const struct kb_type_ops kb_vi_ops;

@@ -491,4 +491,20 @@ static inline int kbt_prog(const char *name, const char *pin)
 	return bpf_obj_get(p);
 }
 
+/* The lines of a library log callback (ctx: a struct kbt_log), for tests. */
+struct kbt_log {
+	char text[4096];
+	size_t len;
+};
+
+static inline void kbt_log_line(void *ctx, const char *msg)
+{
+	struct kbt_log *b = ctx;
+	int n = snprintf(b->text + b->len, sizeof(b->text) - b->len, "%s\n",
+			 msg);
+
+	if (n > 0 && b->len + n < sizeof(b->text))
+		b->len += n;
+}
+
 #endif /* KBT_XDP_UTIL_H */

@@ -301,6 +301,44 @@ static const struct usage_case other_cases[] = {
 	  "too big for any filter" },
 };
 
+/*
+ * The rules of the one keyword parser (kw.c) as each command's table sets
+ * them: refused twice or repeated, a keyword as a value or not, the
+ * dashed forms, and the word an unknown keyword is shown as.
+ */
+static const struct usage_case keyword_cases[] = {
+	{ { "plan", "capacity", "10", "capacity", "5" },
+	  "capacity: given twice (allowed once)" },
+	{ { "plan", "fpr", "0.1", "capacity" },
+	  "capacity: missing value (allowed: capacity N fpr P)" },
+	/* create, plan, experiment: a keyword is a value of one */
+	{ { "create", "f", "blocked", "bits", "4096", "seed", "hashes" },
+	  "seed 'hashes': not a number" },
+	{ { "plan", "capacity", "fpr", "fpr", "0.1" },
+	  "capacity 'fpr': not a number" },
+	{ { "experiment", "out", "mode", "groups", "0" },
+	  "groups '0': out of range (allowed: an integer 1..1000000)" },
+	/* experiment: a keyword again replaces it, values in order */
+	{ { "experiment", "groups", "5", "groups", "0" },
+	  "groups '0': out of range" },
+	{ { "experiment", "groups", "0", "threads", "0" },
+	  "groups '0': out of range" },
+	{ { "experiment", "--threads", "0", "groups", "0" },
+	  "threads '0': out of range (allowed: an integer 1..64)" },
+	{ { "experiment", "--mcbf-type=cuckoo" },
+	  "mcbf-type 'cuckoo': allowed: blocked, standard" },
+	{ { "experiment", "--plots" },
+	  "--plots: missing value (see kbloomctl experiment --help)" },
+	{ { "experiment", "--plots=" }, "plots '': allowed: yes, no" },
+	{ { "experiment", "--colour=red" },
+	  "'--colour': unknown keyword (see kbloomctl experiment --help)" },
+	{ { "experiment", "--abcdefghijabcdefghijabcdefghijabcdefghij=1" },
+	  "'--abcdefghijabcdefghijabcdefghijab': unknown keyword" },
+	/* a dashed keyword of a table that is not dashed is an option */
+	{ { "plan", "--capacity", "10", "fpr", "0.1" },
+	  "option '--capacity': unknown" },
+};
+
 static void check_cases(struct __test_metadata *_metadata,
 			const struct usage_case *cases, int n)
 {
@@ -326,6 +364,35 @@ TEST(usage_other)
 {
 	check_cases(_metadata, other_cases,
 		    sizeof(other_cases) / sizeof(other_cases[0]));
+}
+
+TEST(usage_keywords)
+{
+	check_cases(_metadata, keyword_cases,
+		    sizeof(keyword_cases) / sizeof(keyword_cases[0]));
+}
+
+/* A table with help prints it: experiment --help lists every keyword. */
+TEST(help_keyword_table)
+{
+	static const char *const kws[] = {
+		"mode", "topo", "groups", "sizes", "bits", "ref-bits", "hashes",
+		"classes", "presence", "mcbf-type", "mcbf-plan", "lipsin-k",
+		"fill-limit", "hop-slack", "msbf-start", "schemes", "seed",
+		"threads", "max-tx", "out", "plots", "packets", "verbose", NULL
+	};
+	struct kbctl_res r;
+	char line[48];
+	int i;
+
+	EXPECT_EQ(0, kbctl_run(&r, "experiment", "--help"));
+	EXPECT_NE(NULL, strstr(r.out, "\nKeywords (each KEYWORD VALUE, --KEYWORD VALUE or --KEYWORD=VALUE):\n"));
+	for (i = 0; kws[i]; i++) {
+		snprintf(line, sizeof(line), "\n  %s ", kws[i]);
+		EXPECT_NE(NULL, strstr(r.out, line)) TH_LOG("no %s", line);
+	}
+	EXPECT_NE(NULL, strstr(r.out, "\nTopology file:"));
+	kbctl_free(&r);
 }
 
 /* Valid arguments get as far as the device (and no further, here). */

@@ -150,12 +150,16 @@ TEST_F(cnt, errors)
 	EXPECT_EQ(0, b.hits);
 }
 
-/* A version-3 image (cuckoo), valid: the module does not hold the type. */
+/*
+ * A version-3 image (Count-Min), valid: the module does not hold the type
+ * (cuckoo and VI have their own tests).
+ */
 static __u64 v3_image(__u8 *buf)
 {
 	struct kbloom_image_head *hd = (struct kbloom_image_head *)buf;
-	struct kb_shape s = { .type = KBLOOM_TYPE_CUCKOO, .fp_bits = 12,
-			      .slots = 4, .buckets = 64 };
+	struct kb_shape s = { .type = KBLOOM_TYPE_COUNT_MIN,
+			      .counter_bits = 16, .update = KB_CM_ALL,
+			      .tables = 4, .buckets = 64 };
 	__u64 hl = KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN, plen;
 
 	kb_shape_derive(&s);
@@ -169,9 +173,10 @@ static __u64 v3_image(__u8 *buf)
 	hd->h.k = kb_le32(s.k);
 	hd->h.m = kb_le64(s.m);
 	hd->h.payload_len = kb_le64(plen);
-	strcpy(hd->h.name, "cuckoo");
-	hd->g.fp_bits = s.fp_bits;
-	hd->g.slots = s.slots;
+	strcpy(hd->h.name, "cm");
+	hd->h.counter_bits = s.counter_bits;
+	hd->g.update = s.update;
+	hd->g.tables = s.tables;
 	hd->g.buckets = kb_le64(s.buckets);
 	hd->h.crc = kb_le32(kb_image_crc_head(hd, buf + hl, plen));
 	return hl + plen;
@@ -187,7 +192,7 @@ TEST_F(cnt, v3_image_refused)
 	EXPECT_ERRNO(EOPNOTSUPP, ku_restore(self->fd, "", buf, len, 0));
 	EXPECT_ERRNO(EOPNOTSUPP, ku_restore(self->fd, "x", buf, len,
 					    KBLOOM_RESTORE_REPLACE));
-	EXPECT_ERRNO(ENOENT, ku_stat(self->fd, "cuckoo", &st));
+	EXPECT_ERRNO(ENOENT, ku_stat(self->fd, "cm", &st));
 	EXPECT_ERRNO(ENOENT, ku_stat(self->fd, "x", &st));
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
 	/* broken, it is refused for what is broken first */
@@ -211,11 +216,13 @@ TEST_F(cnt, create_variant_refused)
 	for (t = KBLOOM_TYPE_COUNTING + 1; t <= KBLOOM_TYPE_LAST; t++) {
 		c.type = t;
 		/*
-		 * implemented (kmod/vicbf.c, kmod/dleft.c): cuckoo fields
-		 * are EINVAL
+		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c):
+		 * planned and explicit at once, or cuckoo fields on another
+		 * type, are EINVAL
 		 */
 		EXPECT_ERRNO(t == KBLOOM_TYPE_VI_COUNTING ||
-			     t == KBLOOM_TYPE_DLEFT ? EINVAL : EOPNOTSUPP,
+			     t == KBLOOM_TYPE_DLEFT ||
+			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}
 	c.type = KBLOOM_TYPE_LAST + 1;

@@ -52,7 +52,7 @@ static const unsigned long fz_cmds[] = {
 	KBLOOM_IOCTL_VERSION, KBLOOM_IOCTL_CREATE, KBLOOM_IOCTL_DESTROY,
 	KBLOOM_IOCTL_ADD, KBLOOM_IOCTL_DEL, KBLOOM_IOCTL_TEST,
 	KBLOOM_IOCTL_STAT, KBLOOM_IOCTL_LIST, KBLOOM_IOCTL_FLUSH,
-	KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE,
+	KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE, KBLOOM_IOCTL_COUNT,
 };
 
 static const size_t fz_sizes[] = {
@@ -61,7 +61,7 @@ static const size_t fz_sizes[] = {
 	sizeof(struct kbloom_keys), sizeof(struct kbloom_keys),
 	sizeof(struct kbloom_stat), sizeof(struct kbloom_list),
 	sizeof(struct kbloom_name_op), sizeof(struct kbloom_image_op),
-	sizeof(struct kbloom_image_op),
+	sizeof(struct kbloom_image_op), sizeof(struct kbloom_keys),
 };
 
 static __u64 fz_rand(struct fuzz *z)
@@ -166,6 +166,24 @@ static void fz_geometry(struct fuzz *z, struct kbloom_create *c)
 						fz_interesting(z);
 }
 
+/* Cuckoo geometry alone (m, k derived), sometimes out of range. */
+static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
+{
+	static const __u32 slots[] = { 1, 2, 4, 8, 3, 0 };
+
+	c->m = 0;
+	c->k = 0;
+	c->counter_bits = 0;
+	c->tables = 0;
+	c->vi_l = 0;
+	c->update = 0;
+	c->capacity = 0;
+	c->fpr_pico = 0;
+	c->fp_bits = 3 + fz_below(z, 31);
+	c->slots = slots[fz_below(z, ARRAY_LEN(slots))];
+	c->buckets = fz_below(z, 4096);
+}
+
 static void fz_create(struct fuzz *z, struct kbloom_create *c)
 {
 	c->type = fz_type(z);
@@ -184,6 +202,11 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	} else {
 		c->m = 512 * (1 + fz_below(z, 2048));
 		c->k = 1 + fz_below(z, KBLOOM_K_MAX);
+	}
+	/* a tenth cuckoo filters of their own geometry: keys move in them */
+	if (fz_chance(z, 10)) {
+		c->type = KBLOOM_TYPE_CUCKOO;
+		fz_cuckoo(z, c);
 	}
 }
 
@@ -252,7 +275,9 @@ static void fz_template(struct fuzz *z, unsigned int i, __u8 *buf)
 	case KBLOOM_IOCTL_ADD:
 	case KBLOOM_IOCTL_DEL:
 	case KBLOOM_IOCTL_TEST:
-		fz_keys(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_TEST);
+	case KBLOOM_IOCTL_COUNT:
+		fz_keys(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_TEST ||
+			fz_cmds[i] == KBLOOM_IOCTL_COUNT);
 		break;
 	case KBLOOM_IOCTL_STAT:
 		if (fz_chance(z, 10))
@@ -362,7 +387,8 @@ static void fz_one(struct fuzz *z)
 	unsigned int idx;
 	unsigned long cmd = fz_cmd(z, &idx);
 	size_t size = fz_sizes[idx];
-	int ret, intact = cmd == KBLOOM_IOCTL_CREATE;
+	int ret, intact = cmd == KBLOOM_IOCTL_CREATE &&
+			  fz_cmds[idx] == KBLOOM_IOCTL_CREATE;
 	__u32 usize;
 	void *arg = buf;
 

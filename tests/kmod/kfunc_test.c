@@ -6,10 +6,10 @@
  * module_btf            /sys/kernel/btf/kbloom exists and names the four
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
- * kfunc.* (per type: counting, blocked, standard, vi)
+ * kfunc.* (per type: counting, blocked, standard, vi, cuckoo)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
  *                          the ioctl, and again when it is deleted
- *                          (counting, vi)
+ *                          (counting, vi, cuckoo)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -243,9 +243,14 @@ FIXTURE_VARIANT_ADD(kfunc, vi) {
 	.counter_bits = 4,
 };
 
+FIXTURE_VARIANT_ADD(kfunc, cuckoo) {
+	.type = KBLOOM_TYPE_CUCKOO,
+};
+
 static int kf_deletable(__u32 type)
 {
-	return type == KBLOOM_TYPE_COUNTING || type == KBLOOM_TYPE_VI_COUNTING;
+	return type == KBLOOM_TYPE_COUNTING ||
+	       type == KBLOOM_TYPE_VI_COUNTING || type == KBLOOM_TYPE_CUCKOO;
 }
 
 FIXTURE_SETUP(kfunc)
@@ -255,8 +260,14 @@ FIXTURE_SETUP(kfunc)
 	ASSERT_LE(0, self->fd);
 	snprintf(self->name, sizeof(self->name), "kf.t%u", variant->type);
 	ku_destroy(self->fd, self->name);
-	ASSERT_EQ(0, ku_create_mk(self->fd, self->name, variant->type,
-				  1 << 16, 4, variant->counter_bits, 0));
+	if (variant->type == KBLOOM_TYPE_CUCKOO) {
+		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
+					  20000, 1000000000, NULL));
+	} else {
+		ASSERT_EQ(0, ku_create_mk(self->fd, self->name, variant->type,
+					  1 << 16, 4, variant->counter_bits,
+					  0));
+	}
 	self->skel = kfunc_xdp__open_and_load();
 	ASSERT_NE(NULL, self->skel);
 	kf_set_name(self->skel, self->name);

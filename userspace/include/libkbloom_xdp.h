@@ -164,6 +164,141 @@ struct kbloom_xdp_opts {
 
 struct kbloom_xdp;
 
+/* ---- instances of every kind ------------------------------------------- */
+
+/*
+ * Every instance, whatever its kind (mcast, gate, pass here, ipbf and
+ * mcbf in libkbloom_xdp_net.h), is a struct kbloom_inst: one directory
+ * <pin_root>/<name>/ holding its kind marker (the pin "kind", written
+ * when the instance is made and never guessed from the other pins), its
+ * programs, maps and links.  kbloom_inst_open() opens any kind;
+ * kbloom_xdp_inst() and kbloom_net_inst() give the instance of a kind's
+ * handle, kbloom_xdp_of() and kbloom_net_of() the handle of an instance.
+ *
+ * The "pass" kind is an XDP_PASS program for the host ends of veth links
+ * into a switch (a veth end receives redirected frames only when its peer
+ * runs an XDP program); its links may be in several namespaces: each
+ * attach uses the namespace the instance was opened in (opts->netns).
+ */
+
+#define KBLOOM_INST_KIND_MAX	16
+
+/**
+ * struct kbloom_inst_opts - what every kind's options start with
+ * @pin_root: directory of the instances; NULL: KBLOOM_XDP_PIN_ROOT
+ * @netns: network namespace of the interfaces (a path, or a name under
+ *         /run/netns); NULL: the calling thread's
+ * @log: receives one line per notice or reason of a failure; NULL: stderr
+ * @log_ctx: passed to @log
+ */
+struct kbloom_inst_opts {
+	const char *pin_root;
+	const char *netns;
+	kbloom_xdp_log_fn log;
+	void *log_ctx;
+};
+
+struct kbloom_inst;
+struct kbloom_xdp_link;
+
+/*
+ * kbloom_inst_create() - make instance @name of kind @kind ("mcast",
+ * "gate", "pass", "ipbf", "mcbf") with the kind's options @kind_opts
+ * (struct kbloom_xdp_opts, struct kbloom_net_opts, or NULL for pass; its
+ * first four fields are then ignored: @o has them).
+ * Return: 0; -EEXIST; -EINVAL (name, unknown kind); -errno of loading.
+ */
+int kbloom_inst_create(const char *name, const char *kind,
+		       const struct kbloom_inst_opts *o, const void *kind_opts,
+		       struct kbloom_inst **ip);
+
+/*
+ * kbloom_inst_open() - open instance @name of any kind.
+ * Return: 0; -ENOENT (no such directory); -ENODATA (no kind marker: not
+ * an instance); -EUCLEAN (a corrupt marker, or a kind this library does
+ * not know); the log says which.
+ */
+int kbloom_inst_open(const char *name, const struct kbloom_inst_opts *o,
+		     struct kbloom_inst **ip);
+void kbloom_inst_close(struct kbloom_inst *i);
+/* Detach every link, unpin everything, release the handle. */
+int kbloom_inst_destroy(struct kbloom_inst *i);
+
+const char *kbloom_inst_kind(const struct kbloom_inst *i);
+const char *kbloom_inst_name(const struct kbloom_inst *i);
+const char *kbloom_inst_dir(const struct kbloom_inst *i);
+
+/* The kind marker of @name without opening it: as kbloom_inst_open(). */
+int kbloom_inst_kind_read(const char *pin_root, const char *name,
+			  char kind[KBLOOM_INST_KIND_MAX]);
+
+/*
+ * The namespace the instance was made for (the inode of its netns; 0 for
+ * pass, whose links may be anywhere).  kbloom_inst_netns_name(): its name
+ * under /run/netns, "-" for the caller's own (-ENOENT: "ns:<inode>").
+ */
+int kbloom_inst_netns(const char *pin_root, const char *name, __u64 *ino);
+int kbloom_inst_netns_name(__u64 ino, char *buf, size_t len);
+
+/*
+ * Attach the instance's program to @ifindex (a pinned BPF link that stays
+ * after the process exits; AUTO: native, else generic with a log line),
+ * making the interface a port first where the kind does (mcast), or
+ * refusing one that is not (ipbf, mcbf: -ENOENT).  Return: 0; -EEXIST;
+ * -EBUSY (another XDP program); -ENODEV; -EOPNOTSUPP (NATIVE refused).
+ */
+int kbloom_inst_attach(struct kbloom_inst *i, int ifindex,
+		       enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got);
+/* Detach from @ifindex (a port stays a port); -ENOENT if not attached. */
+int kbloom_inst_detach(struct kbloom_inst *i, int ifindex);
+/* 1 when @ifindex has a link of @i (in @i's namespace), else 0. */
+int kbloom_inst_attached(const struct kbloom_inst *i, int ifindex);
+/* The links: fills up to @max, returns how many exist. */
+int kbloom_inst_status(struct kbloom_inst *i, struct kbloom_xdp_link *out,
+		       __u32 max);
+/* Load the programs anew and switch to them; -EOPNOTSUPP if the kind can't. */
+int kbloom_inst_replace(struct kbloom_inst *i);
+
+#define KBLOOM_INST_INFO_PORTS		(1U << 0)	/* @ports */
+#define KBLOOM_INST_INFO_MEMBERS	(1U << 1)	/* @members */
+#define KBLOOM_INST_INFO_MODE		(1U << 2)	/* @mode */
+#define KBLOOM_INST_INFO_FLAGS		(1U << 3)	/* @flags */
+#define KBLOOM_INST_INFO_VARIANT	(1U << 4)	/* @variant, @module_filter */
+#define KBLOOM_INST_INFO_IPBF		(1U << 5)	/* @fill_limit .. @seed */
+
+/**
+ * struct kbloom_inst_info - what an instance holds, from its kind
+ * @fields: KBLOOM_INST_INFO_* of the members filled
+ * @ports: mcast, ipbf, mcbf: its ports
+ * @members: mcast, mcbf: memberships; gate: addresses in the set
+ * @mode: gate: enum kbloom_gate_mode
+ * @flags: gate: KBLOOM_GATE_F_*; mcbf: KBLOOM_MCBF_F_*
+ * @variant: mcast, gate: KBLOOM_XDP_VARIANT_MAP or _KFUNC
+ * @module_filter: kfunc variant: the gate's module filter, or the name of
+ *                 new mcast ports; "" when none
+ * @fill_limit, @d, @k, @seed: ipbf: the node's settings
+ */
+struct kbloom_inst_info {
+	__u32 fields;
+	__u32 ports;
+	__u64 members;
+	__u32 mode;
+	__u32 flags;
+	__u32 variant;
+	char module_filter[KBLOOM_NAME_LEN];
+	__u32 fill_limit;
+	__u32 d;
+	__u32 k;
+	__u64 seed;
+};
+
+/* What @i holds, as its kind tells (the fields it cannot read stay unset). */
+int kbloom_inst_info(struct kbloom_inst *i, struct kbloom_inst_info *info);
+
+struct kbloom_inst *kbloom_xdp_inst(struct kbloom_xdp *x);
+/* The mcast or gate handle of @i, NULL for another kind. */
+struct kbloom_xdp *kbloom_xdp_of(struct kbloom_inst *i);
+
 /* ---- instances ---------------------------------------------------------- */
 
 /**
@@ -276,7 +411,13 @@ int kbloom_xdp_detach(struct kbloom_xdp *x, int ifindex);
  * @mode: KBLOOM_XDP_MODE_NATIVE, _GENERIC, or 0 if unknown
  * @link_id: BPF link id
  * @prog_id: id of the program the link runs
- * @ifname: interface name in the instance's namespace, "" if gone
+ * @ifname: interface name in the instance's namespace, "" if gone (or
+ *          unknown: the instance was opened in another namespace than
+ *          the one it recorded)
+ * @netns_ino: a kind with links in several namespaces (pass): the inode
+ *             of the link's namespace; else 0
+ * @netns: with @netns_ino: its name under /run/netns, "-" for the
+ *         caller's, "ns:<inode>" when it has none
  */
 struct kbloom_xdp_link {
 	__u32 ifindex;
@@ -284,6 +425,8 @@ struct kbloom_xdp_link {
 	__u32 link_id;
 	__u32 prog_id;
 	char ifname[16];
+	__u64 netns_ino;
+	char netns[64];
 };
 
 /* The attached interfaces: fills up to @max, returns how many exist. */

@@ -115,6 +115,10 @@ void kbloom_net_close(struct kbloom_net *n);
 int kbloom_net_destroy(struct kbloom_net *n);
 
 enum kbloom_net_kind kbloom_net_kind(const struct kbloom_net *n);
+
+/* The instance of @n; the ipbf or mcbf handle of @i, NULL for another kind. */
+struct kbloom_inst *kbloom_net_inst(struct kbloom_net *n);
+struct kbloom_net *kbloom_net_of(struct kbloom_inst *i);
 const char *kbloom_net_dir(const struct kbloom_net *n);
 
 /*

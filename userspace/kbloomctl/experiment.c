@@ -35,13 +35,13 @@ struct exp_cli {
 	int bits_given;
 };
 
-static int bad(struct ctl *c, const char *kw, const char *v, const char *allowed)
+static int bad(const struct ctl *c, const char *kw, const char *v, const char *allowed)
 {
 	return ctl_usage(c, "%s '%s': %s", kw, v, allowed);
 }
 
-static int num(struct ctl *c, const char *kw, const char *v, __u64 min,
-	       __u64 max, __u64 *out)
+static int num(const struct ctl *c, const char *kw, const char *v,
+	       __u64 min, __u64 max, __u64 *out)
 {
 	int err = arg_u64(v, min, max, out);
 
@@ -50,8 +50,8 @@ static int num(struct ctl *c, const char *kw, const char *v, __u64 min,
 	return 0;
 }
 
-static int num32(struct ctl *c, const char *kw, const char *v, __u32 min,
-		 __u32 max, __u32 *out)
+static int num32(const struct ctl *c, const char *kw, const char *v,
+		 __u32 min, __u32 max, __u32 *out)
 {
 	__u64 x;
 	int err = num(c, kw, v, min, max, &x);
@@ -61,8 +61,8 @@ static int num32(struct ctl *c, const char *kw, const char *v, __u32 min,
 	return err;
 }
 
-static int real(struct ctl *c, const char *kw, const char *v, double min,
-		double max, double *out)
+static int real(const struct ctl *c, const char *kw, const char *v,
+		double min, double max, double *out)
 {
 	char *end;
 	double x;
@@ -94,26 +94,15 @@ static int fields(char *buf, size_t len, const char *v, char **f, int max)
 	return n;
 }
 
-static int kw_mode(struct ctl *c, struct exp_cli *e, const char *v)
-{
-	if (!strcmp(v, "model"))
-		e->emulate = 0;
-	else if (!strcmp(v, "emulate"))
-		e->emulate = 1;
-	else
-		return bad(c, "mode", v, "unknown (allowed: model, emulate)");
-	return 0;
-}
-
-static int kw_topo(struct ctl *c, struct exp_cli *e, const char *v)
+static int kw_topo(const struct ctl *c, const struct kw *k,
+		   const char *v, void *field)
 {
 	static const char allowed[] =
 		"allowed: fat-tree:K, leaf-spine:LEAVES:SPINES:HOSTS, file:PATH";
-	struct kb_exp_params *p = &e->p;
+	struct kb_exp_params *p = field;
 	char buf[256], *f[5];
 	int n;
 
-	e->topo_given = 1;
 	if (!strncmp(v, "file:", 5)) {
 		if (!v[5])
 			return bad(c, "topo", v, "no file named (file:PATH)");
@@ -141,15 +130,15 @@ static int kw_topo(struct ctl *c, struct exp_cli *e, const char *v)
 	return bad(c, "topo", v, allowed);
 }
 
-static int kw_sizes(struct ctl *c, struct exp_cli *e, const char *v)
+static int kw_sizes(const struct ctl *c, const struct kw *k,
+		    const char *v, void *field)
 {
 	static const char allowed[] =
 		"allowed: uniform:MIN:MAX, zipf:S[:MIN:MAX], fixed:N";
-	struct kb_exp_params *p = &e->p;
+	struct kb_exp_params *p = field;
 	char buf[128], *f[5];
 	int n = fields(buf, sizeof(buf), v, f, 4);
 
-	e->sizes_given = 1;
 	if (n == 3 && !strcmp(f[0], "uniform")) {
 		p->dist = KB_EXP_DIST_UNIFORM;
 		if (num32(c, "sizes min", f[1], 0, 0xFFFFFFFFU, &p->size_min) ||
@@ -179,13 +168,13 @@ static int kw_sizes(struct ctl *c, struct exp_cli *e, const char *v)
 	return bad(c, "sizes", v, allowed);
 }
 
-static int kw_bits(struct ctl *c, struct exp_cli *e, const char *v)
+static int kw_bits(const struct ctl *c, const struct kw *k,
+		   const char *v, void *field)
 {
-	struct kb_exp_params *p = &e->p;
+	struct kb_exp_params *p = field;
 	char buf[512], *s, *save = NULL;
 	__u64 m;
 
-	e->bits_given = 1;
 	p->nbits = 0;
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
@@ -200,9 +189,10 @@ static int kw_bits(struct ctl *c, struct exp_cli *e, const char *v)
 	return 0;
 }
 
-static int kw_presence(struct ctl *c, struct exp_cli *e, const char *v)
+static int kw_presence(const struct ctl *c, const struct kw *k,
+		       const char *v, void *field)
 {
-	struct kb_exp_params *p = &e->p;
+	struct kb_exp_params *p = field;
 	char buf[512], *s, *save = NULL;
 	__u32 n = 0;
 
@@ -221,15 +211,16 @@ static int kw_presence(struct ctl *c, struct exp_cli *e, const char *v)
 	return 0;
 }
 
-static int kw_schemes(struct ctl *c, struct exp_cli *e, const char *v)
+static int kw_schemes(const struct ctl *c, const struct kw *k,
+		      const char *v, void *field)
 {
+	struct kb_exp_params *p = field;
 	char buf[256], *s, *save = NULL;
 	__u32 mask = 0;
 	int i;
 
-	e->schemes_given = 1;
 	if (!strcmp(v, "all")) {
-		e->p.schemes = KB_EXP_ALL;
+		p->schemes = KB_EXP_ALL;
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), "%s", v);
@@ -240,113 +231,136 @@ static int kw_schemes(struct ctl *c, struct exp_cli *e, const char *v)
 					 v, s);
 		mask |= KB_EXP_S(i);
 	}
-	e->p.schemes = mask;
+	p->schemes = mask;
 	return 0;
 }
 
-static int yesno(struct ctl *c, const char *kw, const char *v, int *out)
+static int kw_hashes(const struct ctl *c, const struct kw *k,
+		     const char *v, void *field)
 {
-	if (!strcmp(v, "yes") || !strcmp(v, "on"))
-		*out = 1;
-	else if (!strcmp(v, "no") || !strcmp(v, "off"))
-		*out = 0;
-	else
-		return bad(c, kw, v, "allowed: yes, no");
+	if (!strcmp(v, "auto")) {
+		*(__u32 *)field = 0;
+		return 0;
+	}
+	return num32(c, k->name, v, 1, KBLOOM_K_MAX, field);
+}
+
+static int kw_classes(const struct ctl *c, const struct kw *k,
+		      const char *v, void *field)
+{
+	struct kb_exp_params *p = field;
+
+	memset(p->presence, 0, sizeof(p->presence));
+	return num32(c, k->name, v, 1, KB_MCBF_CLASSES, &p->nclass);
+}
+
+static int kw_real(const struct ctl *c, const struct kw *k, const char *v,
+		   void *field)
+{
+	return real(c, k->name, v, 0, 1000, field);
+}
+
+static int kw_out(const struct ctl *c, const struct kw *k, const char *v,
+		  void *field)
+{
+	if (!*v)
+		return bad(c, k->name, v, "an empty folder name");
+	*(const char **)field = v;
 	return 0;
 }
 
-/* Every keyword, as documented in experiment_help[]. */
-static const char *const kw_names[] = {
-	"mode", "topo", "groups", "sizes", "bits", "ref-bits", "hashes",
-	"classes", "presence", "mcbf-type", "mcbf-plan", "lipsin-k",
-	"fill-limit", "hop-slack", "msbf-start", "schemes", "seed", "threads",
-	"max-tx", "out", "plots", "packets", "verbose", NULL
+static const char *const mode_words[] = { "model", "emulate", NULL };
+static const char *const type_words[] = { "blocked", "standard", NULL };
+static const __u32 type_vals[] = { KBLOOM_TYPE_BLOCKED, KBLOOM_TYPE_STANDARD };
+static const char *const plan_words[] = { "port", "global", NULL };
+static const char *const yesno_words[] = { "yes", "on", "no", "off", NULL };
+static const __u32 yesno_vals[] = { 1, 1, 0, 0 };
+
+#define EX(_n, _a, _t, _m, ...)					\
+	KW(_n, _a, _t, struct exp_cli, _m, __VA_ARGS__)
+#define EXP(_n, _a, _t, _m, ...)	EX(_n, _a, _t, p._m, __VA_ARGS__)
+#define EXF(_n, _a, _fn, _h)	EX(_n, _a, KWT_FN, p, .parse = _fn, .help = _h)
+#define EXU(_n, _a, _m, _lo, _hi, _h)					\
+	EXP(_n, _a, KWT_U32, _m, .min = _lo, .max = _hi, .help = _h)
+
+/* Every keyword, and its help */
+static const struct kw exp_kw[] = {
+	EX("mode", "model|emulate", KWT_ENUM, emulate, .words = mode_words,
+	   .extra = "unknown (allowed: model, emulate)",
+	   .help = "model: in memory, any size (default); emulate: the\n"
+"                         same packets on the XDP programs in network\n"
+"                         namespaces (root), compared with the model"),
+	EXF("topo", "fat-tree:K", kw_topo,
+	    "k-ary fat-tree, K even 2..32 (default 16; emulate 4)\n"
+"  topo leaf-spine:L:S:H  L leaves (1..4096), S spines (1..256), H hosts per leaf\n"
+"  topo file:PATH         a topology file (below)"),
+	EXU("groups", "N", groups, 1, KB_EXP_GROUPS_MAX,
+	    "multicast groups, 1..1000000 (default 10000; emulate 120)"),
+	EXF("sizes", "uniform:MIN:MAX", kw_sizes,
+	    "receivers per group (default 1..hosts; emulate on the\n"
+"                         default fat-tree:4 2..14)\n"
+"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0 < S <= 10\n"
+"  sizes fixed:N"),
+	EXF("bits", "M[,M...]", kw_bits,
+	    "per-port filter bits, ascending, a multiple of 512\n"
+"                         (64 for standard alone) (default 8192,16384,32768,\n"
+"                         65536,131072; emulate 512)"),
+	EXP("ref-bits", "M", KWT_U64, ref_bits, .min = 1, .max = 1ULL << 40,
+	    .help = "the M of the group-size results (default: the middle)"),
+	EXP("hashes", "K|auto", KWT_FN, k, .parse = kw_hashes,
+	    .help = "per-port filter probes 1..32 (auto: per port, the k\n"
+"                         of the lowest predicted rate for its group count)"),
+	EXF("classes", "N", kw_classes,
+	    "MC-BF classes 1..16, cut at equal-count quantiles of\n"
+"                         the groups' presence (default 4)"),
+	EXF("presence", "P[,P...]", kw_presence,
+	    "MC-BF classes by presence probability instead: a\n"
+"                         group joins the class of the nearest P (log-odds)"),
+	EXP("mcbf-type", "blocked|standard", KWT_ENUM, mcbf_type,
+	    .words = type_words, .vals = type_vals,
+	    .extra = "allowed: blocked, standard", .help = "(blocked)"),
+	EXP("mcbf-plan", "port|global", KWT_ENUM, mcbf_global,
+	    .words = plan_words, .extra = "allowed: port, global",
+	    .help = "(port)"),
+	EXU("lipsin-k", "K", lipsin_k, KB_IPBF_K_MIN, KB_IPBF_K_MAX,
+	    "bits per link ID, 1..32 (5)"),
+	EXU("fill-limit", "F", fill_limit, 1, KB_IPBF_ZF_BITS,
+	    "one bits allowed in a zFilter, 1..256 (128)"),
+	EXU("hop-slack", "H", hop_slack, 0, 64,
+	    "LIPSIN hop limit = tree height + H, 0..64 (0)"),
+	EXP("msbf-start", "F", KWT_FN, msbf_start_fp, .parse = kw_real,
+	    .help = "MSBF first stage size where F off-tree links are\n"
+"                         expected to match (1; larger: smaller headers, more CPU)"),
+	EXF("schemes", "all|LIST", kw_schemes,
+	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf"),
+	EXP("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
+	    .help = "of groups, trees, link IDs, filters (1)"),
+	EXU("threads", "N", threads, 1, KB_EXP_THREADS_MAX,
+	    "worker threads, 1..64 (default: the CPUs, at most 8)"),
+	EXU("max-tx", "N", max_tx, 16, 1U << 28,
+	    "transmissions followed per packet before it is\n"
+"                         counted as looped (65536)"),
+	EX("out", "DIR", KWT_FN, out, .parse = kw_out,
+	   .help = "write CSV files (and plots) into DIR"),
+	EX("plots", "yes|no", KWT_ENUM, plots, .words = yesno_words,
+	   .vals = yesno_vals, .extra = "allowed: yes, no",
+	   .help = "PNG plots with gnuplot in DIR (yes)"),
+	EX("packets", "N", KWT_U32, packets, .min = 0, .max = 1U << 30,
+	   .help = "emulate: at most N packets per scheme (all)"),
+	EX("verbose", "yes|no", KWT_ENUM, verbose, .words = yesno_words,
+	   .vals = yesno_vals, .extra = "allowed: yes, no",
+	   .help = "emulate: log every mismatch (no)"),
+	{ 0 }
 };
 
-static int kw_value(struct ctl *c, struct exp_cli *e, const char *kw,
-		    const char *v)
-{
-	struct kb_exp_params *p = &e->p;
-
-	if (!strcmp(kw, "mode"))
-		return kw_mode(c, e, v);
-	if (!strcmp(kw, "topo"))
-		return kw_topo(c, e, v);
-	if (!strcmp(kw, "groups")) {
-		e->groups_given = 1;
-		return num32(c, kw, v, 1, KB_EXP_GROUPS_MAX, &p->groups);
-	}
-	if (!strcmp(kw, "sizes"))
-		return kw_sizes(c, e, v);
-	if (!strcmp(kw, "bits"))
-		return kw_bits(c, e, v);
-	if (!strcmp(kw, "ref-bits"))
-		return num(c, kw, v, 1, 1ULL << 40, &p->ref_bits);
-	if (!strcmp(kw, "hashes")) {
-		if (!strcmp(v, "auto")) {
-			p->k = 0;
-			return 0;
-		}
-		return num32(c, kw, v, 1, KBLOOM_K_MAX, &p->k);
-	}
-	if (!strcmp(kw, "classes")) {
-		memset(p->presence, 0, sizeof(p->presence));
-		return num32(c, kw, v, 1, KB_MCBF_CLASSES, &p->nclass);
-	}
-	if (!strcmp(kw, "presence"))
-		return kw_presence(c, e, v);
-	if (!strcmp(kw, "mcbf-type")) {
-		if (!strcmp(v, "blocked"))
-			p->mcbf_type = KBLOOM_TYPE_BLOCKED;
-		else if (!strcmp(v, "standard"))
-			p->mcbf_type = KBLOOM_TYPE_STANDARD;
-		else
-			return bad(c, kw, v, "allowed: blocked, standard");
-		return 0;
-	}
-	if (!strcmp(kw, "mcbf-plan")) {
-		if (!strcmp(v, "port"))
-			p->mcbf_global = 0;
-		else if (!strcmp(v, "global"))
-			p->mcbf_global = 1;
-		else
-			return bad(c, kw, v, "allowed: port, global");
-		return 0;
-	}
-	if (!strcmp(kw, "lipsin-k"))
-		return num32(c, kw, v, KB_IPBF_K_MIN, KB_IPBF_K_MAX, &p->lipsin_k);
-	if (!strcmp(kw, "fill-limit"))
-		return num32(c, kw, v, 1, KB_IPBF_ZF_BITS, &p->fill_limit);
-	if (!strcmp(kw, "hop-slack"))
-		return num32(c, kw, v, 0, 64, &p->hop_slack);
-	if (!strcmp(kw, "msbf-start"))
-		return real(c, kw, v, 0, 1000, &p->msbf_start_fp);
-	if (!strcmp(kw, "schemes"))
-		return kw_schemes(c, e, v);
-	if (!strcmp(kw, "seed"))
-		return num(c, kw, v, 0, ~0ULL, &p->seed);
-	if (!strcmp(kw, "threads"))
-		return num32(c, kw, v, 1, KB_EXP_THREADS_MAX, &p->threads);
-	if (!strcmp(kw, "max-tx"))
-		return num32(c, kw, v, 16, 1U << 28, &p->max_tx);
-	if (!strcmp(kw, "out")) {
-		if (!*v)
-			return bad(c, kw, v, "an empty folder name");
-		e->out = v;
-		return 0;
-	}
-	if (!strcmp(kw, "plots"))
-		return yesno(c, kw, v, &e->plots);
-	if (!strcmp(kw, "packets"))
-		return num32(c, kw, v, 0, 1U << 30, &e->packets);
-	if (!strcmp(kw, "verbose")) {
-		if (yesno(c, kw, v, &e->verbose))
-			return KBCTL_USAGE;
-		return 0;
-	}
-	return ctl_usage(c, "'%s': unknown keyword (see %s experiment --help)",
-			 kw, KBCTL_NAME);
-}
+static const struct kw_table exp_table = {
+	.kw = exp_kw,
+	.unknown_hint = "see " KBCTL_NAME " experiment --help",
+	.missing_hint = "value (see " KBCTL_NAME " experiment --help)",
+	.dashed = true,
+	.repeat = true,
+	.any_value = true,
+};
 
 /*
  * The defaults of the emulation, for what the keywords left unset: a
@@ -374,66 +388,20 @@ static void emulate_defaults(struct exp_cli *e)
 	}
 }
 
-/*
- * The keyword and value of the argument at *@i: "KEYWORD VALUE",
- * "--KEYWORD VALUE" or "--KEYWORD=VALUE"; *@i moves past them.  @kw gets
- * the keyword, @as the keyword as written (for messages), *@v the value
- * or NULL when it is missing.  Return: 0, or a usage error for a keyword
- * that is not one.
- */
-static int kw_next(struct ctl *c, int argc, char **argv, int *i,
-		   char kw[32], char as[40], const char **v)
-{
-	const char *a = argv[*i], *eq = NULL;
-	int dashed = !strncmp(a, "--", 2);
-	size_t n;
-
-	if (dashed) {
-		a += 2;
-		eq = strchr(a, '=');
-	}
-	n = eq ? (size_t)(eq - a) : strlen(a);
-	snprintf(as, 40, "%s%.*s", dashed ? "--" : "", (int)(n < 32 ? n : 32),
-		 a);
-	if (n < 32) {
-		memcpy(kw, a, n);
-		kw[n] = 0;
-	}
-	if (n >= 32 || arg_pick(kw, kw_names) < 0)
-		return ctl_usage(c, "'%s': unknown keyword (see %s experiment --help)",
-				 as, KBCTL_NAME);
-	(*i)++;
-	if (eq)
-		*v = eq + 1;
-	else
-		*v = *i < argc ? argv[(*i)++] : NULL;
-	return 0;
-}
-
 static int parse_all(struct ctl *c, struct exp_cli *e, int argc, char **argv)
 {
-	int i, ret, mode_emulate = 0;
-	char kw[32], as[40];
-	const char *v;
+	__u64 given;
+	int ret;
 
-	/* every keyword known and the mode first: it selects the defaults */
-	for (i = 0; i < argc;) {
-		ret = kw_next(c, argc, argv, &i, kw, as, &v);
-		if (ret)
-			return ret;
-		if (!strcmp(kw, "mode") && v && !strcmp(v, "emulate"))
-			mode_emulate = 1;
-	}
-	for (i = 0; i < argc;) {
-		kw_next(c, argc, argv, &i, kw, as, &v);
-		if (!v)
-			return ctl_usage(c, "%s: missing value (see %s experiment --help)",
-					 as, KBCTL_NAME);
-		ret = kw_value(c, e, kw, v);
-		if (ret)
-			return ret;
-	}
-	if (mode_emulate)
+	ret = kw_parse(c, &exp_table, argc, argv, e, &given);
+	if (ret)
+		return ret;
+	e->schemes_given = kw_has(&exp_table, given, "schemes");
+	e->groups_given = kw_has(&exp_table, given, "groups");
+	e->topo_given = kw_has(&exp_table, given, "topo");
+	e->sizes_given = kw_has(&exp_table, given, "sizes");
+	e->bits_given = kw_has(&exp_table, given, "bits");
+	if (e->emulate)
 		emulate_defaults(e);
 	return 0;
 }
@@ -595,44 +563,6 @@ static int cmd_experiment(struct ctl *c, int argc, char **argv)
 }
 
 static const char experiment_help[] =
-"Keywords (each KEYWORD VALUE, --KEYWORD VALUE or --KEYWORD=VALUE):\n"
-"  mode model|emulate     model: in memory, any size (default); emulate: the\n"
-"                         same packets on the XDP programs in network\n"
-"                         namespaces (root), compared with the model\n"
-"  topo fat-tree:K        k-ary fat-tree, K even 2..32 (default 16; emulate 4)\n"
-"  topo leaf-spine:L:S:H  L leaves (1..4096), S spines (1..256), H hosts per leaf\n"
-"  topo file:PATH         a topology file (below)\n"
-"  groups N               multicast groups, 1..1000000 (default 10000; emulate 120)\n"
-"  sizes uniform:MIN:MAX  receivers per group (default 1..hosts; emulate on the\n"
-"                         default fat-tree:4 2..14)\n"
-"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0 < S <= 10\n"
-"  sizes fixed:N\n"
-"  bits M[,M...]          per-port filter bits, ascending, a multiple of 512\n"
-"                         (64 for standard alone) (default 8192,16384,32768,\n"
-"                         65536,131072; emulate 512)\n"
-"  ref-bits M             the M of the group-size results (default: the middle)\n"
-"  hashes K|auto          per-port filter probes 1..32 (auto: per port, the k\n"
-"                         of the lowest predicted rate for its group count)\n"
-"  classes N              MC-BF classes 1..16, cut at equal-count quantiles of\n"
-"                         the groups' presence (default 4)\n"
-"  presence P[,P...]      MC-BF classes by presence probability instead: a\n"
-"                         group joins the class of the nearest P (log-odds)\n"
-"  mcbf-type blocked|standard, mcbf-plan port|global  (blocked, port)\n"
-"  lipsin-k K             bits per link ID, 1..32 (5)\n"
-"  fill-limit F           one bits allowed in a zFilter, 1..256 (128)\n"
-"  hop-slack H            LIPSIN hop limit = tree height + H, 0..64 (0)\n"
-"  msbf-start F           MSBF first stage size where F off-tree links are\n"
-"                         expected to match (1; larger: smaller headers, more CPU)\n"
-"  schemes all|LIST       exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf\n"
-"  seed S                 of groups, trees, link IDs, filters (1)\n"
-"  threads N              worker threads, 1..64 (default: the CPUs, at most 8)\n"
-"  max-tx N               transmissions followed per packet before it is\n"
-"                         counted as looped (65536)\n"
-"  out DIR                write CSV files (and plots) into DIR\n"
-"  plots yes|no           PNG plots with gnuplot in DIR (yes)\n"
-"  packets N              emulate: at most N packets per scheme (all)\n"
-"  verbose yes|no         emulate: log every mismatch (no)\n"
-"\n"
 "Topology file: one statement per line, '#' comments:\n"
 "  switch NAME [LEVEL]    host NAME    link NAME NAME\n"
 "NAME is 1..31 of [A-Za-z0-9_.-]; a node numbers its ports in the order of\n"
@@ -655,7 +585,7 @@ const struct ctl_cmd experiment_cmds[] = {
 		.summary = "multicast traffic leakage: model, or emulation on XDP",
 		.help = experiment_help,
 		.max_args = CTL_ARGS_ANY,
-		.dashed_keywords = true,
+		.kw = &exp_table,
 		.run = cmd_experiment,
 	},
 	{ 0 }

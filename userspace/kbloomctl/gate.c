@@ -38,7 +38,7 @@ const char *gate_mode_name(__u32 mode)
 	return "unknown";
 }
 
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
+static int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
 {
 	struct kbloom_gate_cfg cfg;
 	__u32 zero = 0;
@@ -77,7 +77,7 @@ static int gate_walk(struct kbloom_xdp *x, __u64 *n,
 	return 0;
 }
 
-int gate_count(struct kbloom_xdp *x, __u64 *n)
+static int gate_count(struct kbloom_xdp *x, __u64 *n)
 {
 	return gate_walk(x, n, NULL, NULL);
 }
@@ -364,47 +364,51 @@ static int cmd_list(struct ctl *c, int argc, char **argv)
 	return ctl_flush_stdout(c);
 }
 
+static const char *const mode_words[] = { "monitor", "deny", "allow", NULL };
+static const __u32 mode_ids[] = { KBLOOM_GATE_MONITOR, KBLOOM_GATE_DENY,
+				  KBLOOM_GATE_ALLOW };
+static const char *const match_words[] = { "src", "dst", NULL };
+
+struct mode_args {
+	__u32 dst;
+};
+
+static const struct kw mode_kw[] = {
+	KW("match", "src|dst", KWT_ENUM, struct mode_args, dst,
+	   .words = match_words),
+	{ 0 }
+};
+
+static const struct kw_table mode_table = { .kw = mode_kw };
+
 static int cmd_mode(struct ctl *c, int argc, char **argv)
 {
-	static const char *const modes[] = { "monitor", "deny", "allow", NULL };
-	static const char *const matches[] = { "src", "dst", NULL };
 	struct kbloom_xdp *x = NULL;
+	struct mode_args a = { 0 };
 	__u32 mode, flags, old_mode;
 	char words[64];
+	__u64 given;
 	int m, ret;
 
 	ret = xdp_arg_name(c, argv[0]);
 	if (ret)
 		return ret;
-	m = arg_pick(argv[1], modes);
+	m = arg_pick(argv[1], mode_words);
 	if (m < 0) {
-		arg_words(words, sizeof(words), modes);
+		arg_words(words, sizeof(words), mode_words);
 		return ctl_usage(c, "MODE '%s': unknown (allowed: %s)", argv[1],
 				 words);
 	}
-	mode = m == 0 ? KBLOOM_GATE_MONITOR : m == 1 ? KBLOOM_GATE_DENY :
-		       KBLOOM_GATE_ALLOW;
-	if (argc > 2 && strcmp(argv[2], "match"))
-		return ctl_usage(c, "'%s': unknown keyword (allowed: match)",
-				 argv[2]);
-	if (argc == 3)
-		return ctl_usage(c, "match: missing src|dst");
-	if (argc == 4) {
-		m = arg_pick(argv[3], matches);
-		if (m < 0) {
-			arg_words(words, sizeof(words), matches);
-			return ctl_usage(c, "match '%s': unknown (allowed: %s)",
-					 argv[3], words);
-		}
-	}
-	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	mode = mode_ids[m];
+	ret = kw_parse(c, &mode_table, argc - 2, argv + 2, &a, &given);
+	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
 	ret = gate_cfg_read(x, &old_mode, &flags);
 	if (!ret) {
-		if (argc == 4)
-			flags = m ? flags | KBLOOM_GATE_F_DST :
-				    flags & ~KBLOOM_GATE_F_DST;
+		if (given)
+			flags = a.dst ? flags | KBLOOM_GATE_F_DST :
+					flags & ~KBLOOM_GATE_F_DST;
 		ret = kbloom_gate_set_mode(x, mode, flags);
 	}
 	kbloom_xdp_close(x);
@@ -545,21 +549,34 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	return ctl_flush_stdout(c);
 }
 
+struct rebuild_args {
+	struct kbloom_xdp_geom g;
+};
+
+static const struct kw rebuild_kw[] = {
+	KW_GEOM(struct rebuild_args, g.capacity, g.fpr_pico, g.m, g.k,
+		g.hash_id, g.seed),
+	{ 0 }
+};
+
+static const struct kw_table rebuild_table = { .kw = rebuild_kw };
+
 static int cmd_rebuild(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = { XKW_GEOM, { 0 } };
-	struct kbloom_xdp_geom g;
+	struct rebuild_args a = { 0 };
 	struct kbloom_xdp *x = NULL;
 	bool given;
+	__u64 seen;
 	int ret;
 
 	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: xdp_geom(c, kw, &g, &given);
+	ret = ret ?: kw_parse(c, &rebuild_table, argc - 1, argv + 1, &a,
+			      &seen);
+	ret = ret ?: xdp_geom_check(c, &rebuild_table, seen, &a.g, &given);
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
-	ret = kbloom_gate_rebuild(x, given ? &g : NULL);
+	ret = kbloom_gate_rebuild(x, given ? &a.g : NULL);
 	kbloom_xdp_close(x);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);

@@ -3,29 +3,43 @@
  * kbloomctl: shared declarations of the command's files.
  *
  *   main.c     options, the command table, dispatch, help
- *   args.c     numbers, probabilities, names, keywords
+ *   args.c     numbers, probabilities, names
+ *   kw.c       keyword tables: the one KEYWORD VALUE parser (kw.h)
  *   keys.c     key encodings; keys from arguments, a file or stdin
  *   output.c   messages, exit codes, progress line, formatting
  *   json.c     the -j writer
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
- *   xdp.c      xdp attach detach status (pinned XDP instances of
- *              libkbloom_xdp.h), and the helpers of the XDP commands
+ *   xdp.c      xdp detach status (pinned XDP instances of libkbloom_xdp.h)
+ *   xdp_attach.c  xdp attach
+ *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
+ *              what the XDP commands share: the library's messages,
+ *              names and geometry, namespaces and interfaces, instances
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
- *   ipbf.c     ipbf topo create setup config port ports stats header send
- *              (in-packet Bloom filters), and what ipbf and mcbf share
- *   mcbf.c     mcbf optimize create port join leave ports groups stats
- *              (Multi-Class Bloom filters)
+ *   netinst.c, netinst_xdp.c
+ *              what ipbf and mcbf share, and their xdp detach
+ *   ipbf/      ipbf topo create setup config port ports stats header send
+ *              (in-packet Bloom filters), xdp attach ipbf
+ *   mcbf/      mcbf optimize create port join leave ports groups stats
+ *              (Multi-Class Bloom filters), xdp attach mcbf
+ *
+ * Calls go one way: main.c calls the command files, xdp.c and
+ * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
+ * netinst_xdp.c) for attach, detach and status, and every command file
+ * calls the shared ones below it (netinst*.c, xdp_*.c, then kw.c,
+ * args.c, keys.c, output.c, json.c), which call no command file.
  *
  * Adding a command (the XDP commands, for example): write its handler in
  * its own file, describe it in a NULL-terminated struct ctl_cmd array there
  * (a group such as "xdp attach|detach|status" is one entry whose @sub is
  * another array), declare the array below and list it in cmd_tables[] in
- * main.c.  New options: one enum ctl_opt value and one row of opt_table[]
- * in main.c; the value is then in ctl->set[] and ctl->val[].
+ * main.c.  Its KEYWORD VALUE arguments: a struct kw table (kw.h) that
+ * kw_parse() turns into the command's struct.  New options: one enum
+ * ctl_opt value and one row of opt_table[] in main.c; the value is then
+ * in ctl->set[] and ctl->val[].
  */
 #ifndef _KBLOOMCTL_H
 #define _KBLOOMCTL_H
@@ -36,6 +50,7 @@
 #include <linux/types.h>
 
 #include "libkbloom_dev.h"
+#include "kw.h"
 
 #define KBCTL_NAME	"kbloomctl"
 #define KBCTL_VERSION	"1.0"
@@ -80,6 +95,8 @@ struct ctl;
  * @help: the rest of CMD --help (may be NULL)
  * @min_args, @max_args: positional arguments (CTL_ARGS_ANY: no maximum)
  * @opts: CTL_OPT() bits of the options it accepts
+ * @kw: its keywords, when --help shows them (a dashed table: main.c
+ *      hands its --KEYWORD arguments to the command)
  * @run: the handler; @argv holds the positional arguments only; returns
  *       the exit code
  * @sub: a group: NULL-terminated table of subcommands (then @run is NULL)
@@ -92,7 +109,7 @@ struct ctl_cmd {
 	int min_args;
 	int max_args;
 	unsigned int opts;
-	bool dashed_keywords;	/* KEYWORD VALUE args also as --KEYWORD */
+	const struct kw_table *kw;
 	int (*run)(struct ctl *c, int argc, char **argv);
 	const struct ctl_cmd *sub;
 };
@@ -133,6 +150,12 @@ extern const struct ctl_cmd xdp_cmds[];
 extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
+extern const struct ctl_cmd cuckoo_cmds[];
+
+/* cuckoo.c */
+struct kbloom_stat;
+int cuckoo_create(struct ctl *c, int argc, char **argv);
+void cuckoo_stat_text(const struct kbloom_stat *st);
 
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -233,84 +256,104 @@ void json_kdouble(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
 
 /*
- * xdp.c: what the XDP commands (xdp.c, mcast.c, gate.c, map.c) share.
- * An instance is a directory of pins, <root>/<NAME> (root: the
- * environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
+ * xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c: what the XDP commands
+ * (xdp.c, xdp_attach.c, mcast.c, gate.c, map.c, ipbf/, mcbf/) share; they
+ * call none of those.  An instance is a directory of pins, <root>/<NAME>
+ * (root: the environment's KBLOOMCTL_PIN_ROOT or /sys/fs/bpf/kbloom).
  */
+#define NETNS_DIR	"/run/netns"
+
 struct kbloom_xdp;
 struct kbloom_xdp_geom;
+struct kbloom_xdp_opts;
+struct kbloom_inst;
+struct kbloom_inst_opts;
 
-/* kinds of instance directories */
-enum xdp_kind {
-	XK_NONE = 0,		/* no such directory */
-	XK_MCAST,
-	XK_GATE,
-	XK_PASS,		/* XDP_PASS links of kbloomctl (veth peers) */
-	XK_IPBF,
-	XK_MCBF,
-	XK_OTHER,		/* a directory without a known layout */
-};
-
-/**
- * struct xkw - one keyword of a command ("dev IFACE...", "mode M")
- * @name: the keyword; NULL ends a table
- * @arg: its value's name, for messages
- * @many: one or more values, up to the next keyword of the table
- * @n: out: values given (0: not given)
- * @v: out: the first value (in argv)
- */
-struct xkw {
-	const char *name;
-	const char *arg;
-	bool many;
-	int n;
-	char **v;
-};
-
-/* geometry keywords of a blocked filter, for struct xkw tables */
-#define XKW_GEOM							\
-	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
-	{ .name = "bits", .arg = "M" }, { .name = "hashes", .arg = "K" }, \
-	{ .name = "hash", .arg = "fast|siphash" }, { .name = "seed", .arg = "S" }
-
-const char *xdp_root(void);
-int xdp_arg_name(const struct ctl *c, const char *s);
-int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw);
-struct xkw *xkw_get(struct xkw *kw, const char *name);
-const char *xkw_val(struct xkw *kw, const char *name);
-int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns);
-int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
-	     bool *given);
-int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
-		 bool mcast, __u8 addr[16], __u32 *len);
-void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);
-int xdp_arg_netns(const struct ctl *c, const char *s);
-int xdp_netns_open(const struct ctl *c, const char *ns, int *fd);
-int xdp_ns_enter(int ns_fd, int *saved);
-void xdp_ns_leave(int saved);
-int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
-	     const char *s, int *ifindex);
-void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
-void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len);
-bool xdp_attached(const char *dir, int ifindex);
-enum xdp_kind xdp_kind_of(const char *name);
-const char *xdp_kind_name(enum xdp_kind k);
-int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
-		bool strict, const char **ns);
-int xdp_open(struct ctl *c, const char *name, const char *netns,
-	     enum xdp_kind want, struct kbloom_xdp **xp);
+/* xdp_log.c: the library's messages, the detail of an error line */
 __printf(3, 4) int xdp_fail(const struct ctl *c, int err, const char *opfmt,
 			    ...);
 void xdp_log(void *ctx, const char *msg);
 void xdp_log_reset(void);
 void xdp_notes(const struct ctl *c);
-int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
-void fmt_rate(char *buf, size_t len, double p);
+
+/* xdp_args.c: names, keywords, geometry, addresses */
+const char *xdp_root(void);
+int xdp_arg_name(const struct ctl *c, const char *s);
 
 /*
- * ipbf.c, mcbf.c: the in-packet (ipbf) and Multi-Class (mcbf) paths of
- * libkbloom_xdp_net.h; ipbf.c holds what both share and what xdp.c calls
- * for their instances (xdp attach, detach, status).
+ * The geometry keywords of a blocked filter as rows of a struct kw table:
+ * the fields of a struct kbloom_xdp_geom in @_st (its members named).
+ */
+extern const char *const xdp_hash_words[];
+extern const __u32 xdp_hash_ids[];
+#define KW_GEOM(_st, _cap, _fpr, _m, _k, _hash, _seed)			\
+	KW("capacity", "N", KWT_U64, _st, _cap, .min = 1,		\
+	   .max = KBLOOM_M_MAX, .extra = "keys expected"),		\
+	KW("fpr", "P", KWT_PROB, _st, _fpr),				\
+	KW("bits", "M", KWT_U64, _st, _m, .min = 512,			\
+	   .max = KBLOOM_M_MAX, .extra = "a multiple of 512"),		\
+	KW("hashes", "K", KWT_U32, _st, _k, .min = KBLOOM_K_MIN,	\
+	   .max = KBLOOM_K_MAX),					\
+	KW("hash", "fast|siphash", KWT_ENUM, _st, _hash,		\
+	   .words = xdp_hash_words, .vals = xdp_hash_ids),		\
+	KW("seed", "S", KWT_U64, _st, _seed, .min = 0, .max = ~0ULL,	\
+	   .extra = "decimal or 0x hex")
+int xdp_geom_check(const struct ctl *c, const struct kw_table *t,
+		   __u64 given, struct kbloom_xdp_geom *g, bool *any);
+
+/* mode auto|native|generic: an enum kbloom_xdp_mode (__u32) */
+extern const char *const xdp_mode_words[];
+#define KW_MODE(_st, _m)						\
+	KW("mode", "native|generic|auto", KWT_ENUM, _st, _m,		\
+	   .words = xdp_mode_words)
+int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
+		 bool mcast, __u8 addr[16], __u32 *len);
+void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n);
+void fmt_rate(char *buf, size_t len, double p);
+
+/* xdp_ns.c: network namespaces and interfaces */
+int xdp_arg_netns(const struct ctl *c, const char *s);
+void netns_path(const char *ns, char *buf, size_t len);
+int xdp_netns_open(const struct ctl *c, const char *ns, int *fd);
+int xdp_ns_enter(int ns_fd, int *saved);
+void xdp_ns_leave(int saved);
+__u64 ns_inode(int ns_fd);
+int xdp_arg_ifname(const struct ctl *c, const char *what, const char *s);
+int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
+	     const char *s, int *ifindex);
+int xdp_devs_resolve(struct ctl *c, const char *op, const char *netns,
+		     int ndev, char **dev, int *ns_fd, int **ifindex);
+void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len);
+void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len);
+bool xdp_attached(struct kbloom_inst *i, int ifindex);
+
+/*
+ * xdp_inst.c: instances.  The kinds of instance, by the library's names
+ * (read from the marker): xdp_kind_of() returns one of these, so kinds
+ * compare as pointers.
+ */
+#define XK_NONE		NULL	/* no such directory */
+extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
+extern const char XK_OTHER[];	/* a directory that is not an instance */
+const char *xdp_kind_of(const char *name);
+const char *xdp_kind_at(const char *root, const char *name);
+const char *xdp_kind_name(const char *k);
+void xdp_inst_opts(struct kbloom_inst_opts *o, const char *netns);
+void xdp_opts(struct kbloom_xdp_opts *o, const char *netns);
+int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
+		bool strict, const char **ns);
+int xdp_open(struct ctl *c, const char *name, const char *netns,
+	     const char *want, struct kbloom_xdp **xp);
+int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf);
+
+/* xdp_attach.c: xdp attach */
+int xdp_cmd_attach(struct ctl *c, int argc, char **argv);
+
+/*
+ * netinst.c, netinst_xdp.c, ipbf/, mcbf/: the in-packet (ipbf) and
+ * Multi-Class (mcbf) paths of libkbloom_xdp_net.h; netinst*.c hold what
+ * both share and what xdp.c calls for their instances (xdp detach),
+ * ipbf/attach.c and mcbf/attach.c their xdp attach.
  */
 extern const struct ctl_cmd ipbf_cmds[];
 extern const struct ctl_cmd mcbf_cmds[];
@@ -326,18 +369,10 @@ struct netinst {
 	char op[160];		/* "CMD NAME", for messages */
 };
 
-/* what xdp status shows of an ipbf or mcbf instance */
-struct net_summary {
-	bool valid;
-	__u32 ports;
-	__u32 fill_limit, d, k;	/* ipbf */
-	__u64 seed;
-	__u64 members;		/* mcbf */
-	__u32 flags;
-};
-
+struct kbloom_net_opts;
+void net_opts(struct kbloom_net_opts *o, const char *netns);
 int net_inst_open(struct ctl *c, struct netinst *m, const char *name,
-		  const char *netns, enum xdp_kind want);
+		  const char *netns, const char *want);
 void net_inst_close(struct netinst *m);
 bool net_is_port(struct kbloom_net *n, int ifindex);
 int net_port_ids(struct kbloom_net *n, __u32 **ids, __u32 *cnt);
@@ -353,51 +388,39 @@ int net_take_netns(const struct ctl *c, int *argc, char **argv,
 int net_list_args(const struct ctl *c, int *argc, char **argv, int most,
 		  const char **netns);
 int net_list_open(struct ctl *c, int argc, char **argv, int most,
-		  enum xdp_kind want, struct netinst *m, __u32 **ids,
+		  const char *want, struct netinst *m, __u32 **ids,
 		  __u32 *n);
 struct kbloom_addr_key;
 void net_groups_one(const struct ctl *c, struct json *j, const char *ifn,
 		    __u32 id, const struct kbloom_addr_key *g, int cnt,
 		    __u32 (*cls)(const struct kbloom_addr_key *g));
-int net_mark_netns(struct kbloom_net *n, int ns_fd);
-int net_arg_mode(const struct ctl *c, const char *s, int *mode);
 int net_arg_devs(const struct ctl *c, int ndev, char **dev);
 int net_devs_resolve(const struct ctl *c, const char *op, int ns_fd,
 		     const char *netns, int ndev, char **dev, int *ifindex);
 int net_attach_all(struct ctl *c, struct kbloom_net *n, int ndev,
 		   char **dev, const int *ifindex, int mode, const char *op);
-/* the keywords of every kind of xdp attach, for net_foreign_kw() */
-#define XKW_FOREIGN							\
-	{ .name = "capacity", .arg = "N" }, { .name = "fpr", .arg = "P" }, \
-	{ .name = "hashes", .arg = "K" }, { .name = "keys", .arg = "N" }, \
-	{ .name = "policy", .arg = "POLICY" },				\
-	{ .name = "match", .arg = "src|dst" },				\
-	{ .name = "variant", .arg = "VARIANT" },				\
-	{ .name = "module-filter", .arg = "NAME...", .many = true }
+/* the keywords of the other kinds of xdp attach, refused with @_why */
+#define KW_FOREIGN(_why)						\
+	KW_REFUSE("capacity", "N", _why, 1),				\
+	KW_REFUSE("fpr", "P", _why, 1),					\
+	KW_REFUSE("hashes", "K", _why, 1),				\
+	KW_REFUSE("keys", "N", _why, 1),				\
+	KW_REFUSE("policy", "POLICY", _why, 1),				\
+	KW_REFUSE("match", "src|dst", _why, 1),				\
+	KW_REFUSE("variant", "VARIANT", _why, 1),			\
+	KW_REFUSE("module-filter", "NAME...", _why, 0)
 
-int net_foreign_kw(const struct ctl *c, struct xkw *kw,
-		   const char *const *foreign, const char *kind,
-		   const char *allowed);
 int ipbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
-int net_detach_ports(struct ctl *c, enum xdp_kind k, const char *name,
+int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
-int net_destroy(const char *name);
-void net_summary_read(const char *name, const char *netns,
-		      struct net_summary *s);
-void net_summary_text(const struct net_summary *s, enum xdp_kind k);
-void net_summary_json(struct json *j, const struct net_summary *s,
-		      enum xdp_kind k);
 
-/* mcast.c, gate.c: read by xdp status */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
+/* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;
 int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
-int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags);
-int gate_count(struct kbloom_xdp *x, __u64 *n);
 const char *gate_mode_name(__u32 mode);
 
 #endif /* _KBLOOMCTL_H */

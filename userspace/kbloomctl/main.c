@@ -36,6 +36,7 @@ static const struct ctl_cmd main_cmds[] = {
 extern const struct ctl_cmd experiment_cmds[];	/* experiment.c */
 static const struct ctl_cmd *const cmd_tables[] = {
 	module_cmds,
+	cuckoo_cmds,
 	image_cmds,
 	plan_cmds,
 	experiment_cmds,
@@ -227,6 +228,8 @@ static void print_cmd_help(FILE *f, const char *path, const struct ctl_cmd *cmd)
 	fprintf(f, "Usage: %s %s%s%s\n\n%s\n", KBCTL_NAME, path,
 		cmd->synopsis && *cmd->synopsis ? " " : "",
 		cmd->synopsis ? cmd->synopsis : "", cmd->summary);
+	if (cmd->kw)
+		kw_help(f, cmd->kw);
 	if (cmd->help)
 		fprintf(f, "\n%s", cmd->help);
 	if (cmd->sub) {
@@ -269,8 +272,8 @@ static int cmd_help(struct ctl *c, int argc, char **argv)
 /*
  * Is @a, after the command @pos[0], one of that command's --KEYWORD
  * arguments?  Yes for a "--WORD" that is not an option the command
- * accepts (@o: the option it spells, or NULL) of a command whose
- * arguments are KEYWORD VALUE pairs (.dashed_keywords: experiment).
+ * accepts (@o: the option it spells, or NULL) of a command whose keyword
+ * table is dashed (experiment).
  */
 static bool kw_arg(char **pos, int npos, const char *a,
 		   const struct ctl_optdef *o)
@@ -280,7 +283,7 @@ static bool kw_arg(char **pos, int npos, const char *a,
 	if (!npos || strncmp(a, "--", 2))
 		return false;
 	cmd = cmd_find(NULL, pos[0]);
-	if (!cmd || !cmd->dashed_keywords)
+	if (!cmd || !cmd->kw || !cmd->kw->dashed)
 		return false;
 	return !o || !((cmd->opts | ALWAYS_OPTS) & CTL_OPT(o->id));
 }

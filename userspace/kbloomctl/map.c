@@ -35,7 +35,7 @@ struct fpath {
 	__u32 id;
 	const char *path;
 	struct kbloom_xdp *x;
-	enum xdp_kind kind;
+	const char *kind;
 };
 
 /* PATH: .../NAME/filter_ID (checked as an argument: exit 2). */
@@ -83,7 +83,7 @@ static int fpath_open(struct ctl *c, struct fpath *f)
 {
 	struct kbloom_xdp_opts o = { 0 };
 	struct kbloom_xdp_filter_info fi;
-	char dir[PATH_MAX], p[PATH_MAX];
+	char dir[PATH_MAX];
 	int ret;
 
 	xdp_log_reset();
@@ -94,17 +94,11 @@ static int fpath_open(struct ctl *c, struct fpath *f)
 	if (access(f->path, F_OK))
 		return ctl_syserr(c, errno, "no such pinned filter",
 				  "%s %s", c->cmd_path, f->path);
-	f->kind = XK_OTHER;
-	if (snprintf(p, sizeof(p), "%s/mc_params", dir) < (int)sizeof(p) &&
-	    !access(p, F_OK))
-		f->kind = XK_MCAST;
-	if (snprintf(p, sizeof(p), "%s/gate_params", dir) < (int)sizeof(p) &&
-	    !access(p, F_OK))
-		f->kind = XK_GATE;
-	if (f->kind == XK_OTHER)
+	o.pin_root = f->root;
+	f->kind = xdp_kind_at(f->root, f->name);
+	if (f->kind != XK_MCAST && f->kind != XK_GATE)
 		return ctl_syserr(c, EOPNOTSUPP, "not the filter of an mcast or gate instance",
 				  "%s %s", c->cmd_path, f->path);
-	o.pin_root = f->root;
 	o.log = xdp_log;
 	ret = kbloom_xdp_open(f->name, &o, &f->x);
 	if (ret)

@@ -35,7 +35,7 @@ static int u32_cmp(const void *a, const void *b)
 }
 
 /* The ports of @x (their ifindexes, the keys of mc_params), sorted. */
-int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
+static int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
 {
 	__u32 key, next, cap = 0, *v = NULL, *t;
 	int fd, ret;
@@ -328,7 +328,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 			else
 				json_null(&j);
 			json_ku64(&j, "ifindex", ids[i]);
-			json_kbool(&j, "attached", xdp_attached(kbloom_xdp_dir(m.x), ids[i]));
+			json_kbool(&j, "attached", xdp_attached(kbloom_xdp_inst(m.x), ids[i]));
 			json_ku64(&j, "m", fi.m);
 			json_ku64(&j, "k", fi.params.k);
 			json_ku64(&j, "groups", g > 0 ? g : 0);
@@ -351,7 +351,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		snprintf(occ, sizeof(occ), "%.2f%%", fi.occupancy_ppm / 1e4);
 		fpr_cell(fpr, sizeof(fpr), &fi);
 		printf("%-16s %7u %-8s %9llu %3u %6d %9s %8llu %9s", ifn,
-		       ids[i], xdp_attached(kbloom_xdp_dir(m.x), ids[i]) ? "yes" : "no",
+		       ids[i], xdp_attached(kbloom_xdp_inst(m.x), ids[i]) ? "yes" : "no",
 		       (unsigned long long)fi.m, fi.params.k, g > 0 ? g : 0,
 		       occ, (unsigned long long)fi.n_est, fpr);
 		if (kf)

@@ -57,83 +57,56 @@ static int op_err(struct ctl *c, int err, const char *name, const char *extra)
 
 /* --- create ------------------------------------------------------------- */
 
-enum {
-	KW_CAPACITY, KW_FPR, KW_BITS, KW_HASHES, KW_CBITS, KW_HASH, KW_SEED,
-	KW__COUNT
-};
-
-static const char *const create_words[] = {
-	"capacity", "fpr", "bits", "hashes", "counter-bits", "hash", "seed",
-	NULL
-};
-
 static const char *const hash_words[] = { "siphash", "fast", "siphash13",
 					   NULL };
+static const __u32 hash_ids[] = { KBLOOM_HASH_SIPHASH13, KBLOOM_HASH_FAST,
+				  KBLOOM_HASH_SIPHASH13 };
 
-static int create_kw(struct ctl *c, struct kbloom_create *cr, int kw,
-		     const char *v)
+static int kw_counter_bits(const struct ctl *c, const struct kw *k,
+			   const char *v, void *field)
 {
-	char words[64];
-	__u64 x;
-	int ret;
-
-	switch (kw) {
-	case KW_CAPACITY:
-		ret = arg_u64(v, 1, KBLOOM_M_MAX, &cr->capacity);
-		if (ret)
-			return arg_bad_u64(c, "capacity", v, ret, 1,
-					   KBLOOM_M_MAX, "keys expected");
-		return 0;
-	case KW_FPR:
-		ret = arg_prob(v, &cr->fpr_pico);
-		return ret ? arg_bad_prob(c, "fpr", v, ret) : 0;
-	case KW_BITS:
-		ret = arg_u64(v, KBLOOM_M_MIN, KBLOOM_M_MAX, &cr->m);
-		if (ret)
-			return arg_bad_u64(c, "bits", v, ret, KBLOOM_M_MIN,
-					   KBLOOM_M_MAX,
-					   "a multiple of 512 for blocked, of 64 otherwise");
-		return 0;
-	case KW_HASHES:
-		ret = arg_u64(v, KBLOOM_K_MIN, KBLOOM_K_MAX, &x);
-		if (ret)
-			return arg_bad_u64(c, "hashes", v, ret, KBLOOM_K_MIN,
-					   KBLOOM_K_MAX, NULL);
-		cr->k = (__u32)x;
-		return 0;
-	case KW_CBITS:
-		if (strcmp(v, "4") && strcmp(v, "8"))
-			return ctl_usage(c, "counter-bits '%s': not a counter width (allowed: 4 or 8)",
-					 v);
-		cr->counter_bits = (__u32)atoi(v);
-		return 0;
-	case KW_HASH:
-		ret = arg_pick(v, hash_words);
-		if (ret < 0) {
-			arg_words(words, sizeof(words), hash_words);
-			return ctl_usage(c, "hash '%s': unknown (allowed: %s)",
-					 v, words);
-		}
-		cr->hash_id = ret == 1 ? KBLOOM_HASH_FAST :
-					 KBLOOM_HASH_SIPHASH13;
-		return 0;
-	case KW_SEED:
-		ret = arg_u64(v, 0, ~0ULL, &cr->seed);
-		if (ret)
-			return arg_bad_u64(c, "seed", v, ret, 0, ~0ULL,
-					   "decimal or 0x hex");
-		cr->flags |= KBLOOM_CREATE_SEED;
-		return 0;
-	}
+	if (strcmp(v, "4") && strcmp(v, "8"))
+		return ctl_usage(c, "counter-bits '%s': not a counter width (allowed: 4 or 8)",
+				 v);
+	*(__u32 *)field = (__u32)atoi(v);
 	return 0;
 }
 
+#define CR(_n, _a, _t, _m, ...)					\
+	KW(_n, _a, _t, struct kbloom_create, _m, __VA_ARGS__)
+
+static const struct kw create_kw[] = {
+	CR("capacity", "N", KWT_U64, capacity, .min = 1,
+	   .max = KBLOOM_M_MAX, .extra = "keys expected"),
+	CR("fpr", "P", KWT_PROB, fpr_pico),
+	CR("bits", "M", KWT_U64, m, .min = KBLOOM_M_MIN, .max = KBLOOM_M_MAX,
+	   .extra = "a multiple of 512 for blocked, of 64 otherwise"),
+	CR("hashes", "K", KWT_U32, k, .min = KBLOOM_K_MIN,
+	   .max = KBLOOM_K_MAX),
+	CR("counter-bits", "4|8", KWT_FN, counter_bits,
+	   .parse = kw_counter_bits),
+	CR("hash", "siphash|fast", KWT_ENUM, hash_id, .words = hash_words,
+	   .vals = hash_ids),
+	CR("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
+	   .extra = "decimal or 0x hex"),
+	{ 0 }
+};
+
+static const struct kw_table create_table = {
+	.kw = create_kw,
+	.sep = "|",
+	.missing_hint = "value (see " KBCTL_NAME " create --help)",
+	.any_value = true,
+};
+
 /* Size and counter width: consistent, and sizable by the planner. */
-static int create_check(struct ctl *c, struct kbloom_create *cr,
-			const bool *seen)
+static int create_check(struct ctl *c, struct kbloom_create *cr, __u64 given)
 {
-	bool planned = seen[KW_CAPACITY] || seen[KW_FPR];
-	bool explicit = seen[KW_BITS] || seen[KW_HASHES];
+	bool cap = kw_has(&create_table, given, "capacity");
+	bool fpr = kw_has(&create_table, given, "fpr");
+	bool bits = kw_has(&create_table, given, "bits");
+	bool hashes = kw_has(&create_table, given, "hashes");
+	bool planned = cap || fpr, explicit = bits || hashes;
 	__u64 step = cr->type == KBLOOM_TYPE_BLOCKED ? 512 : 64;
 	struct kb_plan plan;
 	char p[32];
@@ -141,19 +114,19 @@ static int create_check(struct ctl *c, struct kbloom_create *cr,
 
 	if (planned && explicit)
 		return ctl_usage(c, "%s: not with %s (allowed: capacity N fpr P, or bits M hashes K)",
-				 seen[KW_BITS] ? "bits" : "hashes",
-				 seen[KW_CAPACITY] ? "capacity" : "fpr");
+				 bits ? "bits" : "hashes", cap ? "capacity" : "fpr");
 	if (!planned && !explicit)
 		return ctl_usage(c, "missing size (allowed: capacity N fpr P, or bits M hashes K)");
-	if (planned && !(seen[KW_CAPACITY] && seen[KW_FPR]))
+	if (planned && !(cap && fpr))
 		return ctl_usage(c, "%s: needs %s too (allowed: capacity N fpr P)",
-				 seen[KW_CAPACITY] ? "capacity" : "fpr",
-				 seen[KW_CAPACITY] ? "fpr P" : "capacity N");
-	if (explicit && !(seen[KW_BITS] && seen[KW_HASHES]))
+				 cap ? "capacity" : "fpr",
+				 cap ? "fpr P" : "capacity N");
+	if (explicit && !(bits && hashes))
 		return ctl_usage(c, "%s: needs %s too (allowed: bits M hashes K)",
-				 seen[KW_BITS] ? "bits" : "hashes",
-				 seen[KW_BITS] ? "hashes K" : "bits M");
-	if (seen[KW_CBITS] && cr->type != KBLOOM_TYPE_COUNTING)
+				 bits ? "bits" : "hashes",
+				 bits ? "hashes K" : "bits M");
+	if (kw_has(&create_table, given, "counter-bits") &&
+	    cr->type != KBLOOM_TYPE_COUNTING)
 		return ctl_usage(c, "counter-bits: only for counting filters (this one is %s)",
 				 type_name(cr->type));
 	if (explicit && cr->m % step)
@@ -183,13 +156,15 @@ static int create_check(struct ctl *c, struct kbloom_create *cr,
 static int cmd_create(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_create cr = { 0 };
-	bool seen[KW__COUNT] = { false };
 	char words[96];
-	int i, kw, t, ret;
+	__u64 given;
+	int t, ret;
 
 	ret = arg_name(c, "NAME", argv[0]);
 	if (ret)
 		return ret;
+	if (!strcmp(argv[1], "cuckoo"))
+		return cuckoo_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -198,27 +173,12 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 				 argv[1], words);
 	}
 	cr.type = type_ids[t];
-	for (i = 2; i < argc; i += 2) {
-		kw = arg_pick(argv[i], create_words);
-		if (kw < 0) {
-			arg_words(words, sizeof(words), create_words);
-			return ctl_usage(c, "'%s': unknown keyword (allowed: %s)",
-					 argv[i], words);
-		}
-		if (seen[kw])
-			return ctl_usage(c, "%s: given twice (allowed once)",
-					 argv[i]);
-		if (i + 1 == argc)
-			return ctl_usage(c, "%s: missing value (see %s create --help)",
-					 argv[i], KBCTL_NAME);
-		seen[kw] = true;
-		ret = create_kw(c, &cr, kw, argv[i + 1]);
-		if (ret)
-			return ret;
-	}
-	ret = create_check(c, &cr, seen);
+	ret = kw_parse(c, &create_table, argc - 2, argv + 2, &cr, &given);
+	ret = ret ?: create_check(c, &cr, given);
 	if (ret)
 		return ret;
+	if (kw_has(&create_table, given, "seed"))
+		cr.flags |= KBLOOM_CREATE_SEED;
 	if (c->set[CO_EXIST])
 		cr.flags |= KBLOOM_CREATE_EXIST;
 	ret = ctl_dev(c);
@@ -359,7 +319,11 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		if (ret == -EOPNOTSUPP && req == KBLOOM_IOCTL_DEL)
 			snprintf(detail, sizeof(detail),
 				 "only counting filters delete; nothing applied");
-		rc = op_err(c, (int)ret, name, detail);
+		if (ret == -ENOSPC && req == KBLOOM_IOCTL_ADD)	/* cuckoo */
+			rc = ctl_syserr(c, (int)ret, detail,
+					"add %s: the filter is full", name);
+		else
+			rc = op_err(c, (int)ret, name, detail);
 		goto out;
 	}
 	progress_end(&pg);
@@ -617,6 +581,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		stat_json(c, argv[0], &st);
 	else
 		stat_text(argv[0], &st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_CUCKOO)
+		cuckoo_stat_text(&st);
 	return ctl_flush_stdout(c);
 }
 
@@ -627,7 +593,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -638,6 +604,8 @@ const struct ctl_cmd module_cmds[] = {
 "  counting   saturating counters, supports del (counter-bits 4, default, or 8)\n"
 "  blocked    512-bit blocks, one cache line per key\n"
 "  standard   flat bit array\n"
+"  cuckoo     fingerprints in buckets, supports del and count at ~1/4 of\n"
+"             counting's bytes (fp-bits 4..32, slots 1|2|4|8, buckets)\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",

@@ -138,6 +138,8 @@ const char *type_name(__u32 type)
 		return "blocked";
 	case KBLOOM_TYPE_COUNTING:
 		return "counting";
+	case KBLOOM_TYPE_CUCKOO:
+		return "cuckoo";
 	case KBLOOM_TYPE_VI_COUNTING:
 		return "vi-counting";
 	}

@@ -18,40 +18,40 @@ struct plan_row {
 	int err;
 };
 
-static int plan_args(struct ctl *c, int argc, char **argv, __u64 *n,
-		     __u64 *p)
-{
-	static const char *const words[] = { "capacity", "fpr", NULL };
-	bool seen[2] = { false, false };
-	int i, w, ret;
+struct plan_args {
+	__u64 n;
+	__u64 p;
+};
 
-	for (i = 0; i < argc; i += 2) {
-		w = arg_pick(argv[i], words);
-		if (w < 0)
-			return ctl_usage(c, "'%s': unknown keyword (allowed: capacity N fpr P)",
-					 argv[i]);
-		if (seen[w])
-			return ctl_usage(c, "%s: given twice (allowed once)",
-					 argv[i]);
-		if (i + 1 == argc)
-			return ctl_usage(c, "%s: missing value (allowed: capacity N fpr P)",
-					 argv[i]);
-		seen[w] = true;
-		if (w == 0) {
-			ret = arg_u64(argv[i + 1], 1, KBLOOM_M_MAX, n);
-			if (ret)
-				return arg_bad_u64(c, "capacity", argv[i + 1],
-						   ret, 1, KBLOOM_M_MAX,
-						   "keys expected");
-		} else {
-			ret = arg_prob(argv[i + 1], p);
-			if (ret)
-				return arg_bad_prob(c, "fpr", argv[i + 1], ret);
-		}
-	}
-	if (!seen[0] || !seen[1])
+static const struct kw plan_kw[] = {
+	KW("capacity", "N", KWT_U64, struct plan_args, n, .min = 1,
+	   .max = KBLOOM_M_MAX, .extra = "keys expected"),
+	KW("fpr", "P", KWT_PROB, struct plan_args, p),
+	{ 0 }
+};
+
+static const struct kw_table plan_table = {
+	.kw = plan_kw,
+	.unknown_hint = "allowed: capacity N fpr P",
+	.missing_hint = "value (allowed: capacity N fpr P)",
+	.any_value = true,
+};
+
+static int plan_args(struct ctl *c, int argc, char **argv,
+		     struct plan_args *a)
+{
+	bool cap, fpr;
+	__u64 given;
+	int ret;
+
+	ret = kw_parse(c, &plan_table, argc, argv, a, &given);
+	if (ret)
+		return ret;
+	cap = kw_has(&plan_table, given, "capacity");
+	fpr = kw_has(&plan_table, given, "fpr");
+	if (!cap || !fpr)
 		return ctl_usage(c, "missing %s (allowed: capacity N fpr P)",
-				 seen[0] ? "fpr P" : "capacity N");
+				 cap ? "fpr P" : "capacity N");
 	return 0;
 }
 
@@ -136,12 +136,15 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		  .counter_bits = 4 },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
-	__u64 n = 0, p = 0;
+	struct plan_args a = { 0 };
+	__u64 n, p;
 	char tp[32];
 
-	ret = plan_args(c, argc, argv, &n, &p);
+	ret = plan_args(c, argc, argv, &a);
 	if (ret)
 		return ret;
+	n = a.n;
+	p = a.p;
 	for (i = 0; i < nr; i++) {
 		rows[i].err = plan_row(&rows[i], n, p);
 		ok += !rows[i].err;

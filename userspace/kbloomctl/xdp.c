@@ -2,1583 +2,72 @@
 /*
  * kbloomctl: the XDP paths as pinned instances (libkbloom_xdp.h):
  *
- *   xdp attach mcast|gate|pass NAME dev IFACE... [mode M] [netns NS] [...]
+ *   xdp attach mcast|gate|pass|ipbf|mcbf NAME dev IFACE... [mode M] [...]
  *   xdp detach NAME [dev IFACE...] [netns NS]
  *   xdp status [NAME] [netns NS]
  *
- * and what the other XDP commands (mcast.c, gate.c, map.c) share:
- * keywords, geometry, addresses, network namespaces, interfaces, opening
- * an instance, and the messages of the library turned into the detail of
- * one error line.
- *
- * An instance NAME is the directory <root>/NAME of its pins (root:
- * /sys/fs/bpf/kbloom, or $KBLOOMCTL_PIN_ROOT).  "pass" instances are
- * kbloomctl's own: XDP_PASS programs for the host ends of veth links into
- * a switch (a veth end receives redirected frames only when its peer
- * runs an XDP program), one pinned link per interface, named
- * link_<ifindex>_ns<netns inode> since the interfaces live in several
- * namespaces.
+ * The instance is the library's: its kind is read from its marker, its
+ * links and their modes come from kbloom_inst_status(), and a whole
+ * instance of any kind is removed by kbloom_inst_destroy().  What the XDP
+ * commands share is in xdp_util.c.  "pass" instances (XDP_PASS programs
+ * for the host ends of veth links into a switch) may have links in
+ * several namespaces: each attach and detach uses the one of its netns.
  *
  * As in the module commands, every argument is checked first (exit 2,
  * nothing done), then every interface is resolved (exit 3, nothing
  * done), and only then does anything change; a command that fails
  * half-way undoes what it did.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <net/if.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <linux/if_link.h>
-#include <sys/stat.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "kbloomctl.h"
-#include "libkbloom_xdp.h"
-#include "uapi/kbloom_plan.h"
-
-#define NETNS_DIR	"/run/netns"
-#define MAX_NOTES	8
-
-/* ---- messages of the library ------------------------------------------ */
-
-/*
- * The library and libbpf say why something failed in log lines: they are
- * kept here, the last one becomes the detail of the error line, and the
- * notices of a command that succeeds (generic mode chosen, bpffs
- * mounted) are printed after it unless -q.
- */
-static char notes[MAX_NOTES][256];
-static int nnotes;
-
-static void note_add(const char *msg)
-{
-	size_t n;
-
-	if (nnotes == MAX_NOTES) {
-		memmove(notes[0], notes[1], sizeof(notes[0]) * (MAX_NOTES - 1));
-		nnotes--;
-	}
-	snprintf(notes[nnotes], sizeof(notes[0]), "%s", msg);
-	n = strlen(notes[nnotes]);
-	while (n && (notes[nnotes][n - 1] == '\n' ||
-		     notes[nnotes][n - 1] == ' '))
-		notes[nnotes][--n] = 0;
-	if (n)
-		nnotes++;
-}
-
-void xdp_log(void *ctx, const char *msg)
-{
-	note_add(msg);
-}
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
-{
-	char buf[256];
-
-	if (level != LIBBPF_WARN)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	note_add(buf);
-	return 0;
-}
-
-void xdp_log_reset(void)
-{
-	nnotes = 0;
-	libbpf_set_print(libbpf_log);
-}
-
-void xdp_notes(const struct ctl *c)
-{
-	int i;
-
-	if (!ctl_quiet(c))
-		for (i = 0; i < nnotes; i++)
-			ctl_warn(c, "%s: note: %s", c->cmd_path, notes[i]);
-	nnotes = 0;
-}
-
-/* A system error; the library's last word on it as the detail. */
-int xdp_fail(const struct ctl *c, int err, const char *opfmt, ...)
-{
-	char op[256];
-	va_list ap;
-
-	va_start(ap, opfmt);
-	vsnprintf(op, sizeof(op), opfmt, ap);
-	va_end(ap);
-	return ctl_syserr(c, err, nnotes ? notes[nnotes - 1] : NULL, "%s",
-			  op);
-}
-
-/*
- * kbloom_xdp_pass_attach() logs to standard error: its lines are caught
- * in a temporary file around the call and kept as notes.
- */
-static int stderr_catch(void)
-{
-	FILE *t = tmpfile();
-	int saved;
-
-	if (!t)
-		return -1;
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	if (saved < 0 || dup2(fileno(t), STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
-		fclose(t);
-		return -1;
-	}
-	fclose(t);		/* the dup on fd 2 keeps the file */
-	return saved;
-}
-
-static void stderr_release(int saved)
-{
-	char line[256];
-	FILE *t;
-	int fd;
-
-	if (saved < 0)
-		return;
-	fflush(stderr);
-	fd = dup(STDERR_FILENO);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	if (fd < 0)
-		return;
-	lseek(fd, 0, SEEK_SET);
-	t = fdopen(fd, "r");
-	if (!t) {
-		close(fd);
-		return;
-	}
-	while (fgets(line, sizeof(line), t))
-		note_add(strncmp(line, "kbloom: ", 8) ? line : line + 8);
-	fclose(t);
-}
-
-/* ---- names, keywords, values ------------------------------------------------ */
-
-const char *xdp_root(void)
-{
-	const char *r = getenv("KBLOOMCTL_PIN_ROOT");
-
-	return r && *r ? r : KBLOOM_XDP_PIN_ROOT;
-}
-
-/* An instance name: 1..63 of [A-Za-z0-9_-] (bpffs refuses dots). */
-int xdp_arg_name(const struct ctl *c, const char *s)
-{
-	size_t i, n = strlen(s);
-
-	if (!n)
-		return ctl_usage(c, "NAME '': empty (allowed: 1..%u characters of A-Z a-z 0-9 _ -)",
-				 KBLOOM_XDP_NAME_MAX - 1);
-	if (n >= KBLOOM_XDP_NAME_MAX)
-		return ctl_usage(c, "NAME '%s': %zu characters, too long (allowed: 1..%u characters of A-Z a-z 0-9 _ -)",
-				 s, n, KBLOOM_XDP_NAME_MAX - 1);
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-			return ctl_usage(c, "NAME '%s': invalid character '%c' (allowed: 1..%u characters of A-Z a-z 0-9 _ -)",
-					 s, s[i], KBLOOM_XDP_NAME_MAX - 1);
-	return 0;
-}
-
-struct xkw *xkw_get(struct xkw *kw, const char *name)
-{
-	for (; kw->name; kw++)
-		if (!strcmp(kw->name, name))
-			return kw;
-	return NULL;
-}
-
-const char *xkw_val(struct xkw *kw, const char *name)
-{
-	struct xkw *k = xkw_get(kw, name);
-
-	return k && k->n ? k->v[0] : NULL;
-}
-
-/* netns NS of @kw, checked; NULL when not given. */
-int xkw_netns(const struct ctl *c, struct xkw *kw, const char **netns)
-{
-	*netns = xkw_val(kw, "netns");
-	return *netns ? xdp_arg_netns(c, *netns) : 0;
-}
-
-static void xkw_names(char *buf, size_t len, const struct xkw *kw)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (; kw->name && off < len; kw++)
-		off += snprintf(buf + off, len - off, "%s%s", off ? " " : "",
-				kw->name);
-}
-
-/*
- * KEYWORD VALUE pairs; a @many keyword takes the words up to the next
- * keyword of @kw.  Each keyword at most once.
- */
-int xkw_parse(const struct ctl *c, int argc, char **argv, struct xkw *kw)
-{
-	struct xkw *k;
-	char names[256];
-	int i = 0;
-
-	while (i < argc) {
-		k = xkw_get(kw, argv[i]);
-		if (!k) {
-			xkw_names(names, sizeof(names), kw);
-			return ctl_usage(c, "'%s': unknown keyword (allowed: %s)",
-					 argv[i], names);
-		}
-		if (k->n)
-			return ctl_usage(c, "%s: given twice (allowed once)",
-					 k->name);
-		if (++i == argc || xkw_get(kw, argv[i]))
-			return ctl_usage(c, "%s: missing %s", k->name, k->arg);
-		k->v = argv + i;
-		do {
-			k->n++;
-			i++;
-		} while (k->many && i < argc && !xkw_get(kw, argv[i]));
-	}
-	return 0;
-}
-
-static const char *const hash_words[] = { "fast", "siphash", NULL };
-
-/* The geometry keywords (XKW_GEOM) into @g; *@given if any was. */
-int xdp_geom(const struct ctl *c, struct xkw *kw, struct kbloom_xdp_geom *g,
-	     bool *given)
-{
-	const char *cap = xkw_val(kw, "capacity"), *fpr = xkw_val(kw, "fpr");
-	const char *bits = xkw_val(kw, "bits"), *k = xkw_val(kw, "hashes");
-	const char *hash = xkw_val(kw, "hash"), *seed = xkw_val(kw, "seed");
-	struct kbloom_xdp_geom t;
-	struct kb_plan plan;
-	char words[64], p[32];
-	__u64 v;
-	int ret;
-
-	memset(g, 0, sizeof(*g));
-	*given = cap || fpr || bits || k || hash || seed;
-	if ((cap || fpr) && (bits || k))
-		return ctl_usage(c, "%s: not with %s (allowed: capacity N fpr P, or bits M hashes K)",
-				 bits ? "bits" : "hashes",
-				 cap ? "capacity" : "fpr");
-	if (cap) {
-		ret = arg_u64(cap, 1, KBLOOM_M_MAX, &g->capacity);
-		if (ret)
-			return arg_bad_u64(c, "capacity", cap, ret, 1,
-					   KBLOOM_M_MAX, "keys expected");
-	}
-	if (fpr) {
-		ret = arg_prob(fpr, &g->fpr_pico);
-		if (ret)
-			return arg_bad_prob(c, "fpr", fpr, ret);
-	}
-	if (bits) {
-		ret = arg_u64(bits, 512, KBLOOM_M_MAX, &g->m);
-		if (ret)
-			return arg_bad_u64(c, "bits", bits, ret, 512,
-					   KBLOOM_M_MAX, "a multiple of 512");
-		if (g->m % 512)
-			return ctl_usage(c, "bits '%s': not a multiple of 512 (allowed: a multiple of 512, 512..%llu)",
-					 bits, (unsigned long long)KBLOOM_M_MAX);
-		if (!k)
-			return ctl_usage(c, "bits: needs hashes K too (allowed: bits M hashes K)");
-	}
-	if (k) {
-		ret = arg_u64(k, KBLOOM_K_MIN, KBLOOM_K_MAX, &v);
-		if (ret)
-			return arg_bad_u64(c, "hashes", k, ret, KBLOOM_K_MIN,
-					   KBLOOM_K_MAX, NULL);
-		if (!bits)
-			return ctl_usage(c, "hashes: needs bits M too (allowed: bits M hashes K)");
-		g->k = (__u32)v;
-	}
-	if (hash) {
-		ret = arg_pick(hash, hash_words);
-		if (ret < 0) {
-			arg_words(words, sizeof(words), hash_words);
-			return ctl_usage(c, "hash '%s': unknown (allowed: %s)",
-					 hash, words);
-		}
-		g->hash_id = ret ? KBLOOM_HASH_SIPHASH13 : KBLOOM_HASH_FAST;
-	}
-	if (seed) {
-		ret = arg_u64(seed, 0, ~0ULL, &g->seed);
-		if (ret)
-			return arg_bad_u64(c, "seed", seed, ret, 0, ~0ULL,
-					   "decimal or 0x hex");
-	}
-	if (cap || fpr) {
-		t = *g;
-		if (!t.capacity)
-			t.capacity = KBLOOM_XDP_DEF_CAPACITY;
-		if (!t.fpr_pico)
-			t.fpr_pico = KBLOOM_XDP_DEF_FPR_PICO;
-		if (kb_plan(KBLOOM_TYPE_BLOCKED, t.capacity, t.fpr_pico, 0,
-			    &plan)) {
-			fmt_prob(p, sizeof(p), t.fpr_pico);
-			return ctl_usage(c, "capacity %llu fpr %s: too big (allowed: a filter of at most %llu bits; lower the capacity or raise fpr)",
-					 (unsigned long long)t.capacity, p,
-					 (unsigned long long)KBLOOM_M_MAX);
-		}
-	}
-	return 0;
-}
-
-/* An IPv4 or IPv6 address; with @mcast, a multicast group. */
-int xdp_arg_addr(const struct ctl *c, const char *what, const char *s,
-		 bool mcast, __u8 addr[16], __u32 *len)
-{
-	if (kbloom_xdp_parse_addr(s, addr, len))
-		return ctl_usage(c, "%s '%s': not an address (allowed: %s)",
-				 what, s, mcast ?
-				 "an IPv4 group 224.0.0.0/4 or an IPv6 group ff00::/8" :
-				 "an IPv4 or IPv6 address");
-	if (mcast && (*len == 4 ? (addr[0] & 0xf0) != 0xe0 : addr[0] != 0xff))
-		return ctl_usage(c, "%s '%s': not a multicast group (allowed: 224.0.0.0/4 or ff00::/8)",
-				 what, s);
-	return 0;
-}
-
-void xdp_addr_str(const __u8 *addr, __u32 len, char *buf, size_t n)
-{
-	if (!inet_ntop(len == 4 ? AF_INET : AF_INET6, addr, buf, n))
-		snprintf(buf, n, "?");
-}
-
-/* "0.01%", "4.6%", "1.2e-06%" */
-void fmt_rate(char *buf, size_t len, double p)
-{
-	p *= 100;
-	if (p == 0)
-		snprintf(buf, len, "0%%");
-	else if (p >= 0.01)
-		snprintf(buf, len, "%.2f%%", p);
-	else
-		snprintf(buf, len, "%.2g%%", p);
-}
-
-/* ---- network namespaces, interfaces ------------------------------------------ */
-
-/* netns NS: a name under /run/netns or a path. */
-int xdp_arg_netns(const struct ctl *c, const char *s)
-{
-	if (!*s || strlen(s) >= 200 ||
-	    (!strchr(s, '/') && (!strcmp(s, ".") || !strcmp(s, ".."))))
-		return ctl_usage(c, "netns '%s': invalid (allowed: a name in %s, as 'ip netns' makes, or a path such as /proc/PID/ns/net)",
-				 s, NETNS_DIR);
-	return 0;
-}
-
-static void netns_path(const char *ns, char *buf, size_t len)
-{
-	if (strchr(ns, '/'))
-		snprintf(buf, len, "%s", ns);
-	else
-		snprintf(buf, len, "%s/%s", NETNS_DIR, ns);
-}
-
-/* Open netns @ns (NULL: none, *@fd = -1). */
-int xdp_netns_open(const struct ctl *c, const char *ns, int *fd)
-{
-	char p[256];
-
-	*fd = -1;
-	if (!ns)
-		return 0;
-	netns_path(ns, p, sizeof(p));
-	*fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0 && !c)
-		return -errno;
-	if (*fd < 0)
-		return ctl_syserr(c, errno, errno == ENOENT ?
-				  "no such network namespace" : NULL,
-				  "%s: netns %s", c->cmd_path, ns);
-	return 0;
-}
-
-int xdp_ns_enter(int ns_fd, int *saved)
-{
-	*saved = -1;
-	if (ns_fd < 0)
-		return 0;
-	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0)
-		return -errno;
-	if (setns(ns_fd, CLONE_NEWNET)) {
-		int err = -errno;
-
-		close(*saved);
-		*saved = -1;
-		return err;
-	}
-	return 0;
-}
-
-void xdp_ns_leave(int saved)
-{
-	if (saved < 0)
-		return;
-	setns(saved, CLONE_NEWNET);
-	close(saved);
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-/* An interface name as a usage check: 1..15 characters, no '/' or space. */
-static int arg_ifname(const struct ctl *c, const char *what, const char *s)
-{
-	size_t i, n = strlen(s);
-
-	if (!n || n >= IF_NAMESIZE)
-		return ctl_usage(c, "%s '%s': %s (allowed: an interface name of 1..%u characters, or an ifindex)",
-				 what, s, n ? "too long" : "empty",
-				 IF_NAMESIZE - 1);
-	for (i = 0; i < n; i++)
-		if (s[i] == '/' || s[i] == ':' || isspace((unsigned char)s[i]))
-			return ctl_usage(c, "%s '%s': invalid character (allowed: an interface name without '/', ':' or spaces, or an ifindex)",
-					 what, s);
-	return 0;
-}
-
-/*
- * Interface @s (a name, or an ifindex in digits) in the namespace @ns_fd
- * into *@ifindex; exit 3 naming @op when there is none.
- */
-int xdp_port(const struct ctl *c, const char *op, int ns_fd, const char *ns,
-	     const char *s, int *ifindex)
-{
-	char name[IF_NAMESIZE], where[96];
-	int saved, ret, idx = 0;
-	__u64 v;
-
-	ret = xdp_ns_enter(ns_fd, &saved);
-	if (ret)
-		return ctl_syserr(c, ret, NULL, "%s: enter netns %s", op, ns);
-	if (all_digits(s)) {
-		if (!arg_u64(s, 1, 0x7fffffff, &v) &&
-		    if_indextoname((unsigned int)v, name))
-			idx = (int)v;
-	} else {
-		idx = (int)if_nametoindex(s);
-	}
-	xdp_ns_leave(saved);
-	if (idx > 0) {
-		*ifindex = idx;
-		return 0;
-	}
-	if (ns)
-		snprintf(where, sizeof(where), "no interface %s in netns %s",
-			 s, ns);
-	else
-		snprintf(where, sizeof(where),
-			 "no interface %s in this network namespace; netns NS?",
-			 s);
-	return ctl_syserr(c, ENODEV, where, "%s: %s", op, s);
-}
-
-/* The name of @ifindex in @ns_fd's namespace, "" if there is none. */
-void xdp_ifname(int ns_fd, int ifindex, char *buf, size_t len)
-{
-	char name[IF_NAMESIZE] = "";
-	int saved;
-
-	if (!xdp_ns_enter(ns_fd, &saved)) {
-		if (ifindex <= 0 || !if_indextoname(ifindex, name))
-			name[0] = 0;
-		xdp_ns_leave(saved);
-	}
-	snprintf(buf, len, "%s", name);
-}
-
-/* The name of port @ifindex for a listing: "?" if there is none. */
-void xdp_port_label(int ns_fd, int ifindex, char *buf, size_t len)
-{
-	xdp_ifname(ns_fd, ifindex, buf, len);
-	if (!buf[0])
-		snprintf(buf, len, "?");
-}
-
-/* Is @ifindex attached to the instance in @dir (its link pinned)? */
-bool xdp_attached(const char *dir, int ifindex)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/link_%d", dir, ifindex);
-	return !access(p, F_OK);
-}
-
-static __u64 ns_inode(int ns_fd)
-{
-	struct stat st;
-	int fd = ns_fd;
-
-	if (fd < 0)
-		fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		st.st_ino = 0;
-	if (ns_fd < 0 && fd >= 0)
-		close(fd);
-	return st.st_ino;
-}
-
-/* The name in /run/netns of the namespace with inode @ino, or "". */
-static void ns_name_of(__u64 ino, char *buf, size_t len)
-{
-	char p[512];
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	snprintf(buf, len, "ns:%llu", (unsigned long long)ino);
-	if (ino == ns_inode(-1)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	d = opendir(NETNS_DIR);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", NETNS_DIR, e->d_name);
-		if (!stat(p, &st) && st.st_ino == ino &&
-		    snprintf(buf, len, "%s", e->d_name) < (int)len)
-			break;
-	}
-	closedir(d);
-}
-
-/* ---- instances ------------------------------------------------------------ */
-
-/*
- * An mcast or gate instance remembers the namespace of its interfaces:
- * the first attach pins the instance's program once more as
- * netns_<inode of the namespace>.  Later commands without netns NS find
- * that namespace in /run/netns; a netns NS that is another one is refused
- * (one instance, one namespace).
- */
-static __u64 marker_ino(const char *name)
-{
-	unsigned long long ino = 0;
-	char dir[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-
-	if (snprintf(dir, sizeof(dir), "%s/%s", xdp_root(),
-		     name) >= (int)sizeof(dir))
-		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "netns_%llu", &ino) == 1)
-			break;
-	closedir(d);
-	return ino;
-}
-
-/*
- * The namespace to use for instance @name: @given, or the recorded one
- * (*@ns NULL: ours).  With @strict, a recorded namespace that cannot be
- * found is an error; else *@ns stays NULL.
- */
-int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
-		bool strict, const char **ns)
-{
-	static char found[96];
-	__u64 rec = marker_ino(name), ino;
-	char why[192];
-	int fd, ret;
-
-	*ns = given;
-	if (!rec)
-		return 0;
-	if (given) {
-		ret = xdp_netns_open(c, given, &fd);
-		if (ret)
-			return ret;
-		ino = ns_inode(fd);
-		close(fd);
-		if (ino == rec)
-			return 0;
-		ns_name_of(rec, found, sizeof(found));
-		snprintf(why, sizeof(why), "the interfaces of %s are in netns %s",
-			 name, !strcmp(found, "-") ? "of this shell" : found);
-		return ctl_syserr(c, EXDEV, why, "%s: netns %s", c->cmd_path,
-				  given);
-	}
-	if (rec == ns_inode(-1))
-		return 0;
-	ns_name_of(rec, found, sizeof(found));
-	if (strncmp(found, "ns:", 3)) {
-		*ns = found;
-		return 0;
-	}
-	if (!strict)
-		return 0;
-	snprintf(why, sizeof(why), "the interfaces of %s are in a namespace not in %s (inode %llu): give netns NS",
-		 name, NETNS_DIR, (unsigned long long)rec);
-	return ctl_syserr(c, EXDEV, why, "%s %s", c->cmd_path, name);
-}
-
-/* Record the namespace of the interfaces of @x (see marker_ino()). */
-static int mark_netns(struct kbloom_xdp *x, enum xdp_kind k, int ns_fd)
-{
-	char p[PATH_MAX];
-	int fd, ret;
-
-	if (marker_ino(strrchr(kbloom_xdp_dir(x), '/') + 1))
-		return 0;
-	fd = xdp_pin_fd(x, k == XK_MCAST ? "prog_ingress" : "prog_gate");
-	if (fd < 0)
-		return fd;
-	ret = snprintf(p, sizeof(p), "%s/netns_%llu", kbloom_xdp_dir(x),
-		       (unsigned long long)ns_inode(ns_fd)) >= (int)sizeof(p) ?
-	      -ENAMETOOLONG : 0;
-	if (!ret && bpf_obj_pin(fd, p))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static bool has_pin(const char *dir, const char *leaf)
-{
-	char p[PATH_MAX];
-
-	if (snprintf(p, sizeof(p), "%s/%s", dir, leaf) >= (int)sizeof(p))
-		return false;
-	return !access(p, F_OK);
-}
-
-static void inst_dir(const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", xdp_root(), name);
-}
-
-enum xdp_kind xdp_kind_of(const char *name)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-
-	inst_dir(name, dir, sizeof(dir));
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return XK_NONE;
-	if (has_pin(dir, "mc_params"))
-		return XK_MCAST;
-	if (has_pin(dir, "gate_params"))
-		return XK_GATE;
-	if (has_pin(dir, "ipbf_config"))
-		return XK_IPBF;
-	if (has_pin(dir, "mcbf_config"))
-		return XK_MCBF;
-	if (has_pin(dir, "prog_pass"))
-		return XK_PASS;
-	return XK_OTHER;
-}
-
-const char *xdp_kind_name(enum xdp_kind k)
-{
-	static const char *const names[] = {
-		[XK_NONE] = "none", [XK_MCAST] = "mcast", [XK_GATE] = "gate",
-		[XK_PASS] = "pass", [XK_IPBF] = "ipbf", [XK_MCBF] = "mcbf",
-		[XK_OTHER] = "unknown",
-	};
-
-	return names[k];
-}
-
-static void opts_netns(struct kbloom_xdp_opts *o, const char *netns)
-{
-	static char path[256];
-
-	o->netns = NULL;
-	if (netns) {
-		netns_path(netns, path, sizeof(path));
-		o->netns = path;
-	}
-}
-
-static void opts_init(struct kbloom_xdp_opts *o, const char *netns)
-{
-	memset(o, 0, sizeof(*o));
-	o->pin_root = xdp_root();
-	o->log = xdp_log;
-	opts_netns(o, netns);
-}
-
-/*
- * Open instance @name of kind @want (XK_NONE: mcast or gate); exit 3
- * when there is none or it is of another kind.
- */
-int xdp_open(struct ctl *c, const char *name, const char *netns,
-	     enum xdp_kind want, struct kbloom_xdp **xp)
-{
-	enum xdp_kind k = xdp_kind_of(name);
-	struct kbloom_xdp_opts o;
-	char why[128];
-	int ret;
-
-	xdp_log_reset();
-	if (k == XK_NONE) {
-		snprintf(why, sizeof(why), "no XDP instance named %s in %s",
-			 name, xdp_root());
-		return ctl_syserr(c, ENOENT, why, "%s %s", c->cmd_path, name);
-	}
-	if ((want && k != want) ||
-	    (!want && k != XK_MCAST && k != XK_GATE)) {
-		snprintf(why, sizeof(why), "%s is a%s %s instance%s%s", name,
-			 k == XK_IPBF || k == XK_OTHER ? "n" : "",
-			 xdp_kind_name(k), want ? ", not " : "",
-			 want ? xdp_kind_name(want) : "");
-		return ctl_syserr(c, EINVAL, why, "%s %s", c->cmd_path, name);
-	}
-	opts_init(&o, netns);
-	ret = kbloom_xdp_open(name, &o, xp);
-	if (ret)
-		return xdp_fail(c, ret, "%s %s: open", c->cmd_path, name);
-	return 0;
-}
-
-/* A pin of instance @x, opened; -errno. */
-int xdp_pin_fd(struct kbloom_xdp *x, const char *leaf)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", kbloom_xdp_dir(x), leaf);
-	fd = bpf_obj_get(p);
-	return fd < 0 ? -errno : fd;
-}
-
-/* ---- links ---------------------------------------------------------------- */
-
-/**
- * struct xlink - one link_* pin of an instance
- * @pin: its file name
- * @ifindex: the interface (from the link; 0: gone)
- * @mode: KBLOOM_XDP_MODE_NATIVE, _GENERIC, 0 unknown
- * @link_id, @prog_id: ids of the link and its program
- * @ns_ino: pass links: the inode of their namespace, else 0
- * @ifname: the interface's name, "" if unknown
- * @netns: pass links: the namespace's name in /run/netns, "-" for ours
- * @mfilter: ports of a kfunc mcast instance: the module filter, or ""
- */
-struct xlink {
-	char pin[64];
-	__u32 ifindex;
-	__u32 mode;
-	__u32 link_id;
-	__u32 prog_id;
-	__u64 ns_ino;
-	char ifname[IF_NAMESIZE];
-	char netns[64];
-	char mfilter[KBLOOM_NAME_LEN];
-};
-
-static __u32 query_mode(int ifindex, __u32 prog_id)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-
-	if (ifindex <= 0 || bpf_xdp_query(ifindex, 0, &q))
-		return 0;
-	switch (q.attach_mode) {
-	case XDP_ATTACHED_DRV:
-		return KBLOOM_XDP_MODE_NATIVE;
-	case XDP_ATTACHED_SKB:
-		return KBLOOM_XDP_MODE_GENERIC;
-	case XDP_ATTACHED_MULTI:
-		if (q.drv_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_NATIVE;
-		if (q.skb_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_GENERIC;
-	}
-	return 0;
-}
-
-static const char *mode_name(__u32 mode)
-{
-	return mode == KBLOOM_XDP_MODE_NATIVE ? "native" :
-	       mode == KBLOOM_XDP_MODE_GENERIC ? "generic" : "?";
-}
-
-/* Name and mode of @l, seen from its namespace. */
-static void link_resolve(struct xlink *l, int ns_fd)
-{
-	int fd = ns_fd, saved;
-	bool owned = false;
-	char p[256];
-
-	if (l->ns_ino) {
-		/* a pass link: its own namespace */
-		ns_name_of(l->ns_ino, l->netns, sizeof(l->netns));
-		fd = -2;
-		if (ns_fd >= 0 && ns_inode(ns_fd) == l->ns_ino) {
-			fd = ns_fd;	/* netns NS given: it is this one */
-		} else if (!strcmp(l->netns, "-")) {
-			fd = -1;	/* ours */
-		} else if (strncmp(l->netns, "ns:", 3)) {
-			snprintf(p, sizeof(p), "%s/%s", NETNS_DIR, l->netns);
-			fd = open(p, O_RDONLY | O_CLOEXEC);
-			owned = fd >= 0;
-			if (fd < 0)
-				fd = -2;
-		}
-	}
-	/* -2: a namespace we cannot enter: name and mode unknown */
-	if (fd != -2 && !xdp_ns_enter(fd, &saved)) {
-		if (!l->ifindex || !if_indextoname(l->ifindex, l->ifname))
-			l->ifname[0] = 0;
-		l->mode = query_mode(l->ifindex, l->prog_id);
-		xdp_ns_leave(saved);
-	}
-	if (owned)
-		close(fd);
-}
-
-static int link_cmp(const void *a, const void *b)
-{
-	const struct xlink *x = a, *y = b;
-
-	if (x->ns_ino != y->ns_ino)
-		return x->ns_ino < y->ns_ino ? -1 : 1;
-	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
-}
-
-/* Every link_* pin of instance directory @dir, sorted. */
-static int links_read(const char *dir, int ns_fd, struct xlink **out, int *n)
-{
-	struct bpf_link_info info;
-	struct xlink *v = NULL, *t;
-	char p[PATH_MAX];
-	struct dirent *e;
-	unsigned long long ino;
-	int cap = 0, fd, ret;
-	__u32 len;
-	DIR *d;
-
-	*n = 0;
-	*out = NULL;
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "link_", 5) ||
-		    strlen(e->d_name) >= sizeof(v->pin))
-			continue;
-		if (snprintf(p, sizeof(p), "%s/%s", dir,
-			     e->d_name) >= (int)sizeof(p))
-			continue;
-		fd = bpf_obj_get(p);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		ret = bpf_obj_get_info_by_fd(fd, &info, &len);
-		close(fd);
-		if (ret)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			t = realloc(v, cap * sizeof(*v));
-			if (!t) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = t;
-		}
-		t = &v[(*n)++];
-		memset(t, 0, sizeof(*t));
-		snprintf(t->pin, sizeof(t->pin), "%s", e->d_name);
-		t->ifindex = info.xdp.ifindex;
-		t->link_id = info.id;
-		t->prog_id = info.prog_id;
-		if (sscanf(e->d_name, "link_%*u_ns%llu", &ino) == 1)
-			t->ns_ino = ino;
-		snprintf(t->netns, sizeof(t->netns), "-");
-		link_resolve(t, ns_fd);
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), link_cmp);
-	*out = v;
-	return 0;
-}
-
-/* ---- xdp attach ------------------------------------------------------------ */
-
-static const char *const kind_words[] = { "mcast", "gate", "pass", "ipbf",
-					   "mcbf", NULL };
-static const char *const mode_words[] = { "auto", "native", "generic", NULL };
-static const char *const policy_words[] = { "monitor", "deny", "allow",
-					     NULL };
-static const char *const match_words[] = { "src", "dst", NULL };
-
-struct attach {
-	const char *name;
-	enum xdp_kind kind;
-	enum kbloom_xdp_mode mode;
-	const char *netns;
-	int ns_fd;
-	int ndev;
-	char **dev;
-	int *ifindex;
-	struct kbloom_xdp_opts o;
-	struct kbloom_xdp_geom geom;
-	bool geom_given;
-	bool create_opts;	/* ports, members, keys, policy, match */
-	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
-	bool variant_given;
-	char **mf;		/* module-filter NAME... */
-	int nmf;
-	bool mf_pattern;	/* mcast: one NAME with %s, for every new port */
-};
-
-static int kw_pick(const struct ctl *c, const char *kw, const char *v,
-		   const char *const *words, int *out)
-{
-	char all[96];
-	int i = arg_pick(v, words);
-
-	if (i < 0) {
-		arg_words(all, sizeof(all), words);
-		return ctl_usage(c, "%s '%s': unknown (allowed: %s)", kw, v,
-				 all);
-	}
-	*out = i;
-	return 0;
-}
-
-static int kw_u32(const struct ctl *c, struct xkw *kw, const char *name,
-		  __u64 min, __u64 max, const char *extra, __u32 *out)
-{
-	const char *s = xkw_val(kw, name);
-	__u64 v;
-	int ret;
-
-	if (!s)
-		return 0;
-	ret = arg_u64(s, min, max, &v);
-	if (ret)
-		return arg_bad_u64(c, name, s, ret, min, max, extra);
-	*out = (__u32)v;
-	return 0;
-}
-
-/* The devices: none twice, each resolved in the namespace. */
-static int devs_resolve(struct ctl *c, struct attach *a, const char *op)
-{
-	int i, j, ret;
-
-	a->ifindex = calloc(a->ndev, sizeof(int));
-	if (!a->ifindex)
-		return ctl_syserr(c, ENOMEM, NULL, "%s", op);
-	for (i = 0; i < a->ndev; i++) {
-		ret = arg_ifname(c, "dev", a->dev[i]);
-		if (ret)
-			return ret;
-		for (j = 0; j < i; j++)
-			if (!strcmp(a->dev[i], a->dev[j]))
-				return ctl_usage(c, "dev '%s': given twice (allowed once)",
-						 a->dev[i]);
-	}
-	ret = xdp_netns_open(c, a->netns, &a->ns_fd);
-	for (i = 0; !ret && i < a->ndev; i++)
-		ret = xdp_port(c, op, a->ns_fd, a->netns, a->dev[i],
-			       &a->ifindex[i]);
-	for (i = 0; !ret && i < a->ndev; i++)
-		for (j = 0; j < i; j++)
-			if (a->ifindex[i] == a->ifindex[j])
-				return ctl_usage(c, "dev '%s': the same interface as '%s' (allowed once)",
-						 a->dev[i], a->dev[j]);
-	return ret;
-}
-
-static bool inst_has_pin(const char *name, const char *leaf)
-{
-	char dir[PATH_MAX];
-
-	inst_dir(name, dir, sizeof(dir));
-	return has_pin(dir, leaf);
-}
-
-/* ---- xdp attach: module filters (the kfunc variant) ------------------------- */
-
-static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
-
-/* A module filter name; with @pattern, one %s (the port's interface). */
-static int arg_module_filter(const struct ctl *c, const char *s, bool pattern)
-{
-	const char *p = strstr(s, "%s");
-	char t[KBLOOM_NAME_LEN + 8];
-	int n;
-
-	if (p && (!pattern || strstr(p + 2, "%s")))
-		goto bad;
-	if (p)
-		n = snprintf(t, sizeof(t), "%.*sa%s", (int)(p - s), s, p + 2);
-	else
-		n = snprintf(t, sizeof(t), "%s", s);
-	if (n > 0 && n < (int)KBLOOM_NAME_LEN && kb_name_valid(t))
-		return 0;
-bad:
-	return ctl_usage(c, "module-filter '%s': not a module filter name (allowed: 1..31 of A-Z a-z 0-9 _ . -%s)",
-			 s, pattern ? ", and for mcast one %s standing for the port's interface" : "");
-}
-
-/* variant auto|map|kfunc and module-filter NAME... of xdp attach. */
-static int attach_module_args(const struct ctl *c, struct xkw *kw,
-			      struct attach *a)
-{
-	struct xkw *mf = xkw_get(kw, "module-filter");
-	const char *v = xkw_val(kw, "variant");
-	int i, k = 0, ret;
-
-	if ((v || mf->n) && a->kind != XK_MCAST && a->kind != XK_GATE)
-		return ctl_usage(c, "%s: only for mcast and gate instances",
-				 v ? "variant" : "module-filter");
-	if (v) {
-		ret = kw_pick(c, "variant", v, variant_words, &k);
-		if (ret)
-			return ret;
-		a->variant = k == 0 ? KBLOOM_XDP_VARIANT_AUTO :
-			     k == 1 ? KBLOOM_XDP_VARIANT_MAP :
-				      KBLOOM_XDP_VARIANT_KFUNC;
-		a->variant_given = true;
-	}
-	a->o.variant = a->variant;
-	a->mf = mf->v;
-	a->nmf = mf->n;
-	if (!a->nmf)
-		return 0;
-	if (a->variant == KBLOOM_XDP_VARIANT_MAP)
-		return ctl_usage(c, "module-filter: not with variant map (allowed: variant kfunc or auto)");
-	if (a->kind == XK_GATE && a->nmf != 1)
-		return ctl_usage(c, "module-filter: %d names for a gate (allowed: one NAME)",
-				 a->nmf);
-	if (a->kind == XK_MCAST && a->nmf != 1 && a->nmf != a->ndev)
-		return ctl_usage(c, "module-filter: %d names for %d devs (allowed: one NAME per dev, in order, or one NAME with %%s for each port's interface)",
-				 a->nmf, a->ndev);
-	for (i = 0; i < a->nmf; i++) {
-		ret = arg_module_filter(c, a->mf[i], a->kind == XK_MCAST);
-		if (ret)
-			return ret;
-	}
-	a->mf_pattern = a->kind == XK_MCAST && a->nmf == 1 &&
-			strstr(a->mf[0], "%s");
-	if (a->kind == XK_GATE || a->mf_pattern)
-		a->o.module_filter = a->mf[0];
-	return 0;
-}
-
-/*
- * A new instance with per-port names and variant auto: the library sees
- * no module_filter, so the choice it would make is made here.
- */
-static void attach_variant_auto(struct attach *a)
-{
-	if (!a->nmf || a->o.module_filter ||
-	    a->o.variant != KBLOOM_XDP_VARIANT_AUTO)
-		return;
-	if (!access(KBLOOM_XDP_MODULE_BTF, F_OK)) {
-		a->o.variant = KBLOOM_XDP_VARIANT_KFUNC;
-		return;
-	}
-	a->o.variant = KBLOOM_XDP_VARIANT_MAP;
-	xdp_log(NULL, "kbloom.ko with BTF is not here (" KBLOOM_XDP_MODULE_BTF
-		" is missing): map-backed filters, module-filter not used");
-}
-
-/*
- * Before any interface is attached: the variant asked for against the
- * instance's, and the module filter names set (a new instance got the
- * gate's name or the ports' pattern from its options).
- */
-static int attach_module(struct ctl *c, struct attach *a,
-			 struct kbloom_xdp *x, bool created, const char *op)
-{
-	enum kbloom_xdp_variant v = kbloom_xdp_variant(x);
-	int i, ret = 0;
-
-	if (!created && a->variant_given &&
-	    a->variant != KBLOOM_XDP_VARIANT_AUTO && a->variant != v)
-		return ctl_syserr(c, EEXIST, v == KBLOOM_XDP_VARIANT_KFUNC ?
-				  "a kfunc instance already; variant applies when the instance is made" :
-				  "a map-backed instance already; variant applies when the instance is made",
-				  "%s", op);
-	if (!a->nmf)
-		return 0;
-	if (v != KBLOOM_XDP_VARIANT_KFUNC) {
-		if (created)
-			return 0;	/* auto chose map, with a note */
-		return ctl_syserr(c, EOPNOTSUPP, "a map-backed instance; module filters need one made with variant kfunc",
-				  "%s: module-filter", op);
-	}
-	if (a->kind == XK_GATE || a->mf_pattern) {
-		if (!created)
-			ret = kbloom_xdp_set_module_filter(x, 0, a->mf[0]);
-	} else {
-		for (i = 0; !ret && i < a->ndev; i++)
-			ret = kbloom_xdp_set_module_filter(x, a->ifindex[i],
-							   a->mf[i]);
-	}
-	if (ret)
-		return xdp_fail(c, ret, "%s: module-filter", op);
-	return 0;
-}
-
-/* Notes for names missing, or naming no filter of kbloom.ko (yet). */
-static void attach_module_notes(struct attach *a, struct kbloom_xdp *x)
-{
-	char name[KBLOOM_NAME_LEN], msg[160];
-	struct kbloom_stat st;
-	int i, n, fd;
-	__u32 id;
-
-	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_KFUNC)
-		return;
-	fd = kbloom_dev_open(getenv("KBLOOMCTL_DEVICE"));
-	n = a->kind == XK_GATE ? 1 : a->ndev;
-	for (i = 0; i < n; i++) {
-		id = a->kind == XK_GATE ? 0 : (__u32)a->ifindex[i];
-		if (kbloom_xdp_module_filter(x, id, name)) {
-			snprintf(msg, sizeof(msg), "%s%s: no module filter named (module-filter NAME): %s",
-				 a->kind == XK_GATE ? "gate " : "dev ",
-				 a->kind == XK_GATE ? a->name : a->dev[i],
-				 a->kind == XK_GATE ?
-				 "errors counted, the exact set decides" :
-				 "its copies are dropped");
-			xdp_log(NULL, msg);
-		} else if (fd >= 0 &&
-			   kbloom_dev_stat(fd, name, &st) == -ENOENT) {
-			snprintf(msg, sizeof(msg), "module filter %s does not exist yet: kbloomctl create %s counting ...",
-				 name, name);
-			xdp_log(NULL, msg);
-		}
-	}
-	kbloom_dev_close(fd);
-}
-
-/* mcast and gate: create the instance if needed, attach every device. */
-static int attach_path(struct ctl *c, struct attach *a, const char *op)
-{
-	enum kbloom_xdp_kind kind = a->kind == XK_MCAST ? KBLOOM_XDP_MCAST :
-							  KBLOOM_XDP_GATE;
-	enum xdp_kind have = xdp_kind_of(a->name);
-	struct kbloom_xdp_filter_info fi;
-	bool *was_port = NULL, *done = NULL, created = false;
-	struct kbloom_xdp *x = NULL;
-	enum kbloom_xdp_mode got;
-	char leaf[32];
-	int i, ret;
-
-	if (have != XK_NONE && have != a->kind)
-		return ctl_syserr(c, EEXIST, have == XK_OTHER ?
-				  "a directory that is not an instance" :
-				  "an instance of another kind", "%s", op);
-	if (have != XK_NONE && (a->create_opts ||
-				(a->geom_given && a->kind == XK_GATE)))
-		return ctl_syserr(c, EEXIST, a->kind == XK_GATE ?
-				  "size, keys, policy and match apply when the instance is created; see gate rebuild and gate mode" :
-				  "ports and members apply when the instance is created",
-				  "%s", op);
-	was_port = calloc(a->ndev, sizeof(bool));
-	done = calloc(a->ndev, sizeof(bool));
-	if (!was_port || !done) {
-		ret = ctl_syserr(c, ENOMEM, NULL, "%s", op);
-		goto out;
-	}
-	if (have == XK_NONE) {
-		a->o.geom = a->geom;
-		attach_variant_auto(a);
-		ret = kbloom_xdp_create(a->name, kind, &a->o, &x);
-		if (ret) {
-			ret = xdp_fail(c, ret, "%s: create", op);
-			goto out;
-		}
-		created = true;
-	} else {
-		ret = kbloom_xdp_open(a->name, &a->o, &x);
-		if (ret) {
-			ret = xdp_fail(c, ret, "%s: open", op);
-			goto out;
-		}
-	}
-	/* what is attached already, before anything changes */
-	for (i = 0; i < a->ndev; i++) {
-		snprintf(leaf, sizeof(leaf), "link_%d", a->ifindex[i]);
-		if (inst_has_pin(a->name, leaf) && !c->set[CO_EXIST]) {
-			ret = ctl_syserr(c, EEXIST, "already attached; -exist ignores it",
-					 "%s: dev %s", op, a->dev[i]);
-			goto out;
-		}
-		was_port[i] = a->kind == XK_MCAST &&
-			      !kbloom_xdp_filter_info(x, a->ifindex[i], &fi);
-		if (was_port[i] && a->geom_given &&
-		    !inst_has_pin(a->name, leaf)) {
-			ret = ctl_syserr(c, EEXIST, "a port already: its filter keeps its size",
-					 "%s: dev %s", op, a->dev[i]);
-			goto out;
-		}
-	}
-	ret = attach_module(c, a, x, created, op);
-	if (ret)
-		goto undo;
-	for (i = 0; i < a->ndev; i++) {
-		snprintf(leaf, sizeof(leaf), "link_%d", a->ifindex[i]);
-		if (inst_has_pin(a->name, leaf))
-			continue;	/* -exist */
-		if (a->kind == XK_MCAST && !was_port[i] && a->geom_given) {
-			ret = kbloom_mcast_port_add(x, a->ifindex[i], &a->geom);
-			if (ret) {
-				ret = xdp_fail(c, ret, "%s: dev %s: port", op,
-					       a->dev[i]);
-				goto undo;
-			}
-		}
-		done[i] = true;
-		ret = kbloom_xdp_attach(x, a->ifindex[i], a->mode, &got);
-		if (ret) {
-			ret = xdp_fail(c, ret, "%s: dev %s", op, a->dev[i]);
-			goto undo;
-		}
-	}
-	ret = mark_netns(x, a->kind, a->ns_fd);
-	if (ret) {
-		ret = xdp_fail(c, ret, "%s: record the namespace", op);
-		goto undo;
-	}
-	attach_module_notes(a, x);
-	xdp_notes(c);
-	ret = KBCTL_OK;
-	goto out;
-undo:
-	if (created) {
-		kbloom_xdp_destroy(x);
-		x = NULL;
-		goto out;
-	}
-	for (i = 0; i < a->ndev; i++) {
-		if (!done[i])
-			continue;
-		if (a->kind == XK_MCAST && !was_port[i])
-			kbloom_mcast_port_del(x, a->ifindex[i]);
-		else
-			kbloom_xdp_detach(x, a->ifindex[i]);
-	}
-out:
-	kbloom_xdp_close(x);
-	free(was_port);
-	free(done);
-	return ret;
-}
-
-static void pass_pin(const char *name, int ifindex, __u64 ino, char *buf,
-		     size_t len)
-{
-	snprintf(buf, len, "%s/%s/link_%d_ns%llu", xdp_root(), name, ifindex,
-		 (unsigned long long)ino);
-}
-
-/*
- * The directory of a pass instance, with its marker prog_pass: the
- * XDP_PASS program, pinned from the first link made.
- */
-static int pass_dir(const char *name, bool *created)
-{
-	char dir[PATH_MAX];
-
-	*created = false;
-	if (mkdir(xdp_root(), 0700) && errno != EEXIST)
-		return -errno;
-	inst_dir(name, dir, sizeof(dir));
-	if (!mkdir(dir, 0700))
-		*created = true;
-	else if (errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int pass_mark(const char *name, const char *link_pin)
-{
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
-	char p[PATH_MAX];
-	int lfd, pfd, ret;
-
-	inst_dir(name, p, sizeof(p));
-	if (has_pin(p, "prog_pass"))
-		return 0;
-	strncat(p, "/prog_pass", sizeof(p) - strlen(p) - 1);
-	lfd = bpf_obj_get(link_pin);
-	if (lfd < 0)
-		return -errno;
-	ret = bpf_obj_get_info_by_fd(lfd, &info, &len);
-	close(lfd);
-	if (ret)
-		return -errno;
-	pfd = bpf_prog_get_fd_by_id(info.prog_id);
-	if (pfd < 0)
-		return -errno;
-	ret = bpf_obj_pin(pfd, p) ? -errno : 0;
-	close(pfd);
-	return ret;
-}
-
-static int attach_pass(struct ctl *c, struct attach *a, const char *op)
-{
-	enum xdp_kind have = xdp_kind_of(a->name);
-	__u64 ino = ns_inode(a->ns_fd);
-	char pin[PATH_MAX];
-	bool created, *done;
-	int i, saved, cap, ret;
-
-	if (have != XK_NONE && have != XK_PASS)
-		return ctl_syserr(c, EEXIST, "an instance of another kind",
-				  "%s", op);
-	for (i = 0; i < a->ndev; i++) {
-		pass_pin(a->name, a->ifindex[i], ino, pin, sizeof(pin));
-		if (!access(pin, F_OK) && !c->set[CO_EXIST])
-			return ctl_syserr(c, EEXIST, "already attached; -exist ignores it",
-					  "%s: dev %s", op, a->dev[i]);
-	}
-	done = calloc(a->ndev, sizeof(bool));
-	if (!done)
-		return ctl_syserr(c, ENOMEM, NULL, "%s", op);
-	ret = pass_dir(a->name, &created);
-	if (ret) {
-		ret = ctl_syserr(c, ret, "is bpffs mounted?", "%s: mkdir %s/%s",
-				 op, xdp_root(), a->name);
-		goto out;
-	}
-	for (i = 0; i < a->ndev; i++) {
-		pass_pin(a->name, a->ifindex[i], ino, pin, sizeof(pin));
-		if (!access(pin, F_OK))
-			continue;	/* -exist */
-		ret = xdp_ns_enter(a->ns_fd, &saved);
-		if (ret) {
-			ret = ctl_syserr(c, ret, NULL, "%s: enter netns %s", op,
-					 a->netns);
-			goto undo;
-		}
-		cap = stderr_catch();
-		ret = kbloom_xdp_pass_attach(a->ifindex[i], a->mode, pin, NULL);
-		stderr_release(cap);
-		xdp_ns_leave(saved);
-		if (!ret) {
-			done[i] = true;
-			ret = pass_mark(a->name, pin);
-		}
-		if (ret) {
-			ret = xdp_fail(c, ret, "%s: dev %s", op, a->dev[i]);
-			goto undo;
-		}
-	}
-	xdp_notes(c);
-	ret = KBCTL_OK;
-	goto out;
-undo:
-	for (i = 0; i < a->ndev; i++)
-		if (done[i]) {
-			pass_pin(a->name, a->ifindex[i], ino, pin, sizeof(pin));
-			unlink(pin);	/* the last reference: detaches */
-		}
-	if (created)
-		kbloom_xdp_unpin(xdp_root(), a->name);
-out:
-	free(done);
-	return ret;
-}
-
-static int cmd_attach(struct ctl *c, int argc, char **argv)
-{
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "mode", .arg = "native|generic|auto" },
-		{ .name = "netns", .arg = "NS" },
-		XKW_GEOM,
-		{ .name = "ports", .arg = "N" },
-		{ .name = "members", .arg = "N" },
-		{ .name = "keys", .arg = "N" },
-		{ .name = "policy", .arg = "monitor|deny|allow" },
-		{ .name = "match", .arg = "src|dst" },
-		{ .name = "variant", .arg = "auto|map|kfunc" },
-		{ .name = "module-filter", .arg = "NAME...", .many = true },
-		{ 0 }
-	};
-	static const char *const only_mcast[] = { "ports", "members", NULL };
-	static const char *const only_gate[] = { "keys", "policy", "match",
-						 NULL };
-	static const char *const geom_kw[] = { "capacity", "fpr", "bits",
-					       "hashes", "hash", "seed", NULL };
-	struct attach a = { .ns_fd = -1 };
-	char op[160];
-	int i, k = 0, ret;
-
-	ret = kw_pick(c, "KIND", argv[0], kind_words, &k);
-	if (ret)
-		return ret;
-	/* ipbf, mcbf: ipbf.c, mcbf.c (libkbloom_xdp_net.h) */
-	if (k == 3)
-		return ipbf_xdp_attach(c, argc - 1, argv + 1);
-	if (k == 4)
-		return mcbf_xdp_attach(c, argc - 1, argv + 1);
-	a.kind = k == 0 ? XK_MCAST : k == 1 ? XK_GATE : XK_PASS;
-	a.name = argv[1];
-	ret = xdp_arg_name(c, a.name);
-	ret = ret ?: xkw_parse(c, argc - 2, argv + 2, kw);
-	if (ret)
-		return ret;
-	for (i = 0; only_mcast[i] && a.kind != XK_MCAST; i++)
-		if (xkw_val(kw, only_mcast[i]))
-			return ctl_usage(c, "%s: only for mcast instances (this is %s)",
-					 only_mcast[i], argv[0]);
-	for (i = 0; only_gate[i] && a.kind != XK_GATE; i++)
-		if (xkw_val(kw, only_gate[i]))
-			return ctl_usage(c, "%s: only for gate instances (this is %s)",
-					 only_gate[i], argv[0]);
-	for (i = 0; geom_kw[i] && a.kind == XK_PASS; i++)
-		if (xkw_val(kw, geom_kw[i]))
-			return ctl_usage(c, "%s: not for pass (allowed: dev mode netns)",
-					 geom_kw[i]);
-	if (!xkw_get(kw, "dev")->n)
-		return ctl_usage(c, "missing dev IFACE... (usage: %s %s %s)",
-				 KBCTL_NAME, c->cmd_path, c->cmd->synopsis);
-	a.dev = xkw_get(kw, "dev")->v;
-	a.ndev = xkw_get(kw, "dev")->n;
-	if (xkw_val(kw, "mode")) {
-		ret = kw_pick(c, "mode", xkw_val(kw, "mode"), mode_words, &k);
-		if (ret)
-			return ret;
-		a.mode = k == 0 ? KBLOOM_XDP_MODE_AUTO :
-			 k == 1 ? KBLOOM_XDP_MODE_NATIVE :
-				  KBLOOM_XDP_MODE_GENERIC;
-	}
-	ret = xkw_netns(c, kw, &a.netns);
-	if (ret)
-		return ret;
-	opts_init(&a.o, a.netns);
-	ret = xdp_geom(c, kw, &a.geom, &a.geom_given);
-	ret = ret ?: kw_u32(c, kw, "ports", 1, 4096, "ports of the switch",
-			    &a.o.max_filters);
-	ret = ret ?: kw_u32(c, kw, "members", 1, 1U << 24,
-			    "memberships, all ports together", &a.o.max_keys);
-	ret = ret ?: kw_u32(c, kw, "keys", 1, 1U << 24,
-			    "addresses in the set", &a.o.max_keys);
-	ret = ret ?: attach_module_args(c, kw, &a);
-	if (ret)
-		return ret;
-	if (xkw_val(kw, "policy")) {
-		ret = kw_pick(c, "policy", xkw_val(kw, "policy"), policy_words,
-			      &k);
-		if (ret)
-			return ret;
-		a.o.mode = k == 0 ? KBLOOM_GATE_MONITOR : k == 1 ?
-			   KBLOOM_GATE_DENY : KBLOOM_GATE_ALLOW;
-	}
-	if (xkw_val(kw, "match")) {
-		ret = kw_pick(c, "match", xkw_val(kw, "match"), match_words,
-			      &k);
-		if (ret)
-			return ret;
-		a.o.flags = k ? KBLOOM_GATE_F_DST : 0;
-	}
-	a.create_opts = xkw_val(kw, "ports") || xkw_val(kw, "members") ||
-			xkw_val(kw, "keys") || xkw_val(kw, "policy") ||
-			xkw_val(kw, "match");
-	snprintf(op, sizeof(op), "%s %s %s", c->cmd_path, argv[0], a.name);
-	xdp_log_reset();
-	if (a.kind != XK_PASS) {
-		ret = xdp_inst_ns(c, a.name, a.netns, true, &a.netns);
-		if (ret)
-			return ret;
-		opts_netns(&a.o, a.netns);
-	}
-	ret = devs_resolve(c, &a, op);
-	if (!ret)
-		ret = a.kind == XK_PASS ? attach_pass(c, &a, op) :
-					  attach_path(c, &a, op);
-	if (a.ns_fd >= 0)
-		close(a.ns_fd);
-	free(a.ifindex);
-	return ret;
-}
+#include "libkbloom_xdp_net.h"
 
 /* ---- xdp detach ------------------------------------------------------------ */
 
-/* Detach one link pin of a pass, ipbf or mcbf instance. */
-static int unpin_link(const char *path)
-{
-	int fd = bpf_obj_get(path), ret = 0;
+/* xdp detach NAME [dev IFACE...] [netns NS] */
+struct detach {
+	const char *name;
+	const char *netns;
+	int ns_fd;
+	struct kw_list devl;
+	int ndev;
+	char **dev;
+	int *ifindex;
+};
 
-	if (fd < 0)
-		return -errno;
-	if (bpf_link_detach(fd) && errno != ENOLINK)
-		ret = -errno;
-	close(fd);
-	if (!ret && unlink(path))
-		ret = -errno;
-	return ret;
-}
-
-static void link_pin(const char *dir, int ifindex, char *buf, size_t len)
-{
-	if (snprintf(buf, len, "%s/link_%d", dir, ifindex) >= (int)len)
-		buf[0] = 0;
-}
-
-static bool dir_has_links(const char *dir)
-{
-	struct dirent *e;
-	bool any = false;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return false;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "link_", 5))
-			any = true;
-	closedir(d);
-	return any;
-}
-
-static int detach_devs(struct ctl *c, struct attach *a, enum xdp_kind k,
-		       const char *op)
+/* Is @ifindex attached to @in, or (@x, mcast) a port? */
+static bool detach_has(struct kbloom_inst *in, struct kbloom_xdp *x,
+		       const char *k, int ifindex)
 {
 	struct kbloom_xdp_filter_info fi;
-	struct kbloom_xdp *x = NULL;
-	char dir[PATH_MAX], pin[PATH_MAX];
-	__u64 ino = ns_inode(a->ns_fd);
+
+	return xdp_attached(in, ifindex) ||
+	       (k == XK_MCAST && !kbloom_xdp_filter_info(x, ifindex, &fi));
+}
+
+static int detach_one(struct kbloom_inst *in, struct kbloom_xdp *x,
+		      const char *k, int ifindex)
+{
+	if (k == XK_MCAST)
+		return kbloom_mcast_port_del(x, ifindex);
+	return kbloom_inst_detach(in, ifindex);
+}
+
+static int detach_devs(struct ctl *c, struct detach *a, const char *k,
+		       const char *op)
+{
+	struct kbloom_inst_opts o;
+	struct kbloom_inst *in;
+	struct kbloom_xdp *x;
 	bool *skip;
-	int i, ret = 0;
+	int i, ret;
 
 	/* ipbf, mcbf: the ports are removed (ipbf.c) */
 	if (k == XK_IPBF || k == XK_MCBF)
@@ -1587,24 +76,16 @@ static int detach_devs(struct ctl *c, struct attach *a, enum xdp_kind k,
 	skip = calloc(a->ndev, sizeof(bool));
 	if (!skip)
 		return ctl_syserr(c, ENOMEM, NULL, "%s", op);
-	inst_dir(a->name, dir, sizeof(dir));
-	if (k == XK_MCAST || k == XK_GATE) {
-		ret = kbloom_xdp_open(a->name, &a->o, &x);
-		if (ret) {
-			ret = xdp_fail(c, ret, "%s: open", op);
-			goto out;
-		}
+	xdp_inst_opts(&o, a->netns);
+	ret = kbloom_inst_open(a->name, &o, &in);
+	if (ret) {
+		free(skip);
+		return xdp_fail(c, ret, "%s: open", op);
 	}
+	x = kbloom_xdp_of(in);
 	/* every device attached (or an mcast port) before anything changes */
 	for (i = 0; i < a->ndev; i++) {
-		if (k == XK_PASS)
-			pass_pin(a->name, a->ifindex[i], ino, pin, sizeof(pin));
-		else
-			link_pin(dir, a->ifindex[i], pin, sizeof(pin));
-		if (!access(pin, F_OK))
-			continue;
-		if (k == XK_MCAST &&
-		    !kbloom_xdp_filter_info(x, a->ifindex[i], &fi))
+		if (detach_has(in, x, k, a->ifindex[i]))
 			continue;
 		if (!c->set[CO_EXIST]) {
 			ret = ctl_syserr(c, ENOENT, "not attached; -exist ignores it",
@@ -1614,55 +95,58 @@ static int detach_devs(struct ctl *c, struct attach *a, enum xdp_kind k,
 		skip[i] = true;
 	}
 	for (i = 0; i < a->ndev; i++) {
-		if (skip[i])
-			continue;
-		if (k == XK_MCAST)
-			ret = kbloom_mcast_port_del(x, a->ifindex[i]);
-		else if (k == XK_GATE)
-			ret = kbloom_xdp_detach(x, a->ifindex[i]);
-		else if (k == XK_PASS)
-			pass_pin(a->name, a->ifindex[i], ino, pin, sizeof(pin));
-		else
-			link_pin(dir, a->ifindex[i], pin, sizeof(pin));
-		if (k != XK_MCAST && k != XK_GATE)
-			ret = unpin_link(pin);
+		ret = skip[i] ? 0 : detach_one(in, x, k, a->ifindex[i]);
 		if (ret) {
 			ret = xdp_fail(c, ret, "%s: dev %s", op, a->dev[i]);
 			goto out;
 		}
 	}
 	/* a pass instance without links is removed */
-	if (k == XK_PASS && !dir_has_links(dir))
-		kbloom_xdp_unpin(xdp_root(), a->name);
+	if (k == XK_PASS && !kbloom_inst_status(in, NULL, 0)) {
+		kbloom_inst_destroy(in);
+		in = NULL;
+	}
 	xdp_notes(c);
 out:
-	kbloom_xdp_close(x);
+	kbloom_inst_close(in);
 	free(skip);
 	return ret;
 }
 
+/* The whole instance, of any kind; one that cannot be opened is unpinned. */
+static int detach_all(const char *name)
+{
+	struct kbloom_inst_opts o;
+	struct kbloom_inst *in;
+
+	xdp_inst_opts(&o, NULL);
+	if (kbloom_inst_open(name, &o, &in))
+		return kbloom_xdp_unpin(xdp_root(), name);
+	return kbloom_inst_destroy(in);
+}
+
+static const struct kw detach_kw[] = {
+	KW("dev", "IFACE...", KWT_LIST, struct detach, devl),
+	KW("netns", "NS", KWT_NETNS, struct detach, netns),
+	{ 0 }
+};
+
+static const struct kw_table detach_table = { .kw = detach_kw };
+
 static int cmd_detach(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = {
-		{ .name = "dev", .arg = "IFACE...", .many = true },
-		{ .name = "netns", .arg = "NS" },
-		{ 0 }
-	};
-	struct attach a = { .ns_fd = -1 };
-	struct kbloom_xdp *x;
-	enum xdp_kind k;
+	struct detach a = { .ns_fd = -1 };
+	const char *k;
 	char op[160];
 	int ret;
 
 	a.name = argv[0];
 	ret = xdp_arg_name(c, a.name);
-	ret = ret ?: xkw_parse(c, argc - 1, argv + 1, kw);
-	ret = ret ?: xkw_netns(c, kw, &a.netns);
+	ret = ret ?: kw_parse(c, &detach_table, argc - 1, argv + 1, &a, NULL);
 	if (ret)
 		return ret;
-	a.dev = xkw_get(kw, "dev")->v;
-	a.ndev = xkw_get(kw, "dev")->n;
-	opts_init(&a.o, a.netns);
+	a.dev = a.devl.v;
+	a.ndev = a.devl.n;
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, a.name);
 	xdp_log_reset();
 	k = xdp_kind_of(a.name);
@@ -1671,115 +155,92 @@ static int cmd_detach(struct ctl *c, int argc, char **argv)
 			return KBCTL_OK;
 		return ctl_syserr(c, ENOENT, "no such instance", "%s", op);
 	}
-	if (a.ndev) {
-		if (k != XK_PASS) {
-			ret = xdp_inst_ns(c, a.name, a.netns, true, &a.netns);
-			if (ret)
-				return ret;
-			opts_init(&a.o, a.netns);
-		}
-		ret = devs_resolve(c, &a, op);
-		if (!ret)
-			ret = detach_devs(c, &a, k, op);
-		if (a.ns_fd >= 0)
-			close(a.ns_fd);
-		free(a.ifindex);
-		return ret;
+	if (!a.ndev) {
+		ret = detach_all(a.name);
+		if (ret)
+			return xdp_fail(c, ret, "%s", op);
+		xdp_notes(c);
+		return KBCTL_OK;
 	}
-	/* the whole instance */
-	if (k == XK_MCAST || k == XK_GATE) {
-		ret = kbloom_xdp_open(a.name, &a.o, &x);
-		ret = ret ?: kbloom_xdp_destroy(x);
-	} else if (k == XK_IPBF || k == XK_MCBF) {
-		ret = net_destroy(a.name);
-	} else {
-		ret = kbloom_xdp_unpin(xdp_root(), a.name);
-	}
-	if (ret)
-		return xdp_fail(c, ret, "%s", op);
-	xdp_notes(c);
-	return KBCTL_OK;
+	if (k != XK_PASS)
+		ret = xdp_inst_ns(c, a.name, a.netns, true, &a.netns);
+	ret = ret ?: xdp_devs_resolve(c, op, a.netns, a.ndev, a.dev, &a.ns_fd,
+				       &a.ifindex);
+	ret = ret ?: detach_devs(c, &a, k, op);
+	if (a.ns_fd >= 0)
+		close(a.ns_fd);
+	free(a.ifindex);
+	return ret;
 }
 
 /* ---- xdp status ------------------------------------------------------------ */
 
 struct inst_info {
 	char name[KBLOOM_XDP_NAME_MAX];
-	enum xdp_kind kind;
-	struct xlink *links;
+	const char *kind;
+	struct kbloom_xdp_link *links;
+	char (*mfilter)[KBLOOM_NAME_LEN];	/* per link: mcast kfunc */
 	int nlinks;
-	/* ipbf, mcbf (ipbf.c) */
-	struct net_summary net;
-	/* mcast */
-	__u32 ports;
-	__u64 groups;
-	/* gate */
-	__u32 mode, flags;
-	__u64 keys;
-	bool have_extra;
-	/* mcast and gate: map or kfunc; the gate's (or new ports') module filter */
-	enum kbloom_xdp_variant variant;
-	char mfilter[KBLOOM_NAME_LEN];
+	struct kbloom_inst_info info;		/* what the kind holds */
 };
 
-static void inst_read(const char *name, const char *netns, int ns_fd,
+/* The links of @in, malloc()ed, with the module filters of mcast ports. */
+static void links_read(struct kbloom_inst *in, struct inst_info *ii)
+{
+	struct kbloom_xdp *x = kbloom_xdp_of(in);
+	int n = kbloom_inst_status(in, NULL, 0), i;
+
+	if (n <= 0)
+		return;
+	ii->links = calloc(n, sizeof(*ii->links));
+	ii->mfilter = calloc(n, sizeof(*ii->mfilter));
+	if (!ii->links || !ii->mfilter)
+		return;
+	n = kbloom_inst_status(in, ii->links, n);
+	ii->nlinks = n > 0 ? n : 0;
+	for (i = 0; x && ii->kind == XK_MCAST && i < ii->nlinks; i++)
+		if (kbloom_xdp_module_filter(x, ii->links[i].ifindex,
+					     ii->mfilter[i]))
+			ii->mfilter[i][0] = 0;
+}
+
+static void log_none(void *ctx, const char *msg)
+{
+}
+
+static void inst_read(const char *name, const char *netns,
 		      struct inst_info *ii)
 {
-	struct kbloom_xdp_opts o;
-	struct kbloom_xdp *x;
-	char dir[PATH_MAX];
-	__u32 *ids = NULL, n = 0, i;
-	int g, own_fd = -1;
+	struct kbloom_inst_opts o;
+	struct kbloom_inst *in;
 
 	memset(ii, 0, sizeof(*ii));
 	snprintf(ii->name, sizeof(ii->name), "%s", name);
 	ii->kind = xdp_kind_of(name);
-	inst_dir(name, dir, sizeof(dir));
-	/*
-	 * Without netns NS: the namespace the instance recorded, if it is
-	 * named; if it is not, the names are unknown (-2), not ours.
-	 */
-	if (!netns && ii->kind != XK_PASS) {
-		__u64 rec = marker_ino(name);
+	/* without netns NS: the namespace the instance recorded, if named */
+	if (!netns && ii->kind != XK_PASS)
+		xdp_inst_ns(NULL, name, NULL, false, &netns);
+	xdp_inst_opts(&o, netns);
+	o.log = log_none;	/* a status shows what it can */
+	if (kbloom_inst_open(name, &o, &in))
+		return;
+	links_read(in, ii);
+	kbloom_inst_info(in, &ii->info);
+	kbloom_inst_close(in);
+}
 
-		if (!xdp_inst_ns(NULL, name, NULL, false, &netns) && netns &&
-		    !xdp_netns_open(NULL, netns, &own_fd))
-			ns_fd = own_fd;
-		else if (rec && rec != ns_inode(-1))
-			ns_fd = -2;
-	}
-	links_read(dir, ns_fd, &ii->links, &ii->nlinks);
-	if (own_fd >= 0)
-		close(own_fd);
-	if (ii->kind == XK_IPBF || ii->kind == XK_MCBF)
-		net_summary_read(name, netns, &ii->net);
-	if (ii->kind != XK_MCAST && ii->kind != XK_GATE)
-		return;
-	opts_init(&o, netns);
-	if (kbloom_xdp_open(name, &o, &x))
-		return;
-	ii->variant = kbloom_xdp_variant(x);
-	if (kbloom_xdp_module_filter(x, 0, ii->mfilter))
-		ii->mfilter[0] = 0;
-	for (i = 0; ii->kind == XK_MCAST && i < (__u32)ii->nlinks; i++)
-		if (kbloom_xdp_module_filter(x, ii->links[i].ifindex,
-					     ii->links[i].mfilter))
-			ii->links[i].mfilter[0] = 0;
-	if (ii->kind == XK_MCAST && !mcast_port_ids(x, &ids, &n)) {
-		ii->ports = n;
-		for (i = 0; i < n; i++) {
-			g = kbloom_mcast_groups(x, ids[i], NULL, 0);
-			if (g > 0)
-				ii->groups += g;
-		}
-		free(ids);
-		ii->have_extra = true;
-	}
-	if (ii->kind == XK_GATE &&
-	    !gate_cfg_read(x, &ii->mode, &ii->flags) &&
-	    !gate_count(x, &ii->keys))
-		ii->have_extra = true;
-	kbloom_xdp_close(x);
+/* Are all of @fields known? */
+static bool has(const struct inst_info *ii, __u32 fields)
+{
+	return (ii->info.fields & fields) == fields;
+}
+
+#define PORTS_MEMBERS	(KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS)
+
+static const char *mode_name(__u32 mode)
+{
+	return mode == KBLOOM_XDP_MODE_NATIVE ? "native" :
+	       mode == KBLOOM_XDP_MODE_GENERIC ? "generic" : "?";
 }
 
 static const char *variant_name(enum kbloom_xdp_variant v)
@@ -1787,39 +248,88 @@ static const char *variant_name(enum kbloom_xdp_variant v)
 	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" : "map";
 }
 
+static void summary_json(struct json *j, const struct inst_info *ii)
+{
+	const struct kbloom_inst_info *f = &ii->info;
+
+	if (ii->kind == XK_MCAST && has(ii, PORTS_MEMBERS)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "memberships", f->members);
+	}
+	if (ii->kind == XK_GATE && has(ii, KBLOOM_INST_INFO_MODE)) {
+		json_kstr(j, "policy", gate_mode_name(f->mode));
+		json_kstr(j, "match", f->flags & KBLOOM_GATE_F_DST ? "dst" :
+								    "src");
+		json_ku64(j, "keys", f->members);
+	}
+	if (ii->kind == XK_IPBF && has(ii, KBLOOM_INST_INFO_IPBF)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "fill_limit", f->fill_limit);
+		json_ku64(j, "d", f->d);
+		json_ku64(j, "k", f->k);
+		json_ku64(j, "seed", f->seed);
+	}
+	if (ii->kind == XK_MCBF && has(ii, PORTS_MEMBERS)) {
+		json_ku64(j, "ports", f->ports);
+		json_ku64(j, "memberships", f->members);
+		json_kbool(j, "audit", f->flags & KBLOOM_MCBF_F_AUDIT);
+	}
+	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
+		json_kstr(j, "variant", variant_name(f->variant));
+		json_key(j, "module_filter");
+		if (f->module_filter[0])
+			json_str(j, f->module_filter);
+		else
+			json_null(j);
+	}
+}
+
+static void summary_text(const struct inst_info *ii)
+{
+	const struct kbloom_inst_info *f = &ii->info;
+
+	if (ii->kind == XK_MCAST && has(ii, PORTS_MEMBERS))
+		printf("  ports %u, memberships %llu\n", f->ports,
+		       (unsigned long long)f->members);
+	if (ii->kind == XK_GATE && has(ii, KBLOOM_INST_INFO_MODE))
+		printf("  policy %s, match %s, %llu addresses in the set\n",
+		       gate_mode_name(f->mode),
+		       f->flags & KBLOOM_GATE_F_DST ? "dst" : "src",
+		       (unsigned long long)f->members);
+	if (ii->kind == XK_IPBF && has(ii, KBLOOM_INST_INFO_IPBF))
+		printf("  ports %u, fill limit %u, d %u, k %u, seed %llu\n",
+		       f->ports, f->fill_limit, f->d, f->k,
+		       (unsigned long long)f->seed);
+	if (ii->kind == XK_MCBF && has(ii, PORTS_MEMBERS))
+		printf("  ports %u, memberships %llu, audit %s\n", f->ports,
+		       (unsigned long long)f->members,
+		       f->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
+	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
+		return;
+	if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)
+		printf("  variant map (filters in BPF maps)\n");
+	else
+		printf("  variant kfunc (kbloom.ko filters), %s %s\n",
+		       ii->kind == XK_GATE ? "module filter" :
+		       "module filter of new ports",
+		       f->module_filter[0] ? f->module_filter : "none");
+}
+
 static void status_json_one(struct json *j, const struct inst_info *ii)
 {
 	char dir[PATH_MAX];
 	int i;
 
-	inst_dir(ii->name, dir, sizeof(dir));
+	snprintf(dir, sizeof(dir), "%s/%s", xdp_root(), ii->name);
 	json_obj(j);
 	json_kstr(j, "name", ii->name);
 	json_kstr(j, "kind", xdp_kind_name(ii->kind));
 	json_kstr(j, "dir", dir);
-	if (ii->have_extra && ii->kind == XK_MCAST) {
-		json_ku64(j, "ports", ii->ports);
-		json_ku64(j, "memberships", ii->groups);
-	}
-	if (ii->have_extra && ii->kind == XK_GATE) {
-		json_kstr(j, "policy", gate_mode_name(ii->mode));
-		json_kstr(j, "match", ii->flags & KBLOOM_GATE_F_DST ? "dst" :
-								     "src");
-		json_ku64(j, "keys", ii->keys);
-	}
-	net_summary_json(j, &ii->net, ii->kind);
-	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
-		json_kstr(j, "variant", variant_name(ii->variant));
-		json_key(j, "module_filter");
-		if (ii->mfilter[0])
-			json_str(j, ii->mfilter);
-		else
-			json_null(j);
-	}
+	summary_json(j, ii);
 	json_key(j, "links");
 	json_arr(j);
 	for (i = 0; i < ii->nlinks; i++) {
-		const struct xlink *l = &ii->links[i];
+		const struct kbloom_xdp_link *l = &ii->links[i];
 
 		json_obj(j);
 		json_key(j, "ifname");
@@ -1834,10 +344,10 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 		json_ku64(j, "link_id", l->link_id);
 		json_ku64(j, "prog_id", l->prog_id);
 		if (ii->kind == XK_MCAST &&
-		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC) {
+		    ii->info.variant == KBLOOM_XDP_VARIANT_KFUNC) {
 			json_key(j, "module_filter");
-			if (l->mfilter[0])
-				json_str(j, l->mfilter);
+			if (ii->mfilter[i][0])
+				json_str(j, ii->mfilter[i]);
 			else
 				json_null(j);
 		}
@@ -1852,26 +362,9 @@ static void status_text_one(const struct inst_info *ii)
 	char dir[PATH_MAX];
 	int i;
 
-	inst_dir(ii->name, dir, sizeof(dir));
+	snprintf(dir, sizeof(dir), "%s/%s", xdp_root(), ii->name);
 	printf("%s: %s, %s\n", ii->name, xdp_kind_name(ii->kind), dir);
-	if (ii->have_extra && ii->kind == XK_MCAST)
-		printf("  ports %u, memberships %llu\n", ii->ports,
-		       (unsigned long long)ii->groups);
-	if (ii->have_extra && ii->kind == XK_GATE)
-		printf("  policy %s, match %s, %llu addresses in the set\n",
-		       gate_mode_name(ii->mode),
-		       ii->flags & KBLOOM_GATE_F_DST ? "dst" : "src",
-		       (unsigned long long)ii->keys);
-	net_summary_text(&ii->net, ii->kind);
-	if (ii->have_extra && (ii->kind == XK_MCAST || ii->kind == XK_GATE)) {
-		if (ii->variant != KBLOOM_XDP_VARIANT_KFUNC)
-			printf("  variant map (filters in BPF maps)\n");
-		else
-			printf("  variant kfunc (kbloom.ko filters), %s %s\n",
-			       ii->kind == XK_GATE ? "module filter" :
-			       "module filter of new ports",
-			       ii->mfilter[0] ? ii->mfilter : "none");
-	}
+	summary_text(ii);
 	if (!ii->nlinks) {
 		printf("  not attached\n");
 		return;
@@ -1879,7 +372,7 @@ static void status_text_one(const struct inst_info *ii)
 	printf("  %-16s %7s %-7s %s%7s %7s\n", "IFACE", "IFINDEX", "MODE",
 	       ii->kind == XK_PASS ? "NETNS            " : "", "LINK", "PROG");
 	for (i = 0; i < ii->nlinks; i++) {
-		const struct xlink *l = &ii->links[i];
+		const struct kbloom_xdp_link *l = &ii->links[i];
 		char ns[24] = "";
 
 		if (ii->kind == XK_PASS)
@@ -1888,9 +381,9 @@ static void status_text_one(const struct inst_info *ii)
 		       l->ifname[0] ? l->ifname : "?", l->ifindex,
 		       mode_name(l->mode), ns, l->link_id, l->prog_id);
 		if (ii->kind == XK_MCAST &&
-		    ii->variant == KBLOOM_XDP_VARIANT_KFUNC)
+		    ii->info.variant == KBLOOM_XDP_VARIANT_KFUNC)
 			printf("  module filter %s",
-			       l->mfilter[0] ? l->mfilter : "none");
+			       ii->mfilter[i][0] ? ii->mfilter[i] : "none");
 		printf("\n");
 	}
 }
@@ -1934,9 +427,20 @@ static int inst_names(char ***out, int *n)
 	return 0;
 }
 
+struct status_args {
+	const char *netns;
+};
+
+static const struct kw status_kw[] = {
+	KW("netns", "NS", KWT_NETNS, struct status_args, netns),
+	{ 0 }
+};
+
+static const struct kw_table status_table = { .kw = status_kw };
+
 static int cmd_status(struct ctl *c, int argc, char **argv)
 {
-	struct xkw kw[] = { { .name = "netns", .arg = "NS" }, { 0 } };
+	struct status_args a = { 0 };
 	const char *name = NULL, *netns;
 	struct inst_info ii;
 	char **names = NULL;
@@ -1944,7 +448,7 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 	struct json j;
 
 	/* NAME is optional: a first word that is not a keyword */
-	if (argc && !xkw_get(kw, argv[0])) {
+	if (argc && strcmp(argv[0], "netns")) {
 		name = argv[0];
 		ret = xdp_arg_name(c, name);
 		if (ret)
@@ -1952,10 +456,10 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	ret = xkw_parse(c, argc, argv, kw);
-	ret = ret ?: xkw_netns(c, kw, &netns);
+	ret = kw_parse(c, &status_table, argc, argv, &a, NULL);
 	if (ret)
 		return ret;
+	netns = a.netns;
 	ret = xdp_netns_open(c, netns, &ns_fd);
 	if (ret)
 		return ret;
@@ -1988,7 +492,7 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 			json_arr(&j);
 	}
 	for (i = 0; i < n; i++) {
-		inst_read(names[i], netns, ns_fd, &ii);
+		inst_read(names[i], netns, &ii);
 		if (ctl_quiet(c))
 			;
 		else if (c->set[CO_JSON])
@@ -1996,6 +500,7 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		else
 			status_text_one(&ii);
 		free(ii.links);
+		free(ii.mfilter);
 	}
 	if (c->set[CO_JSON] && !ctl_quiet(c)) {
 		if (!name)
@@ -2064,7 +569,7 @@ static const struct ctl_cmd xdp_sub[] = {
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
-		.run = cmd_attach,
+		.run = xdp_cmd_attach,
 	},
 	{
 		.name = "detach",

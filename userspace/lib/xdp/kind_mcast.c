@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: the mcast path (bpf/kbloom_mcast.bpf.c).
+ * libkbloom XDP instances: the mcast kind (bpf/kbloom_mcast.bpf.c).
  *
  * A port is three things: a devmap entry (mc_ports) that runs the egress
  * program, a filter (mc_params + mc_filters, id = ifindex) and a counters
@@ -22,15 +22,20 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "uapi/kbloom_xdp_maps.h"
+#include "bpf/kbloom_mcast.skel.h"
+#include "bpf/kbloom_kfunc_mcast.skel.h"
 #include "libkbloom_dev.h"
+#include "kinds.h"
 #include "xdp_priv.h"
 
 static int mcast_check(const struct kbloom_xdp *x)
 {
-	return x && x->kind == KBLOOM_XDP_MCAST ? 0 : -EINVAL;
+	return x && x->inst->ops == &kbx_mcast_ops ? 0 : -EINVAL;
 }
 
-int kbx_mcast_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+static int mcast_init(struct kbloom_xdp *x,
+		      const struct kbloom_xdp_opts *o)
 {
 	struct kbloom_mcast_cfg cfg = {};
 	struct kbloom_xdp_geom g = {};
@@ -155,7 +160,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 			x->max_filters);
 		goto out_unlock;
 	}
-	ret = kbp_ns_enter(x->netns_fd, &ns);
+	ret = kbp_ns_enter(x->inst->netns_fd, &ns);
 	if (ret)
 		goto out_unlock;
 	if (!if_indextoname(ifindex, ifname)) {
@@ -248,7 +253,7 @@ out:
 }
 
 /* Point every devmap entry at @egress_fd, or delete them all if < 0. */
-int kbx_mcast_replace_ports(struct kbloom_xdp *x, int egress_fd)
+static int mcast_ports_replace(struct kbloom_xdp *x, int egress_fd)
 {
 	__u32 *keys, n, i;
 	struct bpf_devmap_val v;
@@ -513,3 +518,77 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 	kbx_unlock(x);
 	return ret;
 }
+
+/* ---- the kind --------------------------------------------------------------- */
+
+/* An interface attached becomes a port (default geometry) if not one. */
+static int mcast_port_attach(struct kbloom_inst *i, int ifindex, bool *made)
+{
+	struct kbloom_xdp *x = i->priv;
+	struct kbloom_params p;
+	int ret;
+
+	if (kbx_filter_get(x, ifindex, &p) != -ENOENT)
+		return 0;
+	ret = kbloom_mcast_port_add(x, ifindex, NULL);
+	*made = !ret;
+	return ret;
+}
+
+static void mcast_port_undo(struct kbloom_inst *i, int ifindex)
+{
+	kbloom_mcast_port_del(i->priv, ifindex);
+}
+
+static void mcast_teardown(struct kbloom_inst *i)
+{
+	mcast_ports_replace(i->priv, -1);	/* drop the devmap entries */
+}
+
+static void mcast_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_xdp *x = i->priv;
+	__u64 ports;
+
+	if (!kbp_map_count(x->params_fd, &ports) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->ports = (__u32)ports;
+		info->fields |= KBLOOM_INST_INFO_PORTS | KBLOOM_INST_INFO_MEMBERS;
+	}
+	kbx_info(x, info);
+}
+
+static const struct kbx_desc mcast_desc = {
+	.xdp_kind = KBLOOM_XDP_MCAST,
+	.multi = true,
+	.params = "mc_params", .filters = "mc_filters",
+	.stats = "mc_stats", .exact = "mc_members",
+	.config = "mc_config", .ports = "mc_ports",
+	.kfilter = "mc_kfilter",
+	.blocks_name = "mc_port_",
+	.progs = {
+		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
+		[XDP_PROG_EGRESS] = { "kbloom_mcast_egress", "prog_egress" },
+		[XDP_PROG_CHECK] = { "kbloom_mcast_check", "prog_check" },
+	},
+	.objs = {
+		{ "kbloom_mcast", kbloom_mcast__elf_bytes },
+		{ "kbloom_kfunc_mcast", kbloom_kfunc_mcast__elf_bytes },
+	},
+	.init = mcast_init,
+	.ports_replace = mcast_ports_replace,
+};
+
+const struct kbi_ops kbx_mcast_ops = {
+	.kind = "mcast",
+	.data = &mcast_desc,
+	.create = kbx_inst_create,
+	.open = kbx_inst_open,
+	.close = kbx_inst_close,
+	.prog_fd = kbx_inst_prog_fd,
+	.port_attach = mcast_port_attach,
+	.port_undo = mcast_port_undo,
+	.replace = kbx_inst_replace,
+	.teardown = mcast_teardown,
+	.info = mcast_info,
+};

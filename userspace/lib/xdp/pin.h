@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * libkbloom XDP loader: helpers shared by the instances of xdp.c
- * (mcast, gate) and xdp_ipbf.c (ipbf, mcbf): pin directories and paths,
- * bpffs, network namespaces, loading and pinning objects.  They take
- * plain arguments, return 0 or -errno and log nothing: the callers do.
+ * libkbloom XDP instances: helpers shared by the core (inst.c) and the
+ * kinds: pin directories and paths, bpffs, network namespaces, loading
+ * and pinning objects.  They take plain arguments, return 0 or -errno
+ * and log nothing: the callers do.
  */
 #ifndef _KBLOOM_PIN_H
 #define _KBLOOM_PIN_H
@@ -47,9 +47,19 @@ void kbp_ns_leave(int saved);
 /* Wait for an RCU grace period. */
 int kbp_rcu_sync(void);
 
+/* How many keys map @fd has (keys of at most 256 bytes); -errno. */
+int kbp_map_count(int fd, __u64 *n);
 /* Every key of a map of __u32 keys, malloc()ed. */
 int kbp_map_keys(int fd, __u32 **out, __u32 *cnt);
 
+/* A BPF object of a kind: its name and its skeleton's ELF bytes. */
+struct kbp_obj {
+	const char *name;
+	const void *(*elf)(size_t *sz);
+};
+
+/* Open (not load) object @o into *@obj; -errno. */
+int kbp_obj_open(const struct kbp_obj *o, struct bpf_object **obj);
 int kbp_set_max(struct bpf_object *obj, const char *map, __u32 n);
 /* Pin every map of @obj under @dir, by name. */
 int kbp_pin_maps(struct bpf_object *obj, const char *dir);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * libkbloom XDP loader: internals shared by xdp.c (instances, links),
- * kbx_filter.c (filter tables), kbx_mcast.c and kbx_gate.c.  The helpers
- * shared with xdp_ipbf.c are in pin.h.
+ * libkbloom XDP instances: what the mcast and gate kinds share (path.c:
+ * loading, variants, module filter names; filter.c: filter tables); each
+ * kind (kind_mcast.c, kind_gate.c) describes itself in a struct kbx_desc.
  */
 #ifndef _KBLOOM_XDP_PRIV_H
 #define _KBLOOM_XDP_PRIV_H
@@ -10,10 +10,13 @@
 #include <limits.h>
 #include <linux/types.h>
 #include "libkbloom_xdp.h"
+#include "inst.h"
 #include "pin.h"
 
 #define XDP_DEF_MAX_PORTS	64U
 #define XDP_DEF_MAX_KEYS	65536U
+
+#include <stdbool.h>
 
 /* One mmapped blocks map, cached per slot. */
 struct kbx_blocks {
@@ -24,15 +27,50 @@ struct kbx_blocks {
 	__u32 nblocks;
 };
 
+enum { XDP_PROG_MAIN, XDP_PROG_EGRESS, XDP_PROG_CHECK, XDP_NPROGS };
+
+struct kbloom_xdp;
+struct bpf_object;
+
+struct kbx_prog_pin {
+	const char *prog;	/* program name in the object */
+	const char *pin;	/* pin name in the instance directory */
+};
+
+/**
+ * struct kbx_desc - a kind of the mcast/gate family
+ * @xdp_kind: its enum kbloom_xdp_kind
+ * @multi: filters per port (ids are ifindexes, id 0 names new ports)
+ * @params, @filters, @stats, @exact, @config, @ports, @kfilter: map pins
+ * @blocks_name: name of a new blocks map (with the id when @multi)
+ * @progs: its programs and their pins
+ * @objs: the object of each variant ([0] map, [1] kfunc): its name and
+ *        its skeleton's ELF
+ * @init: create-time settings of the kind
+ * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
+ */
+struct kbx_desc {
+	enum kbloom_xdp_kind xdp_kind;
+	bool multi;
+	const char *params;
+	const char *filters;
+	const char *stats;
+	const char *exact;
+	const char *config;
+	const char *ports;
+	const char *kfilter;
+	const char *blocks_name;
+	struct kbx_prog_pin progs[XDP_NPROGS];
+	struct kbp_obj objs[2];
+	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
+	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
+};
+
 struct kbloom_xdp {
-	enum kbloom_xdp_kind kind;
-	char name[KBLOOM_XDP_NAME_MAX];
-	char dir[PATH_MAX];
-	int dir_fd;
-	int lock_depth;
-	int netns_fd;		/* -1: the caller's */
-	kbloom_xdp_log_fn log;
-	void *log_ctx;
+	struct kbloom_inst *inst;
+	const struct kbx_desc *desc;
+	const char *name;	/* inst->name */
+	const char *dir;	/* inst->dir */
 
 	/* filter table */
 	int params_fd;
@@ -61,17 +99,24 @@ struct kbloom_xdp {
 	int dev_fd;		/* /dev/kbloom, opened on first use, or -1 */
 };
 
-enum { XDP_PROG_MAIN, XDP_PROG_EGRESS, XDP_PROG_CHECK, XDP_NPROGS };
+/* the core's log and lock, for a handle */
+#define kbx_log(x, ...)	kbi_log((x)->inst, __VA_ARGS__)
 
-/* xdp.c */
-void kbx_log(const struct kbloom_xdp *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int kbx_lock(struct kbloom_xdp *x);
-void kbx_unlock(struct kbloom_xdp *x);
+static inline int kbx_lock(struct kbloom_xdp *x)
+{
+	return kbi_lock(x->inst);
+}
+
+static inline void kbx_unlock(struct kbloom_xdp *x)
+{
+	kbi_unlock(x->inst);
+}
+
+/* path.c */
 int kbx_geom_to_params(const struct kbloom_xdp_geom *g,
 		       struct kbloom_params *p);
 
-/* xdp.c: module filters of kfunc instances */
+/* path.c: module filters of kfunc instances */
 int kbx_kfunc(const struct kbloom_xdp *x);
 int kbx_module_name(struct kbloom_xdp *x, __u32 id,
 		    char name[KBLOOM_NAME_LEN]);
@@ -80,7 +125,7 @@ int kbx_module_keys(struct kbloom_xdp *x, __u32 id, unsigned long req,
 int kbx_module_name_port(struct kbloom_xdp *x, int ifindex);
 int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
 
-/* kbx_filter.c */
+/* filter.c */
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
 int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
 		      struct kbx_blocks **bp);
@@ -98,9 +143,12 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 		   const void *key, __u32 len);
 
-/* kbx_mcast.c, kbx_gate.c: create-time settings */
-int kbx_mcast_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
-int kbx_gate_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
-int kbx_mcast_replace_ports(struct kbloom_xdp *x, int egress_fd);
+/* path.c: the ops of both kinds */
+int kbx_inst_create(struct kbloom_inst *i, const void *opts);
+int kbx_inst_open(struct kbloom_inst *i);
+void kbx_inst_close(struct kbloom_inst *i);
+int kbx_inst_prog_fd(const struct kbloom_inst *i);
+int kbx_inst_replace(struct kbloom_inst *i);
+void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info);
 
 #endif /* _KBLOOM_XDP_PRIV_H */

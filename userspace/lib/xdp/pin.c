@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: helpers shared by xdp.c and xdp_ipbf.c (pin.h).
+ * libkbloom XDP instances: the helpers of pin.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -199,6 +199,27 @@ int kbp_rcu_sync(void)
 	return 0;
 }
 
+int kbp_map_count(int fd, __u64 *n)
+{
+	struct bpf_map_info info = {};
+	__u8 key[256], next[256];
+	__u32 len = sizeof(info);
+	int ret;
+
+	ret = kbp_err(bpf_obj_get_info_by_fd(fd, &info, &len));
+	if (ret)
+		return ret;
+	if (info.key_size > sizeof(key))
+		return -E2BIG;
+	*n = 0;
+	for (ret = bpf_map_get_next_key(fd, NULL, next); !ret;
+	     ret = bpf_map_get_next_key(fd, key, next)) {
+		memcpy(key, next, info.key_size);
+		(*n)++;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int kbp_map_keys(int fd, __u32 **out, __u32 *cnt)
 {
 	__u32 key, next, *v = NULL, *t, len = 0, cap = 0;
@@ -221,6 +242,19 @@ int kbp_map_keys(int fd, __u32 **out, __u32 *cnt)
 	*out = v;
 	*cnt = len;
 	return 0;
+}
+
+int kbp_obj_open(const struct kbp_obj *o, struct bpf_object **obj)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = o->name);
+	const void *elf;
+	size_t sz;
+
+	elf = o->elf(&sz);
+	*obj = bpf_object__open_mem(elf, sz, &opts);
+	if (*obj)
+		return 0;
+	return -errno ?: -ENOMEM;
 }
 
 int kbp_set_max(struct bpf_object *obj, const char *map, __u32 n)

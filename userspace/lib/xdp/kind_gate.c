@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP loader: the gate path (bpf/kbloom_gate.bpf.c).
+ * libkbloom XDP instances: the gate kind (bpf/kbloom_gate.bpf.c).
  *
  * The set is gate_exact; the filter (id 0) holds at least its keys.
  * Adding writes the exact map and then the filter, so the key is in force
@@ -20,12 +20,16 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "uapi/kbloom_xdp_maps.h"
+#include "bpf/kbloom_gate.skel.h"
+#include "bpf/kbloom_kfunc_gate.skel.h"
 #include "libkbloom_dev.h"
+#include "kinds.h"
 #include "xdp_priv.h"
 
 static int gate_check(const struct kbloom_xdp *x)
 {
-	return x && x->kind == KBLOOM_XDP_GATE ? 0 : -EINVAL;
+	return x && x->inst->ops == &kbx_gate_ops ? 0 : -EINVAL;
 }
 
 static int gate_cfg_ok(__u32 mode, __u32 flags)
@@ -33,7 +37,8 @@ static int gate_cfg_ok(__u32 mode, __u32 flags)
 	return mode <= KBLOOM_GATE_MODE_MAX && !(flags & ~KBLOOM_GATE_F_ALL);
 }
 
-int kbx_gate_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
+static int gate_init(struct kbloom_xdp *x,
+		     const struct kbloom_xdp_opts *o)
 {
 	struct kbloom_gate_cfg cfg = {};
 	struct kbloom_params p;
@@ -213,3 +218,50 @@ int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st)
 	free(v);
 	return ret;
 }
+
+/* ---- the kind --------------------------------------------------------------- */
+
+static void gate_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
+{
+	struct kbloom_xdp *x = i->priv;
+	struct kbloom_gate_cfg cfg;
+	__u32 zero = 0;
+
+	if (!bpf_map_lookup_elem(x->config_fd, &zero, &cfg) &&
+	    !kbp_map_count(x->exact_fd, &info->members)) {
+		info->mode = cfg.mode;
+		info->flags = cfg.flags;
+		info->fields |= KBLOOM_INST_INFO_MODE | KBLOOM_INST_INFO_FLAGS |
+				KBLOOM_INST_INFO_MEMBERS;
+	}
+	kbx_info(x, info);
+}
+
+static const struct kbx_desc gate_desc = {
+	.xdp_kind = KBLOOM_XDP_GATE,
+	.multi = false,
+	.params = "gate_params", .filters = "gate_filters",
+	.stats = "gate_stats", .exact = "gate_exact",
+	.config = "gate_config", .ports = NULL,
+	.kfilter = "gate_kfilter",
+	.blocks_name = "gate_filter",
+	.progs = {
+		[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
+	},
+	.objs = {
+		{ "kbloom_gate", kbloom_gate__elf_bytes },
+		{ "kbloom_kfunc_gate", kbloom_kfunc_gate__elf_bytes },
+	},
+	.init = gate_init,
+};
+
+const struct kbi_ops kbx_gate_ops = {
+	.kind = "gate",
+	.data = &gate_desc,
+	.create = kbx_inst_create,
+	.open = kbx_inst_open,
+	.close = kbx_inst_close,
+	.prog_fd = kbx_inst_prog_fd,
+	.replace = kbx_inst_replace,
+	.info = gate_info,
+};

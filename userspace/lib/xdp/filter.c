@@ -134,10 +134,10 @@ static int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
 		o.btf_key_type_id = x->btf_key_id;
 		o.btf_value_type_id = x->btf_block_id;
 	}
-	if (x->kind == KBLOOM_XDP_MCAST)
-		snprintf(name, sizeof(name), "mc_port_%u", id);
+	if (x->desc->multi)
+		snprintf(name, sizeof(name), "%s%u", x->desc->blocks_name, id);
 	else
-		snprintf(name, sizeof(name), "gate_filter");
+		snprintf(name, sizeof(name), "%s", x->desc->blocks_name);
 	fd = kbp_err(bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(__u32),
 				    sizeof(struct kbloom_block), nblocks, &o));
 	if (fd < 0) {

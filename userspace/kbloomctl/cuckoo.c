@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbloomctl: cuckoo filters of /dev/kbloom (kmod/cuckoo.c): the cuckoo
+ * form of create (module.c's create hands "NAME cuckoo ..." here), count,
+ * and the cuckoo lines of stat.  add, del, test, save and restore are the
+ * module's commands, unchanged.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "kbloomctl.h"
+#include "uapi/kbloom_variants.h"
+
+enum {
+	CK_CAPACITY, CK_FPR, CK_FP_BITS, CK_SLOTS, CK_BUCKETS, CK_SEED,
+	CK__COUNT
+};
+
+static const char *const ck_words[] = {
+	"capacity", "fpr", "fp-bits", "slots", "buckets", "seed", NULL
+};
+
+static int ck_kw(struct ctl *c, struct kbloom_create *cr, int kw,
+		 const char *v)
+{
+	__u64 x;
+	int ret;
+
+	switch (kw) {
+	case CK_CAPACITY:
+		ret = arg_u64(v, 1, KBLOOM_M_MAX, &cr->capacity);
+		return ret ? arg_bad_u64(c, "capacity", v, ret, 1,
+					 KBLOOM_M_MAX, "keys expected") : 0;
+	case CK_FPR:
+		ret = arg_prob(v, &cr->fpr_pico);
+		return ret ? arg_bad_prob(c, "fpr", v, ret) : 0;
+	case CK_FP_BITS:
+		ret = arg_u64(v, KB_CUCKOO_FP_MIN, KB_CUCKOO_FP_MAX, &x);
+		cr->fp_bits = (__u32)x;
+		return ret ? arg_bad_u64(c, "fp-bits", v, ret,
+					 KB_CUCKOO_FP_MIN, KB_CUCKOO_FP_MAX,
+					 "fingerprint bits") : 0;
+	case CK_SLOTS:
+		if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "4") &&
+		    strcmp(v, "8"))
+			return ctl_usage(c, "slots '%s': not a bucket size (allowed: 1, 2, 4 or 8)",
+					 v);
+		cr->slots = (__u32)atoi(v);
+		return 0;
+	case CK_BUCKETS:
+		ret = arg_u64(v, 2, KBLOOM_M_MAX, &cr->buckets);
+		return ret ? arg_bad_u64(c, "buckets", v, ret, 2, KBLOOM_M_MAX,
+					 NULL) : 0;
+	case CK_SEED:
+		ret = arg_u64(v, 0, ~0ULL, &cr->seed);
+		cr->flags |= KBLOOM_CREATE_SEED;
+		return ret ? arg_bad_u64(c, "seed", v, ret, 0, ~0ULL,
+					 "decimal or 0x hex") : 0;
+	}
+	return 0;
+}
+
+/* Planned (capacity N fpr P) or explicit (fp-bits F slots B buckets N). */
+static int ck_check(struct ctl *c, struct kbloom_create *cr, const bool *seen)
+{
+	bool planned = seen[CK_CAPACITY] || seen[CK_FPR];
+	struct kb_shape s = { .type = KBLOOM_TYPE_CUCKOO };
+	int ret;
+
+	if (planned == (seen[CK_FP_BITS] || seen[CK_SLOTS] || seen[CK_BUCKETS]))
+		return ctl_usage(c, "cuckoo size: give capacity N fpr P, or fp-bits F slots B buckets N");
+	if (planned && !(seen[CK_CAPACITY] && seen[CK_FPR]))
+		return ctl_usage(c, "%s: needs %s too",
+				 seen[CK_CAPACITY] ? "capacity" : "fpr",
+				 seen[CK_CAPACITY] ? "fpr P" : "capacity N");
+	if (planned) {
+		ret = kb_cuckoo_plan(cr->capacity, cr->fpr_pico, &s);
+		if (ret)
+			return ctl_usage(c, "capacity %llu fpr: %s (allowed: fpr >= 1.8e-9, at most 2^32 slots)",
+					 (unsigned long long)cr->capacity,
+					 ret == -E2BIG ? "too big" :
+							 "cannot be planned");
+		return 0;
+	}
+	if (!(seen[CK_FP_BITS] && seen[CK_SLOTS] && seen[CK_BUCKETS]))
+		return ctl_usage(c, "cuckoo geometry: needs fp-bits F, slots B and buckets N");
+	s.fp_bits = cr->fp_bits;
+	s.slots = cr->slots;
+	s.buckets = cr->buckets;
+	if (kb_shape_derive(&s))
+		return ctl_usage(c, "buckets %llu: times slots %u over 2^32",
+				 (unsigned long long)cr->buckets, cr->slots);
+	return 0;
+}
+
+/* create NAME cuckoo ...: argv[0] is NAME (checked), argv[1] "cuckoo". */
+int cuckoo_create(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_create cr = { .type = KBLOOM_TYPE_CUCKOO };
+	bool seen[CK__COUNT] = { false };
+	char words[96];
+	int i, kw, ret;
+
+	memcpy(cr.name, argv[0], strlen(argv[0]));
+	for (i = 2; i < argc; i += 2) {
+		kw = arg_pick(argv[i], ck_words);
+		if (kw < 0) {
+			arg_words(words, sizeof(words), ck_words);
+			return ctl_usage(c, "'%s': unknown keyword for cuckoo (allowed: %s)",
+					 argv[i], words);
+		}
+		if (seen[kw] || i + 1 == argc)
+			return ctl_usage(c, "%s: %s", argv[i], seen[kw] ?
+					 "given twice (allowed once)" :
+					 "missing value");
+		seen[kw] = true;
+		ret = ck_kw(c, &cr, kw, argv[i + 1]);
+		if (ret)
+			return ret;
+	}
+	ret = ck_check(c, &cr, seen);
+	if (ret)
+		return ret;
+	if (c->set[CO_EXIST])
+		cr.flags |= KBLOOM_CREATE_EXIST;
+	ret = ctl_dev(c);
+	if (ret)
+		return ret;
+	ret = kbloom_dev_create(c->dev_fd, &cr);
+	if (ret)
+		return ctl_syserr(c, ret, NULL, "create %s", argv[0]);
+	return KBCTL_OK;
+}
+
+/* The cuckoo lines of stat: geometry, load, kicks, overflows. */
+void cuckoo_stat_text(const struct kbloom_stat *st)
+{
+	printf("cuckoo:       %u-bit fingerprints, %llu buckets of %u slots\n",
+	       st->fp_bits, (unsigned long long)st->buckets, st->slots);
+	printf("load:         %.2f%% (%llu of %llu slots)\n",
+	       st->occupancy_ppm / 10000.0, (unsigned long long)st->ones,
+	       (unsigned long long)st->m);
+	printf("kicks:        %llu\noverflows:    %llu\n",
+	       (unsigned long long)st->kicks,
+	       (unsigned long long)st->overflows);
+}
+
+static void count_print(const struct keyset *ks, const __u64 *est)
+{
+	struct key_iter it = { 0 };
+	const __u8 *key;
+	char text[272];
+	__u64 i = 0;
+	__u32 len;
+
+	while (keys_next(ks, &it, &key, &len)) {
+		key_render(ks->enc, key, len, text, sizeof(text));
+		printf("%s: %llu\n", text, (unsigned long long)est[i++]);
+	}
+}
+
+static int count_ioctl(struct ctl *c, const char *name,
+		       const struct keyset *ks, __u64 *est)
+{
+	struct kbloom_keys b = {
+		.size = sizeof(b), .key_len = ks->key_len,
+		.count = (__u32)ks->count, .keys = (uintptr_t)ks->buf,
+		.keys_len = ks->len, .results = (uintptr_t)est,
+	};
+
+	memcpy(b.name, name, strlen(name));
+	if (ks->count > KBLOOM_BATCH_KEYS_MAX)
+		return -E2BIG;
+	return ioctl(c->dev_fd, KBLOOM_IOCTL_COUNT, &b) ? -errno : 0;
+}
+
+static int cmd_count(struct ctl *c, int argc, char **argv)
+{
+	struct keyset ks = { 0 };
+	__u64 *est = NULL;
+	int rc;
+
+	rc = arg_name(c, "NAME", argv[0]);
+	if (rc)
+		return rc;
+	rc = keys_collect(c, argc - 1, argv + 1, &ks);
+	if (rc)
+		goto out;
+	est = calloc(ks.count + 1, sizeof(*est));
+	rc = est ? ctl_dev(c) : ctl_syserr(c, -ENOMEM, NULL, "count");
+	if (rc)
+		goto out;
+	rc = count_ioctl(c, argv[0], &ks, est);
+	if (rc) {
+		rc = ctl_syserr(c, rc, rc == -EOPNOTSUPP ?
+				"this filter type has no counts" : NULL,
+				"count %s", argv[0]);
+		goto out;
+	}
+	if (!ctl_quiet(c)) {
+		count_print(&ks, est);
+		rc = ctl_flush_stdout(c);
+	}
+out:
+	free(est);
+	keys_free(&ks);
+	return rc;
+}
+
+const struct ctl_cmd cuckoo_cmds[] = {
+	{
+		.name = "count",
+		.synopsis = "NAME KEY... | NAME -f FILE | NAME -",
+		.summary = "count keys: copies in a cuckoo filter, the minimum counter of a counting one",
+		.help =
+"Keys as for add.  Prints \"KEY: N\" per key: for a cuckoo filter the\n"
+"copies of the key's fingerprint in its two buckets, for a counting\n"
+"filter the minimum of its counters (never below the true count while\n"
+"no counter saturated).\n",
+		.min_args = 1,
+		.max_args = CTL_ARGS_ANY,
+		.opts = CTL_OPT(CO_KEY) | CTL_OPT(CO_FILE),
+		.run = cmd_count,
+	},
+	{ 0 }
+};

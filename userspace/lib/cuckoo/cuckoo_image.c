@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom cuckoo: version-3 images (uapi/kbloom_image.h), the format
+ * kbloom.ko's SAVE writes and RESTORE reads: the base header, the
+ * geometry tail (fp_bits, slots, buckets, kicks, overflows) and the words
+ * little-endian.  Load verifies everything before it allocates.
+ */
+#include <stdlib.h>
+
+#include "cuckoo_int.h"
+
+size_t kbloom_cuckoo_image_size(const struct kbloom_cuckoo *c)
+{
+	return c ? KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN +
+		   c->nwords * 8 : 0;
+}
+
+static void kcf_head_fill(const struct kbloom_cuckoo *c,
+			  struct kbloom_image_head *hd)
+{
+	struct kbloom_image_hdr *h = &hd->h;
+	struct kbloom_image_geom *g = &hd->g;
+
+	memset(hd, 0, sizeof(*hd));
+	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
+	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
+	h->hdr_len = kb_le16(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN);
+	h->type = KBLOOM_TYPE_CUCKOO;
+	h->hash_id = (__u8)c->hash_id;
+	h->k = kb_le32(c->s.k);
+	h->seed = kb_le64(c->seed);
+	h->m = kb_le64(c->s.m);
+	h->capacity = kb_le64(c->capacity);
+	h->fpr_pico = kb_le64(c->fpr_pico);
+	h->inserted = kb_le64(__atomic_load_n(&c->inserted, __ATOMIC_RELAXED));
+	h->payload_len = kb_le64(c->nwords * 8);
+	memcpy(h->name, c->name, KBLOOM_NAME_LEN);
+	g->fp_bits = (__u8)c->s.fp_bits;
+	g->slots = (__u8)c->s.slots;
+	g->buckets = kb_le64(c->s.buckets);
+	g->kicks = kb_le64(__atomic_load_n(&c->kicks, __ATOMIC_RELAXED));
+	g->overflows = kb_le64(__atomic_load_n(&c->overflows, __ATOMIC_RELAXED));
+}
+
+int kbloom_cuckoo_save(const struct kbloom_cuckoo *c, void *buf,
+		       size_t buf_len, size_t *image_len)
+{
+	struct kbloom_image_head hd;
+	size_t len, hl = sizeof(hd);
+	__u8 *out = buf;
+	__u64 i, w;
+
+	if (!c)
+		return -EINVAL;
+	len = kbloom_cuckoo_image_size(c);
+	if (image_len)
+		*image_len = len;
+	if (buf_len < len)
+		return -EMSGSIZE;
+	if (!buf)
+		return -EINVAL;
+	kcf_head_fill(c, &hd);
+	/* copy first, checksum the copy: consistent under writers */
+	for (i = 0; i < c->nwords; i++) {
+		w = kb_le64(kcf_load(&c->words[i]));
+		memcpy(out + hl + i * 8, &w, 8);
+	}
+	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + hl, c->nwords * 8));
+	memcpy(out, &hd, hl);
+	return 0;
+}
+
+/* kb_image_verify() through an aligned copy of the header and tail. */
+static int kcf_verify(const void *buf, size_t len,
+		      struct kbloom_image_head *hd)
+{
+	const size_t hl = sizeof(*hd);
+	int ret;
+
+	memset(hd, 0, sizeof(*hd));
+	memcpy(hd, buf, len < hl ? len : hl);
+	ret = kb_image_check(&hd->h, len);
+	if (ret)
+		return ret;
+	if (kb_le16(hd->h.version) != KBLOOM_IMAGE_VERSION_GEOM ||
+	    hd->h.type != KBLOOM_TYPE_CUCKOO)
+		return -EOPNOTSUPP;
+	ret = kb_image_geom_check(&hd->h, &hd->g);
+	if (ret)
+		return ret;
+	if (kb_image_crc_head(hd, (const __u8 *)buf + hl, len - hl) !=
+	    kb_le32(hd->h.crc))
+		return -EBADMSG;
+	return 0;
+}
+
+int kbloom_cuckoo_load(const void *buf, size_t len,
+		       struct kbloom_cuckoo **cp)
+{
+	const __u8 *in = buf;
+	struct kbloom_image_head hd;
+	struct kbloom_cuckoo *c;
+	struct kb_shape s;
+	__u64 i, w;
+	int ret;
+
+	if (!buf || !cp)
+		return -EINVAL;
+	ret = kcf_verify(buf, len, &hd);
+	if (ret)
+		return ret;
+	kb_image_shape(&hd.h, &hd.g, &s);
+	ret = kcf_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &c);
+	if (ret)
+		return ret;
+	for (i = 0; i < c->nwords; i++) {
+		memcpy(&w, in + sizeof(hd) + i * 8, 8);
+		c->words[i] = kb_le64(w);
+	}
+	c->capacity = kb_le64(hd.h.capacity);
+	c->fpr_pico = kb_le64(hd.h.fpr_pico);
+	c->inserted = kb_le64(hd.h.inserted);
+	c->kicks = kb_le64(hd.g.kicks);
+	c->overflows = kb_le64(hd.g.overflows);
+	memcpy(c->name, hd.h.name, KBLOOM_NAME_LEN);
+	*cp = c;
+	return 0;
+}
