@@ -147,6 +147,16 @@ TEST_F(fb, kernel_refuses_freplace_own_link)
 	EXPECT_FALSE(fb_xdp_on(self->v0));
 	EXPECT_NE(0, access(self->pin, F_OK));
 	EXPECT_EQ(-ENOENT, kb_xdp_detach(self->v0, self->pin, NULL, NULL));
+
+	/* quiet: the reason only in the attachment */
+	self->in.log.len = 0;
+	self->in.log.text[0] = 0;
+	ASSERT_EQ(0, kbt_inst_attach(&self->in, self->v0, self->pin,
+				     KB_XDP_ATTACH_QUIET, 0, &a));
+	EXPECT_EQ(KB_XDP_VIA_LINK, a.via);
+	EXPECT_EQ(0, self->in.log.len);
+	EXPECT_NE(NULL, strstr(a.why, "the kernel refuses freplace (EXT) programs"));
+	EXPECT_EQ(0, kb_xdp_detach(self->v0, self->pin, NULL, NULL));
 }
 
 TEST_F(fb, other_program_is_named)

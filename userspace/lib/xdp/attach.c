@@ -514,7 +514,7 @@ static int kba_req_ok(const struct kb_xdp_attach_req *r)
 	       (r->pin_path || !r->ext_obj) &&
 	       r->mode <= KBLOOM_XDP_MODE_GENERIC &&
 	       (!r->ext_obj || r->prog_name) &&
-	       !(r->flags & ~KB_XDP_ATTACH_OWN_LINK) &&
+	       !(r->flags & ~KB_XDP_ATTACH_FLAGS) &&
 	       !(r->chain_actions & ~((2U << XDP_REDIRECT) - 1));
 }
 
@@ -545,10 +545,12 @@ int kb_xdp_attach(const struct kb_xdp_attach_req *req,
 			a.ifname, why);
 		ret = -EBUSY;
 	} else if (ret == 1) {
-		if (disp)
+		if (disp && !(req->flags & KB_XDP_ATTACH_QUIET))
 			kba_log(&a, "%s: libxdp dispatcher unavailable (%s), attaching kbloom's own XDP link",
 				a.ifname, why);
 		ret = kba_link_attach(&a, out);
+		if (ret >= 0)
+			snprintf(out->why, sizeof(out->why), "%s", why);
 	}
 out:
 	kba_end(&a);

@@ -26,6 +26,9 @@ struct bpf_object;
 
 /* kb_xdp_attach_req.flags */
 #define KB_XDP_ATTACH_OWN_LINK	(1U << 0)	/* never the dispatcher */
+/* the dispatcher's fallback reason only in kb_xdp_attachment.why, not logged */
+#define KB_XDP_ATTACH_QUIET	(1U << 1)
+#define KB_XDP_ATTACH_FLAGS	(KB_XDP_ATTACH_OWN_LINK | KB_XDP_ATTACH_QUIET)
 
 enum kb_xdp_via {
 	KB_XDP_VIA_NONE = 0,		/* not attached (any more) */
@@ -78,6 +81,8 @@ struct kb_xdp_attach_req {
  * @link_id: the own link's id; 0 for a dispatcher component
  * @others: other programs sharing the interface's dispatcher
  * @run_prio: the dispatcher run priority (0 for a link)
+ * @why: kb_xdp_attach(): why an own link when the dispatcher was asked
+ *       for, "" otherwise
  */
 struct kb_xdp_attachment {
 	__u32 via;
@@ -86,6 +91,7 @@ struct kb_xdp_attachment {
 	__u32 link_id;
 	__u32 others;
 	__u32 run_prio;
+	char why[160];
 };
 
 /**
