@@ -6,7 +6,8 @@
  * xdp-filter programs and kbloom's run on the same veth in either order.
  * Real frames (AF_PACKET on the peer end) are counted by both programs;
  * `xdp-loader status` lists kbloom's; detaching either leaves the other
- * running; a program that is not a dispatcher is refused by name.
+ * running; a program that is not a dispatcher is refused by name; and
+ * kbloomctl's gate and mcast instances join the dispatcher the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,43 @@ TEST_F(cx, dispatcher_blocks_own_link)
 			       "v0: another XDP program is attached"));
 	EXPECT_NE(0, access(self->pin, F_OK));
 	EXPECT_NE(0, cx_component(self, "peer_count"));
+}
+
+/* kbloomctl: the gate joins xdp-loader's dispatcher, detach leaves it */
+TEST_F(cx, kbloomctl_gate_beside_loader)
+{
+	char name[64];
+
+	kbt_name(name, sizeof(name), "g");
+	ASSERT_EQ(0, cx_peer_load(self));
+	ASSERT_EQ(0, kbt_sh(NULL, "build/kbloomctl xdp attach gate %s dev v0",
+			    name));
+	EXPECT_TRUE(cx_status_has("kbloom_gate"));
+	EXPECT_NE(0, cx_component(self, "peer_count"));
+	ASSERT_EQ(0, cx_send(3));
+	EXPECT_EQ(3, cx_wait(self->peer_hits, 3));	/* the gate passed them */
+	ASSERT_EQ(0, kbt_sh(NULL, "build/kbloomctl xdp detach %s", name));
+	EXPECT_EQ(0, cx_component(self, "kbloom_gate"));
+	EXPECT_NE(0, cx_component(self, "peer_count"));
+	ASSERT_EQ(0, cx_send(1));
+	EXPECT_EQ(4, cx_wait(self->peer_hits, 4));
+}
+
+/* kbloomctl: mcast first, then xdp-filter joins; unloading it leaves mcast */
+TEST_F(cx, kbloomctl_mcast_then_xdp_filter)
+{
+	char name[64];
+
+	kbt_name(name, sizeof(name), "m");
+	ASSERT_EQ(0, kbt_sh(NULL, "build/kbloomctl xdp attach mcast %s dev v0",
+			    name));
+	ASSERT_EQ(0, kbt_sh(NULL, "xdp-filter load -m native v0"));
+	EXPECT_TRUE(cx_status_has("xdpfilt"));
+	EXPECT_NE(0, cx_component(self, "kbloom_mcast_ingress"));
+	ASSERT_EQ(0, kbt_sh(NULL, "xdp-filter unload v0"));
+	EXPECT_NE(0, cx_component(self, "kbloom_mcast_ingress"));
+	EXPECT_EQ(0, kbt_sh(NULL, "build/kbloomctl xdp detach %s", name));
+	EXPECT_EQ(0, cx_component(self, "kbloom_mcast_ingress"));
 }
 
 TEST_HARNESS_MAIN
