@@ -190,7 +190,7 @@ TEST_F(fb, generic_fallback_on_lo)
 	};
 	struct kb_xdp_attachment a;
 
-	EXPECT_EQ(-EOPNOTSUPP, kb_xdp_attach(&r, &a, kbt_log_to_buf,
+	EXPECT_EQ(-EOPNOTSUPP, kb_xdp_attach(&r, &a, kbt_log_line,
 					     &self->in.log));
 	EXPECT_NE(0, access(self->pin, F_OK));
 	self->in.log.len = 0;
@@ -211,7 +211,7 @@ TEST_F(fb, unpinned_link_goes_with_its_fd)
 	struct kb_xdp_attachment a;
 	int fd;
 
-	fd = kb_xdp_attach(&r, &a, kbt_log_to_buf, &self->in.log);
+	fd = kb_xdp_attach(&r, &a, kbt_log_line, &self->in.log);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(KB_XDP_VIA_LINK, a.via);
 	EXPECT_TRUE(fb_xdp_on(self->v0));

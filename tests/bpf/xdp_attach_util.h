@@ -18,29 +18,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "tests/bpf/xdp_util.h"
 #include "userspace/lib/xdp/attach.h"
 #include "tests/kmod/xdp_coexist_kb.skel.h"
-
-struct kbt_logbuf {
-	char text[4096];
-	size_t len;
-};
-
-static inline void kbt_log_to_buf(void *ctx, const char *msg)
-{
-	struct kbt_logbuf *b = ctx;
-	int n = snprintf(b->text + b->len, sizeof(b->text) - b->len, "%s\n",
-			 msg);
-
-	if (n > 0 && b->len + n < sizeof(b->text))
-		b->len += n;
-}
 
 /* The instance: kb_count loaded, kb_hits pinned under @dir. */
 struct kbt_inst {
 	struct xdp_coexist_kb *kb;
 	char dir[192];
-	struct kbt_logbuf log;
+	struct kbt_log log;
 };
 
 static inline int kbt_inst_open(struct kbt_inst *in, const char *dir)
@@ -102,9 +88,9 @@ static inline int kbt_inst_attach(struct kbt_inst *in, int ifindex,
 	if (!copy)
 		return -ENOMEM;
 	if (replace)
-		ret = kb_xdp_replace(&r, fd, kbt_log_to_buf, &in->log);
+		ret = kb_xdp_replace(&r, fd, kbt_log_line, &in->log);
 	else
-		ret = kb_xdp_attach(&r, out, kbt_log_to_buf, &in->log);
+		ret = kb_xdp_attach(&r, out, kbt_log_line, &in->log);
 	xdp_coexist_kb__destroy(copy);
 	return ret;
 }
