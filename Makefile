@@ -46,7 +46,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
 ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I. -I$(B) -I$(ARCH_INC)
-LIBS := -lbpf -lelf -lz -lm -lpthread
+LIBS := -lxdp -lbpf -lelf -lz -lm -lpthread
 
 # --- sources ---------------------------------------------------------------
 LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/*/*.c)

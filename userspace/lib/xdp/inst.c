@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "attach.h"
 #include "inst.h"
 #include "pin.h"
 
@@ -408,82 +409,60 @@ err_close:
 
 /*
  * The one way kbloom attaches a program to an interface, and removes it:
- * today a BPF link, native mode else (AUTO) generic with one log line,
- * pinned at the request's pin.  Another attach method (a libxdp
- * dispatcher component, falling back to this link) replaces the bodies
- * of kbi_link_attach(), kbi_link_detach(), kbi_update() and
- * kbi_link_read()'s reading of the pin: the rest of the core only names
- * pins.
+ * the attach module (attach.h): a component of libxdp's dispatcher when
+ * the kind gives an EXT copy of its program (ops->ext_open) and the kernel
+ * takes it, else a BPF link, native mode else (AUTO) generic, one log line
+ * each, pinned at the request's pin.  Why the dispatcher was not used is
+ * not logged (a kernel without freplace would say it on every attach).
  */
-static int kbi_fallback_ok(int err)
+
+/* The attach module's lines, after the instance's name. */
+struct kbi_who {
+	const char *who;
+	kbloom_xdp_log_fn log;
+	void *log_ctx;
+};
+
+static void kbi_who_log(void *ctx, const char *msg)
 {
-	return err == -EOPNOTSUPP || err == -EINVAL || err == -524;
-}
+	const struct kbi_who *w = ctx;
+	struct kbloom_inst l = { .log = w->log, .log_ctx = w->log_ctx };
 
-static int kbi_link_try(int prog_fd, int ifindex, __u32 flags)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, o, .flags = flags);
-
-	return kbp_err(bpf_link_create(prog_fd, ifindex, BPF_XDP, &o));
-}
-
-/* A link in @r->mode: native, else (AUTO) generic with a log line. */
-static int kbi_link_make(const struct kbi_link_req *r,
-			 const struct kbloom_inst *l, const char *ifname,
-			 enum kbloom_xdp_mode *got)
-{
-	int fd = -EOPNOTSUPP;
-
-	*got = KBLOOM_XDP_MODE_NATIVE;
-	if (r->mode != KBLOOM_XDP_MODE_GENERIC) {
-		fd = kbi_link_try(r->prog_fd, r->ifindex, XDP_FLAGS_DRV_MODE);
-		if (fd >= 0 || r->mode == KBLOOM_XDP_MODE_NATIVE ||
-		    !kbi_fallback_ok(fd))
-			return fd;
-		kbi_log(l, "%s: %s: native XDP unavailable (%s), attaching in generic (skb) mode",
-			r->who, ifname, strerror(-fd));
-	}
-	*got = KBLOOM_XDP_MODE_GENERIC;
-	return kbi_link_try(r->prog_fd, r->ifindex, XDP_FLAGS_SKB_MODE);
+	kbi_log(&l, "%s: %s", w->who, msg);
 }
 
 int kbi_link_attach(const struct kbi_link_req *r, enum kbloom_xdp_mode *got)
 {
-	struct kbloom_inst l = { .log = r->log, .log_ctx = r->log_ctx };
-	char ifname[IF_NAMESIZE] = "?";
-	int fd, ret;
+	struct kbi_who w = { r->who, r->log, r->log_ctx };
+	struct kb_xdp_attach_req q = {
+		.ifindex = r->ifindex, .mode = r->mode, .prog_fd = r->prog_fd,
+		.ext_obj = r->ext_obj, .prog_name = r->prog_name,
+		.run_prio = r->run_prio, .chain_actions = 1U << XDP_PASS,
+		.pin_path = r->pin, .flags = KB_XDP_ATTACH_QUIET,
+	};
+	struct kb_xdp_attachment a;
+	int ret;
 
-	if_indextoname(r->ifindex, ifname);
-	fd = kbi_link_make(r, &l, ifname, got);
-	if (fd == -EBUSY || fd == -EEXIST)
-		kbi_log(&l, "%s: %s: another XDP program is attached", r->who,
-			ifname);
-	else if (fd < 0)
-		kbi_log(&l, "%s: %s: cannot attach XDP: %s", r->who, ifname,
-			strerror(-fd));
-	if (fd < 0 || !r->pin)
-		return fd;
-	ret = kbp_err(bpf_obj_pin(fd, r->pin));
-	if (ret)
-		bpf_link_detach(fd);
-	close(fd);
+	ret = kb_xdp_attach(&q, &a, kbi_who_log, &w);
+	if (ret >= 0)
+		*got = a.mode;
 	return ret;
 }
 
-/* Detach and unpin the link pinned at @pin; a defunct link is not an error. */
+/* The ifindex a pin's name carries. */
+static int kbi_pin_ifindex(const char *pin)
+{
+	const char *b = strrchr(pin, '/');
+	int ifindex = 0;
+
+	sscanf(b ? b + 1 : pin, KBI_LINK "%d", &ifindex);
+	return ifindex;
+}
+
+/* Detach and unpin the attachment at @pin; a defunct one is not an error. */
 static int kbi_link_detach(const char *pin)
 {
-	int fd = bpf_obj_get(pin), ret;
-
-	if (fd < 0)
-		return kbp_err(fd);
-	ret = kbp_err(bpf_link_detach(fd));
-	close(fd);
-	if (ret == -ENOLINK)	/* the interface is gone */
-		ret = 0;
-	if (!ret && unlink(pin))
-		ret = -errno;
-	return ret;
+	return kb_xdp_detach(kbi_pin_ifindex(pin), pin, NULL, NULL);
 }
 
 /* ---- links of an instance --------------------------------------------------- */
@@ -501,6 +480,30 @@ int kbloom_inst_attached(const struct kbloom_inst *i, int ifindex)
 	char p[PATH_MAX];
 
 	return i && !kbi_link_pin(i, ifindex, p) && !access(p, F_OK);
+}
+
+/* The kind's program on @ifindex, with its EXT copy when it gives one. */
+static int kbi_attach_link(struct kbloom_inst *i, int ifindex,
+			   enum kbloom_xdp_mode mode, enum kbloom_xdp_mode *got,
+			   const char *pin)
+{
+	const struct kbi_ops *ops = i->ops;
+	struct kbi_link_req r = {
+		.ifindex = ifindex, .mode = mode,
+		.prog_fd = ops->prog_fd(i), .pin = pin,
+		.run_prio = ops->run_prio,
+		.who = i->name, .log = i->log, .log_ctx = i->log_ctx,
+	};
+	int ret;
+
+	if (ops->ext_open) {
+		ret = ops->ext_open(i, &r.ext_obj, &r.prog_name);
+		if (ret)
+			return ret;
+	}
+	ret = kbi_link_attach(&r, got);
+	bpf_object__close(r.ext_obj);
+	return ret;
 }
 
 static int kbi_attach_locked(struct kbloom_inst *i, int ifindex,
@@ -523,15 +526,8 @@ static int kbi_attach_locked(struct kbloom_inst *i, int ifindex,
 	}
 	if (ops->port_attach)
 		ret = ops->port_attach(i, ifindex, &made);
-	if (!ret) {
-		struct kbi_link_req r = {
-			.ifindex = ifindex, .mode = mode,
-			.prog_fd = ops->prog_fd(i), .pin = pin,
-			.who = i->name, .log = i->log, .log_ctx = i->log_ctx,
-		};
-
-		ret = kbi_link_attach(&r, got);
-	}
+	if (!ret)
+		ret = kbi_attach_link(i, ifindex, mode, got, pin);
 	if (ret && made)
 		ops->port_undo(i, ifindex);
 out_ns:
@@ -560,16 +556,30 @@ int kbloom_inst_attach(struct kbloom_inst *i, int ifindex,
 	return ret;
 }
 
+/*
+ * Enter the namespace of @i's links (a dispatcher component is found
+ * through its interface), unless they live in several.
+ */
+static int kbi_ns_enter_own(const struct kbloom_inst *i, int *saved)
+{
+	return kbp_ns_enter(i->ops->flags & KBI_F_ANY_NS ? -1 : i->netns_fd,
+			    saved);
+}
+
 int kbi_detach(struct kbloom_inst *i, int ifindex)
 {
 	char pin[PATH_MAX];
-	int ret;
+	int ret, ns;
 
 	ret = kbi_link_pin(i, ifindex, pin);
 	ret = ret ?: kbi_lock(i);
 	if (ret)
 		return ret;
-	ret = kbi_link_detach(pin);
+	ret = kbi_ns_enter_own(i, &ns);
+	if (!ret) {
+		ret = kbi_link_detach(pin);
+		kbp_ns_leave(ns);
+	}
 	kbi_unlock(i);
 	return ret;
 }
@@ -613,28 +623,6 @@ static int kbi_link_names(const char *dir, char (**out)[NAME_MAX + 1],
 
 /* ---- status ----------------------------------------------------------------- */
 
-static __u32 kbi_query_mode(int ifindex, __u32 prog_id)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-
-	if (!ifindex || bpf_xdp_query(ifindex, 0, &q))
-		return 0;
-	switch (q.attach_mode) {
-	case XDP_ATTACHED_DRV:
-		return KBLOOM_XDP_MODE_NATIVE;
-	case XDP_ATTACHED_SKB:
-		return KBLOOM_XDP_MODE_GENERIC;
-	case XDP_ATTACHED_MULTI:
-		if (q.drv_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_NATIVE;
-		if (q.skb_prog_id == prog_id)
-			return KBLOOM_XDP_MODE_GENERIC;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
 /*
  * The namespace to look at link @l in: the instance's (checked against
  * the one recorded), or for a kind with links in several namespaces the
@@ -662,41 +650,38 @@ static int kbi_link_ns(const struct kbloom_inst *i, struct kbloom_xdp_link *l,
 	return *own >= 0 ? *own : -2;
 }
 
-/* Link @l of pin @name: its ids, then name and mode in its namespace. */
+/* Attachment @l of pin @name: its ids, name and mode in its namespace. */
 static int kbi_link_read(const struct kbloom_inst *i, const char *name,
 			 __u64 rec, struct kbloom_xdp_link *l)
 {
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
+	struct kb_xdp_attachment a = {};
 	unsigned long long ino = 0;
+	int ret, ns, own, saved = -1;
 	char p[PATH_MAX];
-	int fd, ret, ns, own, saved;
 
 	memset(l, 0, sizeof(*l));
 	if (kbp_path(i->dir, p, "%s", name))
 		return -ENAMETOOLONG;
-	fd = bpf_obj_get(p);
-	if (fd < 0)
-		return -errno;
-	ret = kbp_err(bpf_obj_get_info_by_fd(fd, &info, &len));
-	close(fd);
-	if (ret)
-		return ret;
-	l->ifindex = info.xdp.ifindex;
-	l->link_id = info.id;
-	l->prog_id = info.prog_id;
+	l->ifindex = kbi_pin_ifindex(name);
 	if (sscanf(name, "link_%*u_ns%llu", &ino) == 1)
 		l->netns_ino = ino;
 	ns = kbi_link_ns(i, l, rec, &own);
-	if (ns != -2 && !kbp_ns_enter(ns, &saved)) {
-		if (!l->ifindex || !if_indextoname(l->ifindex, l->ifname))
+	if (ns != -2 && kbp_ns_enter(ns, &saved))
+		ns = -2;
+	ret = kb_xdp_attach_status(l->ifindex, p, &a);
+	if (ns != -2) {
+		if (!a.via || !if_indextoname(l->ifindex, l->ifname))
 			l->ifname[0] = 0;
-		l->mode = kbi_query_mode(l->ifindex, l->prog_id);
 		kbp_ns_leave(saved);
 	}
 	if (own >= 0)
 		close(own);
-	return 0;
+	if (!a.via)
+		l->ifindex = 0;	/* defunct: the interface is gone */
+	l->link_id = a.link_id;
+	l->prog_id = a.prog_id;
+	l->mode = ns != -2 ? a.mode : 0;
+	return ret;
 }
 
 static int kbi_link_cmp(const void *a, const void *b)
@@ -757,21 +742,31 @@ int kbloom_inst_info(struct kbloom_inst *i, struct kbloom_inst_info *info)
 
 /* ---- replace, removal -------------------------------------------------------- */
 
-static int kbi_update(const char *dir, const char *name, int from, int to)
+/* Switch attachment @name from program @from to @to. */
+static int kbi_update(struct kbloom_inst *i, const char *name, int from,
+		      int to)
 {
-	LIBBPF_OPTS(bpf_link_update_opts, o, .flags = BPF_F_REPLACE,
-		    .old_prog_fd = from);
 	char p[PATH_MAX];
-	int fd, ret;
+	struct kb_xdp_attach_req r = {
+		.ifindex = kbi_pin_ifindex(name), .prog_fd = to, .pin_path = p,
+		.run_prio = i->ops->run_prio, .chain_actions = 1U << XDP_PASS,
+	};
+	struct bpf_object *obj = NULL;
+	int ret;
 
-	ret = kbp_path(dir, p, "%s", name);
+	ret = kbp_path(i->dir, p, "%s", name);
 	if (ret)
 		return ret;
-	fd = bpf_obj_get(p);
-	if (fd < 0)
+	if (access(p, F_OK))
 		return 0;	/* gone meanwhile */
-	ret = kbp_err(bpf_link_update(fd, to, &o));
-	close(fd);
+	if (i->ops->ext_open) {
+		ret = i->ops->ext_open(i, &obj, &r.prog_name);
+		if (ret)
+			return ret;
+		r.ext_obj = obj;
+	}
+	ret = kb_xdp_replace(&r, from, i->log, i->log_ctx);
+	bpf_object__close(obj);
 	return ret == -ENOLINK ? 0 : ret;	/* defunct: interface gone */
 }
 
@@ -784,12 +779,12 @@ int kbi_links_update(struct kbloom_inst *i, int old_fd, int new_fd)
 	if (ret)
 		return ret;
 	for (k = 0; !ret && k < cnt; k++)
-		ret = kbi_update(i->dir, names[k], old_fd, new_fd);
+		ret = kbi_update(i, names[k], old_fd, new_fd);
 	if (ret) {
 		kbi_log(i, "%s: replacing the program of a link failed: %s",
 			i->name, strerror(-ret));
 		for (k--; k-- > 0;)
-			kbi_update(i->dir, names[k], new_fd, old_fd);
+			kbi_update(i, names[k], new_fd, old_fd);
 	}
 	free(names);
 	return ret;
@@ -857,13 +852,18 @@ int kbloom_xdp_unpin(const char *pin_root, const char *name)
 int kbloom_inst_destroy(struct kbloom_inst *i)
 {
 	char root[PATH_MAX], name[KBLOOM_XDP_NAME_MAX];
+	int ns;
 
 	if (!i)
 		return -EINVAL;
 	snprintf(root, sizeof(root), "%s", i->root);
 	snprintf(name, sizeof(name), "%s", i->name);
 	kbi_lock(i);
-	kbi_clear(i->dir, false); /* first: no frame enters a half-removed path */
+	if (!kbi_ns_enter_own(i, &ns)) {
+		/* first: no frame enters a half-removed path */
+		kbi_clear(i->dir, false);
+		kbp_ns_leave(ns);
+	}
 	if (i->ops->teardown)
 		i->ops->teardown(i);
 	kbloom_inst_close(i);	/* releases the lock */

@@ -21,6 +21,7 @@
 #include "libkbloom_xdp.h"
 
 struct kbloom_inst;
+struct bpf_object;
 
 #define KBI_F_ANY_NS	(1U << 0)	/* links in several namespaces */
 
@@ -43,6 +44,11 @@ struct kbloom_inst;
  * @teardown: optional, before the pins go: what holds programs (devmap
  *            entries), after every link is detached
  * @info: optional: what the instance holds (struct kbloom_inst_info)
+ * @ext_open: optional: a fresh, not loaded object of @prog_fd's program
+ *            (*@prog its name) whose maps reuse the instance's: libxdp
+ *            loads its EXT copy for the dispatcher (attach.h); without
+ *            it, kbloom's own link
+ * @run_prio: the dispatcher run priority of the kind's program
  */
 struct kbi_ops {
 	const char *kind;
@@ -57,6 +63,9 @@ struct kbi_ops {
 	int (*replace)(struct kbloom_inst *i);
 	void (*teardown)(struct kbloom_inst *i);
 	void (*info)(struct kbloom_inst *i, struct kbloom_inst_info *info);
+	int (*ext_open)(struct kbloom_inst *i, struct bpf_object **obj,
+			const char **prog);
+	__u32 run_prio;
 };
 
 /**
@@ -107,6 +116,8 @@ int kbi_open(const char *name, const struct kbloom_inst_opts *o,
  * @prog_fd: the XDP program
  * @pin: where the attachment is pinned; NULL: kbi_link_attach() returns
  *       the link's fd instead
+ * @ext_obj, @prog_name, @run_prio: the EXT copy (see kbi_ops.ext_open);
+ *        NULL: the own link
  * @who: names the instance in the log
  * @log, @log_ctx: the log callback (NULL: stderr)
  */
@@ -115,6 +126,9 @@ struct kbi_link_req {
 	enum kbloom_xdp_mode mode;
 	int prog_fd;
 	const char *pin;
+	struct bpf_object *ext_obj;
+	const char *prog_name;
+	__u32 run_prio;
 	const char *who;
 	kbloom_xdp_log_fn log;
 	void *log_ctx;

@@ -264,4 +264,6 @@ const struct kbi_ops kbx_gate_ops = {
 	.prog_fd = kbx_inst_prog_fd,
 	.replace = kbx_inst_replace,
 	.info = gate_info,
+	.ext_open = kbx_inst_ext_open,
+	.run_prio = 20,
 };

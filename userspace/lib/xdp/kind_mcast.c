@@ -589,6 +589,8 @@ const struct kbi_ops kbx_mcast_ops = {
 	.port_attach = mcast_port_attach,
 	.port_undo = mcast_port_undo,
 	.replace = kbx_inst_replace,
+	.ext_open = kbx_inst_ext_open,
+	.run_prio = 30,
 	.teardown = mcast_teardown,
 	.info = mcast_info,
 };

@@ -649,6 +649,24 @@ static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 	return 0;
 }
 
+int kbx_inst_ext_open(struct kbloom_inst *i, struct bpf_object **obj,
+		      const char **prog)
+{
+	struct kbloom_xdp *x = i->priv;
+	int ret;
+
+	*obj = NULL;
+	ret = kbx_obj_open(x, obj);
+	ret = ret ?: kbx_reuse_maps(x, *obj);
+	if (ret) {
+		bpf_object__close(*obj);
+		*obj = NULL;
+		return ret;
+	}
+	*prog = x->desc->progs[XDP_PROG_MAIN].prog;
+	return 0;
+}
+
 /* New programs of @x's variant, on the maps of @x: their fds in @nfd. */
 static int kbx_reload(struct kbloom_xdp *x, int nfd[XDP_NPROGS])
 {

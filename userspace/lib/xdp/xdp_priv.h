@@ -150,5 +150,8 @@ void kbx_inst_close(struct kbloom_inst *i);
 int kbx_inst_prog_fd(const struct kbloom_inst *i);
 int kbx_inst_replace(struct kbloom_inst *i);
 void kbx_info(struct kbloom_xdp *x, struct kbloom_inst_info *info);
+/* The kind's ingress program for libxdp's dispatcher (kbi_ops.ext_open). */
+int kbx_inst_ext_open(struct kbloom_inst *i, struct bpf_object **obj,
+		      const char **prog);
 
 #endif /* _KBLOOM_XDP_PRIV_H */
