@@ -438,6 +438,35 @@ static inline int kb_image_verify(const void *img, __u64 total)
 }
 
 /*
+ * kb_image_verify() of a version-3 image of @type at any address, through
+ * @hd, an aligned copy of its head (what a loader reads the fields from).
+ * Return: 0; the image's error; -EOPNOTSUPP for a valid header of another
+ * type or version (the loader of that type reads it).
+ */
+static inline int kb_image_verify_v3(const void *buf, __u64 len, __u32 type,
+				     struct kbloom_image_head *hd)
+{
+	const __u64 hl = sizeof(*hd);
+	int ret;
+
+	__builtin_memset(hd, 0, hl);
+	__builtin_memcpy(hd, buf, len < hl ? len : hl);
+	ret = kb_image_check(&hd->h, len);
+	if (ret)
+		return ret;
+	if (kb_le16(hd->h.version) != KBLOOM_IMAGE_VERSION_GEOM ||
+	    hd->h.type != type)
+		return -EOPNOTSUPP;
+	ret = kb_image_geom_check(&hd->h, &hd->g);
+	if (ret)
+		return ret;
+	if (kb_image_crc_head(hd, (const __u8 *)buf + hl, len - hl) !=
+	    kb_le32(hd->h.crc))
+		return -EBADMSG;
+	return 0;
+}
+
+/*
  * Container images: a filter made of generations or rows (scalable,
  * dynamic, age-partitioned, persistent, matrix) is
  *

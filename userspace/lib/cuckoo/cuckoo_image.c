@@ -70,30 +70,6 @@ int kbloom_cuckoo_save(const struct kbloom_cuckoo *c, void *buf,
 	return 0;
 }
 
-/* kb_image_verify() through an aligned copy of the header and tail. */
-static int kcf_verify(const void *buf, size_t len,
-		      struct kbloom_image_head *hd)
-{
-	const size_t hl = sizeof(*hd);
-	int ret;
-
-	memset(hd, 0, sizeof(*hd));
-	memcpy(hd, buf, len < hl ? len : hl);
-	ret = kb_image_check(&hd->h, len);
-	if (ret)
-		return ret;
-	if (kb_le16(hd->h.version) != KBLOOM_IMAGE_VERSION_GEOM ||
-	    hd->h.type != KBLOOM_TYPE_CUCKOO)
-		return -EOPNOTSUPP;
-	ret = kb_image_geom_check(&hd->h, &hd->g);
-	if (ret)
-		return ret;
-	if (kb_image_crc_head(hd, (const __u8 *)buf + hl, len - hl) !=
-	    kb_le32(hd->h.crc))
-		return -EBADMSG;
-	return 0;
-}
-
 int kbloom_cuckoo_load(const void *buf, size_t len,
 		       struct kbloom_cuckoo **cp)
 {
@@ -106,7 +82,7 @@ int kbloom_cuckoo_load(const void *buf, size_t len,
 
 	if (!buf || !cp)
 		return -EINVAL;
-	ret = kcf_verify(buf, len, &hd);
+	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_CUCKOO, &hd);
 	if (ret)
 		return ret;
 	kb_image_shape(&hd.h, &hd.g, &s);

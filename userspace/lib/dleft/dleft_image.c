@@ -77,28 +77,6 @@ int kbloom_dleft_save(const struct kbloom_dleft *f, void *buf,
 	return 0;
 }
 
-/* kb_image_verify() through an aligned copy of the header and tail. */
-static int dl_verify(const void *buf, size_t len,
-		     struct kbloom_image_head *hd)
-{
-	__u32 crc;
-	int ret;
-
-	memset(hd, 0, sizeof(*hd));
-	memcpy(hd, buf, len < sizeof(*hd) ? len : sizeof(*hd));
-	ret = kb_image_check(&hd->h, len);
-	if (ret)
-		return ret;
-	if (hd->h.type != KBLOOM_TYPE_DLEFT)
-		return -EOPNOTSUPP;
-	ret = kb_image_geom_check(&hd->h, &hd->g);
-	if (ret)
-		return ret;
-	crc = kb_image_crc_head(hd, (const __u8 *)buf + DL_HEAD_LEN,
-				len - DL_HEAD_LEN);
-	return crc == kb_le32(hd->h.crc) ? 0 : -EBADMSG;
-}
-
 static void dl_apply_head(struct kbloom_dleft *f,
 			  const struct kbloom_image_head *hd, const __u8 *p)
 {
@@ -126,7 +104,7 @@ int kbloom_dleft_load(const void *buf, size_t len, struct kbloom_dleft **fp)
 		return -EINVAL;
 	if (len < KBLOOM_IMAGE_HDR_LEN)
 		return -EMSGSIZE;
-	ret = dl_verify(buf, len, &hd);
+	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_DLEFT, &hd);
 	if (ret)
 		return ret;
 	kb_image_shape(&hd.h, &hd.g, &s);

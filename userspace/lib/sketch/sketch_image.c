@@ -67,33 +67,6 @@ int kbloom_sketch_save(const struct kbloom_sketch *s, void *buf,
 	return 0;
 }
 
-/* kb_image_verify() through an aligned copy of the header and its tail. */
-static int kbs_verify(const void *buf, size_t len,
-		      struct kbloom_image_head *hd)
-{
-	size_t hl;
-	int ret;
-
-	if (len < KBLOOM_IMAGE_HDR_LEN)
-		return -EMSGSIZE;
-	memset(hd, 0, sizeof(*hd));
-	memcpy(&hd->h, buf, sizeof(hd->h));
-	ret = kb_image_check(&hd->h, len);
-	if (ret)
-		return ret;
-	hl = kb_le16(hd->h.hdr_len);
-	if (hl != sizeof(*hd))
-		return -EOPNOTSUPP;	/* version 2: a classic type */
-	memcpy(hd, buf, hl);
-	ret = kb_image_geom_check(&hd->h, &hd->g);
-	if (ret)
-		return ret;
-	if (kb_image_crc_head(hd, (const __u8 *)buf + hl, len - hl) !=
-	    kb_le32(hd->h.crc))
-		return -EBADMSG;
-	return hd->h.type == KBLOOM_TYPE_COUNT_MIN ? 0 : -EOPNOTSUPP;
-}
-
 int kbloom_sketch_load(const void *buf, size_t len, struct kbloom_sketch **sp)
 {
 	const __u8 *p = (const __u8 *)buf + sizeof(struct kbloom_image_head);
@@ -105,7 +78,7 @@ int kbloom_sketch_load(const void *buf, size_t len, struct kbloom_sketch **sp)
 
 	if (!buf || !sp)
 		return -EINVAL;
-	ret = kbs_verify(buf, len, &hd);
+	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_COUNT_MIN, &hd);
 	if (ret)
 		return ret;
 	kb_image_shape(&hd.h, &hd.g, &shape);
