@@ -535,7 +535,7 @@ static int plan_row(const char *out, const char *type, struct plan_row *row)
 
 TEST(plan_table)
 {
-	struct plan_row st, bl, c4, c8, vi;
+	struct plan_row st, bl, c4, c8, vi, ck, dl;
 	struct kbctl_res r, r2;
 
 	ASSERT_EQ(0, kbctl_run(&r, "plan", "capacity", "1000000", "fpr", "1%"));
@@ -567,6 +567,16 @@ TEST(plan_table)
 	EXPECT_EQ(vi.m / 2, vi.bytes);
 	EXPECT_LE(vi.fpr, 0.01);
 	EXPECT_LT(2 * vi.bpk, c4.bpk);
+	/* cuckoo, d-left: deletable, cuckoo at under a third of counting/4 */
+	ASSERT_EQ(0, plan_row(r.out, "cuckoo", &ck)) TH_LOG("%s", r.out);
+	EXPECT_EQ(2, ck.k);
+	EXPECT_LE(ck.fpr, 0.01);
+	EXPECT_LT(3 * ck.bpk, c4.bpk);
+	ASSERT_EQ(0, plan_row(r.out, "d-left", &dl)) TH_LOG("%s", r.out);
+	EXPECT_EQ(4, dl.k);
+	EXPECT_EQ(0, dl.m % 32);	/* 4 subtables of 8-cell buckets */
+	EXPECT_LE(dl.fpr, 0.01);
+	EXPECT_LT(dl.bpk, c4.bpk);	/* B is a power of two: load <= 75% */
 
 	/* 0.01, 1% and 1e-2 are the same probability; options anywhere */
 	EXPECT_EQ(0, kbctl_run(&r2, "plan", "fpr", "0.01", "capacity", "1000000"));

@@ -144,6 +144,8 @@ const char *type_name(__u32 type)
 		return "vi-counting";
 	case KBLOOM_TYPE_COUNT_MIN:
 		return "countmin";
+	case KBLOOM_TYPE_DLEFT:
+		return "dleft";
 	}
 	return "unknown";
 }

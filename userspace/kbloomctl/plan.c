@@ -114,12 +114,37 @@ static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
 	json_end(&j);
 }
 
+/*
+ * A cuckoo (b = 4, 95% load) or d-left (d = 4, 8 cells, 2-bit counters,
+ * 75% load) plan as a row: m is slots or cells, k the buckets a key probes.
+ */
+static int plan_shape_row(struct plan_row *r, __u64 n, __u64 p)
+{
+	struct kb_shape s = { .type = r->type };
+	int ret;
+
+	ret = r->type == KBLOOM_TYPE_CUCKOO ? kb_cuckoo_plan(n, p, &s) :
+					      kb_dleft_plan(n, p, &s);
+	if (ret)
+		return ret;
+	r->counter_bits = s.counter_bits;
+	r->plan.m = s.m;
+	r->plan.k = s.k;
+	r->plan.bytes = kb_shape_words(&s) * 8;
+	r->plan.fpr_pico = r->type == KBLOOM_TYPE_CUCKOO ?
+		kb_cuckoo_fpr_pico(s.fp_bits, s.buckets, n) :
+		kb_dleft_fpr_pico(n, s.buckets, s.fp_bits);
+	return 0;
+}
+
 /* The planner of a row's type (VI-CBF: kb_vi_plan() with L = 4). */
 static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, KB_VI_L_DEFAULT, r->counter_bits,
 				  &r->plan);
+	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
+		return plan_shape_row(r, n, p);
 	return kb_plan(r->type, n, p, r->counter_bits, &r->plan);
 }
 
@@ -134,6 +159,8 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		  .counter_bits = 8 },
 		{ .label = "vi-cbf/4", .type = KBLOOM_TYPE_VI_COUNTING,
 		  .counter_bits = 4 },
+		{ .label = "cuckoo", .type = KBLOOM_TYPE_CUCKOO },
+		{ .label = "d-left", .type = KBLOOM_TYPE_DLEFT },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -174,8 +201,11 @@ const struct ctl_cmd plan_cmds[] = {
 "8-bit counters): m, the best k, the memory, bits of memory per key and\n"
 "the predicted false-positive rate at N keys, from the planner the module\n"
 "uses for 'create NAME TYPE capacity N fpr P'.  The deletable types are\n"
-"counting/4, counting/8 and vi-cbf/4 (variable-increment counting, 4-bit\n"
-"counters, increments 4..7; the paper's formula).  N is 1..2^32; P is\n"
+"counting/4, counting/8, vi-cbf/4 (variable-increment counting, 4-bit\n"
+"counters, increments 4..7; the paper's formula), cuckoo (4 slots per\n"
+"bucket at 95% load: M is slots, K the 2 buckets probed) and d-left (4\n"
+"subtables of 8 cells, 2-bit counters, 75% load: M is cells, K the 4\n"
+"buckets probed).  N is 1..2^32; P is\n"
 "1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
