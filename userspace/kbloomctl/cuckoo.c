@@ -14,68 +14,58 @@
 #include "kbloomctl.h"
 #include "uapi/kbloom_variants.h"
 
-enum {
-	CK_CAPACITY, CK_FPR, CK_FP_BITS, CK_SLOTS, CK_BUCKETS, CK_SEED,
-	CK__COUNT
-};
-
-static const char *const ck_words[] = {
-	"capacity", "fpr", "fp-bits", "slots", "buckets", "seed", NULL
-};
-
-static int ck_kw(struct ctl *c, struct kbloom_create *cr, int kw,
-		 const char *v)
+static int kw_slots(const struct ctl *c, const struct kw *k, const char *v,
+		    void *field)
 {
-	__u64 x;
-	int ret;
-
-	switch (kw) {
-	case CK_CAPACITY:
-		ret = arg_u64(v, 1, KBLOOM_M_MAX, &cr->capacity);
-		return ret ? arg_bad_u64(c, "capacity", v, ret, 1,
-					 KBLOOM_M_MAX, "keys expected") : 0;
-	case CK_FPR:
-		ret = arg_prob(v, &cr->fpr_pico);
-		return ret ? arg_bad_prob(c, "fpr", v, ret) : 0;
-	case CK_FP_BITS:
-		ret = arg_u64(v, KB_CUCKOO_FP_MIN, KB_CUCKOO_FP_MAX, &x);
-		cr->fp_bits = (__u32)x;
-		return ret ? arg_bad_u64(c, "fp-bits", v, ret,
-					 KB_CUCKOO_FP_MIN, KB_CUCKOO_FP_MAX,
-					 "fingerprint bits") : 0;
-	case CK_SLOTS:
-		if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "4") &&
-		    strcmp(v, "8"))
-			return ctl_usage(c, "slots '%s': not a bucket size (allowed: 1, 2, 4 or 8)",
-					 v);
-		cr->slots = (__u32)atoi(v);
-		return 0;
-	case CK_BUCKETS:
-		ret = arg_u64(v, 2, KBLOOM_M_MAX, &cr->buckets);
-		return ret ? arg_bad_u64(c, "buckets", v, ret, 2, KBLOOM_M_MAX,
-					 NULL) : 0;
-	case CK_SEED:
-		ret = arg_u64(v, 0, ~0ULL, &cr->seed);
-		cr->flags |= KBLOOM_CREATE_SEED;
-		return ret ? arg_bad_u64(c, "seed", v, ret, 0, ~0ULL,
-					 "decimal or 0x hex") : 0;
-	}
+	if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "4") &&
+	    strcmp(v, "8"))
+		return ctl_usage(c, "slots '%s': not a bucket size (allowed: 1, 2, 4 or 8)",
+				 v);
+	*(__u32 *)field = (__u32)atoi(v);
 	return 0;
 }
 
-/* Planned (capacity N fpr P) or explicit (fp-bits F slots B buckets N). */
-static int ck_check(struct ctl *c, struct kbloom_create *cr, const bool *seen)
+#define CK(_n, _a, _t, _m, ...)					\
+	KW(_n, _a, _t, struct kbloom_create, _m, __VA_ARGS__)
+
+static const struct kw cuckoo_kw[] = {
+	CK("capacity", "N", KWT_U64, capacity, .min = 1,
+	   .max = KBLOOM_M_MAX, .extra = "keys expected"),
+	CK("fpr", "P", KWT_PROB, fpr_pico),
+	CK("fp-bits", "F", KWT_U32, fp_bits, .min = KB_CUCKOO_FP_MIN,
+	   .max = KB_CUCKOO_FP_MAX, .extra = "fingerprint bits"),
+	CK("slots", "B", KWT_FN, slots, .parse = kw_slots),
+	CK("buckets", "N", KWT_U64, buckets, .min = 2, .max = KBLOOM_M_MAX),
+	CK("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
+	   .extra = "decimal or 0x hex"),
+	{ 0 }
+};
+
+static const struct kw_table cuckoo_table = {
+	.kw = cuckoo_kw,
+	.missing_hint = "value (see " KBCTL_NAME " create --help)",
+	.any_value = true,
+};
+
+static bool ck_has(__u64 given, const char *name)
 {
-	bool planned = seen[CK_CAPACITY] || seen[CK_FPR];
+	return kw_has(&cuckoo_table, given, name);
+}
+
+/* Planned (capacity N fpr P) or explicit (fp-bits F slots B buckets N). */
+static int ck_check(struct ctl *c, struct kbloom_create *cr, __u64 given)
+{
+	bool cap = ck_has(given, "capacity"), fpr = ck_has(given, "fpr");
+	bool fpb = ck_has(given, "fp-bits"), slots = ck_has(given, "slots");
+	bool bk = ck_has(given, "buckets"), planned = cap || fpr;
 	struct kb_shape s = { .type = KBLOOM_TYPE_CUCKOO };
 	int ret;
 
-	if (planned == (seen[CK_FP_BITS] || seen[CK_SLOTS] || seen[CK_BUCKETS]))
+	if (planned == (fpb || slots || bk))
 		return ctl_usage(c, "cuckoo size: give capacity N fpr P, or fp-bits F slots B buckets N");
-	if (planned && !(seen[CK_CAPACITY] && seen[CK_FPR]))
-		return ctl_usage(c, "%s: needs %s too",
-				 seen[CK_CAPACITY] ? "capacity" : "fpr",
-				 seen[CK_CAPACITY] ? "fpr P" : "capacity N");
+	if (planned && !(cap && fpr))
+		return ctl_usage(c, "%s: needs %s too", cap ? "capacity" : "fpr",
+				 cap ? "fpr P" : "capacity N");
 	if (planned) {
 		ret = kb_cuckoo_plan(cr->capacity, cr->fpr_pico, &s);
 		if (ret)
@@ -85,7 +75,7 @@ static int ck_check(struct ctl *c, struct kbloom_create *cr, const bool *seen)
 							 "cannot be planned");
 		return 0;
 	}
-	if (!(seen[CK_FP_BITS] && seen[CK_SLOTS] && seen[CK_BUCKETS]))
+	if (!(fpb && slots && bk))
 		return ctl_usage(c, "cuckoo geometry: needs fp-bits F, slots B and buckets N");
 	s.fp_bits = cr->fp_bits;
 	s.slots = cr->slots;
@@ -100,30 +90,18 @@ static int ck_check(struct ctl *c, struct kbloom_create *cr, const bool *seen)
 int cuckoo_create(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_create cr = { .type = KBLOOM_TYPE_CUCKOO };
-	bool seen[CK__COUNT] = { false };
-	char words[96];
-	int i, kw, ret;
+	__u64 given;
+	int ret;
 
 	memcpy(cr.name, argv[0], strlen(argv[0]));
-	for (i = 2; i < argc; i += 2) {
-		kw = arg_pick(argv[i], ck_words);
-		if (kw < 0) {
-			arg_words(words, sizeof(words), ck_words);
-			return ctl_usage(c, "'%s': unknown keyword for cuckoo (allowed: %s)",
-					 argv[i], words);
-		}
-		if (seen[kw] || i + 1 == argc)
-			return ctl_usage(c, "%s: %s", argv[i], seen[kw] ?
-					 "given twice (allowed once)" :
-					 "missing value");
-		seen[kw] = true;
-		ret = ck_kw(c, &cr, kw, argv[i + 1]);
-		if (ret)
-			return ret;
-	}
-	ret = ck_check(c, &cr, seen);
+	ret = kw_parse(c, &cuckoo_table, argc - 2, argv + 2, &cr, &given);
 	if (ret)
 		return ret;
+	ret = ck_check(c, &cr, given);
+	if (ret)
+		return ret;
+	if (ck_has(given, "seed"))
+		cr.flags |= KBLOOM_CREATE_SEED;
 	if (c->set[CO_EXIST])
 		cr.flags |= KBLOOM_CREATE_EXIST;
 	ret = ctl_dev(c);
