@@ -100,17 +100,7 @@ int cuckoo_create(struct ctl *c, int argc, char **argv)
 	ret = ck_check(c, &cr, given);
 	if (ret)
 		return ret;
-	if (ck_has(given, "seed"))
-		cr.flags |= KBLOOM_CREATE_SEED;
-	if (c->set[CO_EXIST])
-		cr.flags |= KBLOOM_CREATE_EXIST;
-	ret = ctl_dev(c);
-	if (ret)
-		return ret;
-	ret = kbloom_dev_create(c->dev_fd, &cr);
-	if (ret)
-		return ctl_syserr(c, ret, NULL, "create %s", argv[0]);
-	return KBCTL_OK;
+	return create_send(c, &cr, ck_has(given, "seed"));
 }
 
 /* The cuckoo lines of stat: geometry, load, kicks, overflows. */

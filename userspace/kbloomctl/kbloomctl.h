@@ -157,6 +157,14 @@ struct kbloom_stat;
 int cuckoo_create(struct ctl *c, int argc, char **argv);
 void cuckoo_stat_text(const struct kbloom_stat *st);
 
+/* sketches.c */
+int dleft_create(struct ctl *c, int argc, char **argv);
+int countmin_create(struct ctl *c, int argc, char **argv);
+void sketches_stat_text(const struct kbloom_stat *st);
+
+/* create_send.c */
+int create_send(struct ctl *c, struct kbloom_create *cr, bool seed);
+
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 __printf(2, 3) int ctl_usage(const struct ctl *c, const char *fmt, ...);

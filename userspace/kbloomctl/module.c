@@ -165,6 +165,10 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return ret;
 	if (!strcmp(argv[1], "cuckoo"))
 		return cuckoo_create(c, argc, argv);
+	if (!strcmp(argv[1], "dleft"))
+		return dleft_create(c, argc, argv);
+	if (!strcmp(argv[1], "countmin"))
+		return countmin_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -583,6 +587,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		stat_text(argv[0], &st);
 	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_CUCKOO)
 		cuckoo_stat_text(&st);
+	if (!c->set[CO_JSON])
+		sketches_stat_text(&st);
 	return ctl_flush_stdout(c);
 }
 
@@ -593,7 +599,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -606,11 +612,19 @@ const struct ctl_cmd module_cmds[] = {
 "  standard   flat bit array\n"
 "  cuckoo     fingerprints in buckets, supports del and count at ~1/4 of\n"
 "             counting's bytes (fp-bits 4..32, slots 1|2|4|8, buckets)\n"
+"  dleft      d-left counting: fingerprint cells in d subtables, exact\n"
+"             del and count (tables 2..8, slots 1..16 cells, buckets a\n"
+"             power of two, fp-bits 4..32, counter-bits 2|4|8; planned:\n"
+"             4 tables of 8 cells, 2-bit counters, 75% load)\n"
+"  countmin   Count-Min sketch: count gives a key's estimate, never below\n"
+"             the truth (epsilon: error per event as a share of all\n"
+"             events; delta: the chance of a larger error; counter-bits\n"
+"             32 default; update all (deletable) or min-inc)\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",
 		.min_args = 2,
-		.max_args = 12,
+		.max_args = 16,
 		.opts = CTL_OPT(CO_EXIST),
 		.run = cmd_create,
 	},
