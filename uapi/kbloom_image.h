@@ -438,6 +438,36 @@ static inline int kb_image_verify(const void *img, __u64 total)
 }
 
 /*
+ * The fields of a version-3 head that a valid shape fixes: magic,
+ * version, hdr_len, type, the MAY_FN flag, hash, seed, counter width, k,
+ * m, the tail's geometry and the payload length; every other field is 0
+ * (the writer sets the counts, capacity, target, name, then the crc).
+ */
+static inline void kb_image_head_init(struct kbloom_image_head *hd,
+				      const struct kb_shape *s, __u32 hash_id,
+				      __u64 seed)
+{
+	__builtin_memset(hd, 0, sizeof(*hd));
+	hd->h.magic = kb_le32(KBLOOM_IMAGE_MAGIC);
+	hd->h.version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
+	hd->h.hdr_len = kb_le16(sizeof(*hd));
+	hd->h.type = (__u8)s->type;
+	hd->h.hash_id = (__u8)hash_id;
+	hd->h.flags = kb_type_may_fn(s->type) ? KBLOOM_IMAGE_F_MAY_FN : 0;
+	hd->h.counter_bits = (__u8)s->counter_bits;
+	hd->h.k = kb_le32(s->k);
+	hd->h.seed = kb_le64(seed);
+	hd->h.m = kb_le64(s->m);
+	hd->h.payload_len = kb_le64(kb_shape_words(s) * 8);
+	hd->g.fp_bits = (__u8)s->fp_bits;
+	hd->g.slots = (__u8)s->slots;
+	hd->g.tables = (__u8)s->tables;
+	hd->g.vi_l = (__u8)s->vi_l;
+	hd->g.update = (__u8)s->update;
+	hd->g.buckets = kb_le64(s->buckets);
+}
+
+/*
  * kb_image_verify() of a version-3 image of @type at any address, through
  * @hd, an aligned copy of its head (what a loader reads the fields from).
  * Return: 0; the image's error; -EOPNOTSUPP for a valid header of another

@@ -21,23 +21,11 @@ static void kcf_head_fill(const struct kbloom_cuckoo *c,
 	struct kbloom_image_hdr *h = &hd->h;
 	struct kbloom_image_geom *g = &hd->g;
 
-	memset(hd, 0, sizeof(*hd));
-	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
-	h->hdr_len = kb_le16(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN);
-	h->type = KBLOOM_TYPE_CUCKOO;
-	h->hash_id = (__u8)c->hash_id;
-	h->k = kb_le32(c->s.k);
-	h->seed = kb_le64(c->seed);
-	h->m = kb_le64(c->s.m);
+	kb_image_head_init(hd, &c->s, c->hash_id, c->seed);
 	h->capacity = kb_le64(c->capacity);
 	h->fpr_pico = kb_le64(c->fpr_pico);
 	h->inserted = kb_le64(__atomic_load_n(&c->inserted, __ATOMIC_RELAXED));
-	h->payload_len = kb_le64(c->nwords * 8);
 	memcpy(h->name, c->name, KBLOOM_NAME_LEN);
-	g->fp_bits = (__u8)c->s.fp_bits;
-	g->slots = (__u8)c->s.slots;
-	g->buckets = kb_le64(c->s.buckets);
 	g->kicks = kb_le64(__atomic_load_n(&c->kicks, __ATOMIC_RELAXED));
 	g->overflows = kb_le64(__atomic_load_n(&c->overflows, __ATOMIC_RELAXED));
 }

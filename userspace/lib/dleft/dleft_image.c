@@ -25,26 +25,12 @@ static void dl_head_fill(const struct kbloom_dleft *f,
 	struct kbloom_image_hdr *h = &hd->h;
 	struct kbloom_image_geom *g = &hd->g;
 
-	memset(hd, 0, sizeof(*hd));
-	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
-	h->hdr_len = kb_le16(DL_HEAD_LEN);
-	h->type = KBLOOM_TYPE_DLEFT;
-	h->hash_id = (__u8)f->hash_id;
-	h->counter_bits = (__u8)f->s.counter_bits;
-	h->k = kb_le32(f->s.k);
-	h->seed = kb_le64(f->seed);
-	h->m = kb_le64(f->s.m);
+	kb_image_head_init(hd, &f->s, f->hash_id, f->seed);
 	h->capacity = kb_le64(f->capacity);
 	h->fpr_pico = kb_le64(f->fpr_pico);
 	h->inserted = kb_le64(dl_load(&f->inserted));
 	h->saturations = kb_le64(dl_load(&f->saturations));
-	h->payload_len = kb_le64(f->nwords * 8);
 	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
-	g->fp_bits = (__u8)f->s.fp_bits;
-	g->slots = (__u8)f->s.slots;
-	g->tables = (__u8)f->s.tables;
-	g->buckets = kb_le64(f->s.buckets);
 	g->overflows = kb_le64(dl_load(&f->overflows));
 }
 

@@ -19,25 +19,12 @@ static void kbs_head_fill(const struct kbloom_sketch *s,
 {
 	struct kbloom_image_hdr *h = &hd->h;
 
-	memset(hd, 0, sizeof(*hd));
-	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
-	h->hdr_len = kb_le16(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN);
-	h->type = KBLOOM_TYPE_COUNT_MIN;
-	h->hash_id = (__u8)s->hash_id;
-	h->counter_bits = (__u8)s->shape.counter_bits;
-	h->k = kb_le32(s->shape.k);
-	h->seed = kb_le64(s->seed);
-	h->m = kb_le64(s->shape.m);
+	kb_image_head_init(hd, &s->shape, s->hash_id, s->seed);
 	h->capacity = kb_le64(s->capacity);
 	h->fpr_pico = kb_le64(s->epsilon_pico);
 	h->inserted = kb_le64(s->total);
 	h->saturations = kb_le64(s->saturations);
-	h->payload_len = kb_le64(s->nwords * 8);
 	memcpy(h->name, s->name, KBLOOM_NAME_LEN);
-	hd->g.tables = (__u8)s->shape.tables;
-	hd->g.update = (__u8)s->shape.update;
-	hd->g.buckets = kb_le64(s->shape.buckets);
 }
 
 int kbloom_sketch_save(const struct kbloom_sketch *s, void *buf,

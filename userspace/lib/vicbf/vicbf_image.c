@@ -20,24 +20,16 @@ static void kbv_head_fill(const struct kbloom_vicbf *f,
 			  struct kbloom_image_head *hd)
 {
 	struct kbloom_image_hdr *h = &hd->h;
+	struct kb_shape s = { .type = KBLOOM_TYPE_VI_COUNTING, .k = f->k,
+			      .m = f->m, .counter_bits = f->counter_bits,
+			      .vi_l = f->vi_l };
 
-	memset(hd, 0, sizeof(*hd));
-	h->magic = kb_le32(KBLOOM_IMAGE_MAGIC);
-	h->version = kb_le16(KBLOOM_IMAGE_VERSION_GEOM);
-	h->hdr_len = kb_le16(KBV_HDR_LEN);
-	h->type = KBLOOM_TYPE_VI_COUNTING;
-	h->hash_id = (__u8)f->hash_id;
-	h->counter_bits = (__u8)f->counter_bits;
-	h->k = kb_le32(f->k);
-	h->seed = kb_le64(f->seed);
-	h->m = kb_le64(f->m);
+	kb_image_head_init(hd, &s, f->hash_id, f->seed);
 	h->capacity = kb_le64(f->capacity);
 	h->fpr_pico = kb_le64(f->fpr_pico);
 	h->inserted = kb_le64(kbv_load(&f->inserted));
 	h->saturations = kb_le64(kbv_load(&f->saturations));
-	h->payload_len = kb_le64(f->nwords * 8);
 	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
-	hd->g.vi_l = (__u8)f->vi_l;
 }
 
 int kbloom_vicbf_save(const struct kbloom_vicbf *f, void *buf,
