@@ -68,7 +68,7 @@ static atomic64_t *kb_block(const struct kb_filter *f, u64 h,
 	return f->words + (u64)kb_block_index(h, nblocks) * KBLOOM_BLOCK_WORDS;
 }
 
-static bool kb_blocked_test(const struct kb_filter *f, u64 h)
+bool kb_blocked_test(const struct kb_filter *f, u64 h)
 {
 	u64 mask[KBLOOM_BLOCK_WORDS];
 	atomic64_t *blk = kb_block(f, h, mask);
@@ -92,7 +92,7 @@ static int kb_blocked_add(struct kb_filter *f, u64 h)
 	return 0;
 }
 
-static bool kb_standard_test(const struct kb_filter *f, u64 h)
+bool kb_standard_test(const struct kb_filter *f, u64 h)
 {
 	struct kb_probe p;
 	u32 i, j;
@@ -122,7 +122,7 @@ static int kb_standard_add(struct kb_filter *f, u64 h)
 	return 0;
 }
 
-static bool kb_counting_test(const struct kb_filter *f, u64 h)
+bool kb_counting_test(const struct kb_filter *f, u64 h)
 {
 	u32 cb = f->g.counter_bits;
 	struct kb_probe p;

@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/nospec.h>
+#include <linux/indirect_call_wrapper.h>
 
 #include "kbloom_int.h"
 #include "uapi/kbloom_hash.h"
@@ -140,9 +141,16 @@ const struct kb_type_ops *kb_type_ops(u32 type)
 	return kb_types[array_index_nospec(type, KBLOOM_TYPE_LAST + 1)];
 }
 
+/*
+ * Also the kfunc's lookup, once per packet: the classic types' tests are
+ * called directly (INDIRECT_CALL_3 compares the pointer first), since an
+ * indirect call costs a retpoline where the kernel uses them.
+ */
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len)
 {
-	return f->ops->test(f, kb_key_hash(f, key, len));
+	return INDIRECT_CALL_3(f->ops->test, kb_blocked_test,
+			       kb_standard_test, kb_counting_test, f,
+			       kb_key_hash(f, key, len));
 }
 
 /*

@@ -158,6 +158,9 @@ void kb_filter_cache_exit(void);
 extern const struct kb_type_ops kb_standard_ops;
 extern const struct kb_type_ops kb_blocked_ops;
 extern const struct kb_type_ops kb_counting_ops;
+bool kb_blocked_test(const struct kb_filter *f, u64 h);
+bool kb_standard_test(const struct kb_filter *f, u64 h);
+bool kb_counting_test(const struct kb_filter *f, u64 h);
 extern const struct kb_type_ops kb_cuckoo_ops;
 
 /* vicbf.c */

@@ -131,7 +131,8 @@ static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
 
 	if (ret < 0) {
 		b->err = ret;
-		atomic64_inc(&f->overflows);
+		if (ret == -ENOSPC)
+			atomic64_inc(&f->overflows);
 		return false;
 	}
 	b->lost += ret;
@@ -250,8 +251,8 @@ static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (ret)
 		goto out_keys;
 	ret = kb_batch_apply(cmd->name, &b, op);
-	if (ret == -ENOSPC)
-		cmd->done = b.pos;	/* the keys before the one without room */
+	if (b.err)
+		cmd->done = b.pos;	/* the keys added before the failing one */
 	if (ret)
 		goto out_results;
 	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,
@@ -270,8 +271,9 @@ out_keys:
 
 /*
  * A failed batch reports done = hits = 0 when the structure is writable
- * (nothing was applied), except ADD's ENOSPC: done keys were added, the
- * next one had no room (a type that can be full, such as a cuckoo filter).
+ * (nothing was applied), except an ADD that stopped inside the batch
+ * (ENOSPC: the next key had no room, counted as an overflow; ENOMEM: a
+ * type's first allocation failed): done keys were added.
  */
 static int kb_cmd_keys(struct kb_ucmd *ucmd, enum kb_keys_op op)
 {

@@ -201,7 +201,8 @@ struct kbloom_name_op {
  * (EFAULT) applies nothing and reports done = 0.  DEL and COUNT on a
  * filter whose type cannot delete or count give EOPNOTSUPP.  ADD on a type
  * that can be full (cuckoo, d-left) stops at the first key without room:
- * ENOSPC, with done = the keys added before it (each applied whole).
+ * ENOSPC, with done = the keys added before it (each applied whole);
+ * ENOMEM inside a batch reports done the same way.
  * Otherwise a valid batch is applied whole: ADD and TEST report done =
  * @count, DEL done + hits = @count.
  */
