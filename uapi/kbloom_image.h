@@ -407,6 +407,20 @@ static inline __u32 kb_image_crc_head(const struct kbloom_image_head *hd,
 	return ~crc;
 }
 
+/*
+ * What a checksum cannot tell: a payload whose words are states the type's
+ * operations never leave (a VI-CBF counter in [1, L)).
+ */
+static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
+				      const struct kbloom_image_geom *g,
+				      const __u8 *payload, __u64 len)
+{
+	if (h->type == KBLOOM_TYPE_VI_COUNTING)
+		return kb_vi_counters_ok(payload, len, h->counter_bits,
+					 g->vi_l);
+	return 1;
+}
+
 /* Full validation of an image held in memory. */
 static inline int kb_image_verify(const void *img, __u64 total)
 {
@@ -430,11 +444,8 @@ static inline int kb_image_verify(const void *img, __u64 total)
 	if (crc != kb_le32(h->crc))
 		return -EBADMSG;
 	g = (const struct kbloom_image_geom *)(h + 1);
-	if (h->type == KBLOOM_TYPE_VI_COUNTING &&
-	    !kb_vi_counters_ok((const __u8 *)img + hl, total - hl,
-			       h->counter_bits, g->vi_l))
-		return -EBADMSG;
-	return 0;
+	return kb_image_payload_ok(h, g, (const __u8 *)img + hl, total - hl) ?
+	       0 : -EBADMSG;
 }
 
 /*
@@ -470,8 +481,9 @@ static inline void kb_image_head_init(struct kbloom_image_head *hd,
 /*
  * kb_image_verify() of a version-3 image of @type at any address, through
  * @hd, an aligned copy of its head (what a loader reads the fields from).
- * Return: 0; the image's error; -EOPNOTSUPP for a valid header of another
- * type or version (the loader of that type reads it).
+ * Return: 0; the image's error; -EOPNOTSUPP for a header of another type
+ * or version, checked before the geometry (the loader of that type reads
+ * it).
  */
 static inline int kb_image_verify_v3(const void *buf, __u64 len, __u32 type,
 				     struct kbloom_image_head *hd)
@@ -493,7 +505,8 @@ static inline int kb_image_verify_v3(const void *buf, __u64 len, __u32 type,
 	if (kb_image_crc_head(hd, (const __u8 *)buf + hl, len - hl) !=
 	    kb_le32(hd->h.crc))
 		return -EBADMSG;
-	return 0;
+	return kb_image_payload_ok(&hd->h, &hd->g, (const __u8 *)buf + hl,
+				   len - hl) ? 0 : -EBADMSG;
 }
 
 /*
