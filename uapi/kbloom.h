@@ -107,8 +107,9 @@ struct kbloom_version {
  * @fp_bits, @slots, @tables, @vi_l, @update, @buckets: (ABI 1.1) the
  *     geometry of the survey variants, struct kb_shape's fields of the same
  *     names (uapi/kbloom_variants.h); all 0 for standard, blocked and
- *     counting filters.  VI counting takes @vi_l (0: 4) and @counter_bits;
- *     planned from (n, p) by kb_vi_plan()
+ *     counting filters.  VI counting takes @vi_l (0: kb_vi_l_default(),
+ *     3 for 4-bit and 4 for 8-bit counters) and @counter_bits; planned
+ *     from (n, p) by kb_vi_plan()
  * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
