@@ -96,6 +96,10 @@ TEST_F(ck, create_planned_and_explicit)
 			       P_02PCT, &out));
 	EXPECT_EQ(2, out.k);
 	EXPECT_EQ(4 * ((100000 * 5 + 18) / 19), out.m);
+	/* the planned geometry comes back */
+	EXPECT_EQ(12, out.fp_bits);
+	EXPECT_EQ(4, out.slots);
+	EXPECT_EQ((100000 * 5 + 18) / 19, out.buckets);
 	ASSERT_OK(ku_stat(self->fd, "p", &st));
 	EXPECT_EQ(KBLOOM_TYPE_CUCKOO, st.type);
 	EXPECT_EQ(12, st.fp_bits);
