@@ -31,6 +31,7 @@
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/seqlock.h>
 
@@ -114,6 +115,12 @@ struct kb_filter {
 	atomic64_t saturations;
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
+	/*
+	 * d-left, cuckoo: writers hold wmutex, then wlock; FLUSH holds wmutex
+	 * across its whole zeroing, so no relocation can carry an entry of
+	 * before the flush into the part already zeroed
+	 */
+	struct mutex wmutex;
 	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
 	/* d-left: counts split across words; cuckoo: entries moving */
 	seqcount_spinlock_t wseq;

@@ -161,7 +161,9 @@ struct kbloom_create {
  *
  * DESTROY unpublishes the filter at once and frees it after an RCU grace
  * period, so a concurrent TEST finishes safely.  FLUSH clears every bit or
- * counter and the inserted and saturation counts.
+ * counter and the inserted and saturation counts; for cuckoo and d-left
+ * filters it is ordered with each ADD and DEL (a relocation never carries
+ * an entry of before the flush past it).
  */
 struct kbloom_name_op {
 	__u32 size;
