@@ -17,10 +17,16 @@
  *  - reserved fields and unknown flags must be zero: EINVAL for a non-zero
  *    reserved field, EOPNOTSUPP for an unknown flag bit;
  *  - unknown command numbers give ENOTTY; an unreadable or unwritable user
- *    pointer gives EFAULT.
+ *    pointer gives EFAULT.  The structure of a command that answers
+ *    (every one but DESTROY, FLUSH and RESTORE) must be writable: it is
+ *    checked before the command acts, so a read-only one gives EFAULT and
+ *    changes nothing.  DESTROY, FLUSH and RESTORE only read theirs.
  *
  * Errors common to every command taking a name: EINVAL for an invalid name,
- * ENOENT when no filter has that name.  Every mutation (CREATE, DESTROY,
+ * ENOENT when no filter has that name.  Memory for a command (a filter, an
+ * image, a key batch) is charged to the caller's memory cgroup; over its
+ * limit, or when memory is short, the command fails with ENOMEM (the OOM
+ * killer is never invoked for it) and changes nothing.  Every mutation (CREATE, DESTROY,
  * ADD, DEL, FLUSH, RESTORE) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
  * TEST, COUNT, STAT, LIST and SAVE are open to anyone who could open the
  * device.
