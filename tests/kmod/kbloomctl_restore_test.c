@@ -27,6 +27,8 @@ FIXTURE(rs) {
 	int fd;
 	char dir[64];
 	char img[96];		/* two images: "ra" and "rb" */
+	void *ra0;		/* the image of another "ra" (ra_other()) */
+	__u64 ra0_len;
 };
 
 static void path_in(char *dst, size_t len, const char *dir, const char *f)
@@ -77,6 +79,7 @@ FIXTURE_TEARDOWN(rs)
 		return;
 	ku_destroy_all(self->fd);
 	close(self->fd);
+	free(self->ra0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
 	if (system(cmd))
 		TH_LOG("cleanup of %s failed", self->dir);
@@ -94,6 +97,29 @@ static int fill_to(int fd, long long total)
 		ret = ku_create_mk(fd, name, KBLOOM_TYPE_BLOCKED, 512, 4, 0, 0);
 	}
 	return ret ?: (n < 0 ? (int)n : 0);
+}
+
+/* An "ra" of other geometry and contents than the image's, saved. */
+static int ra_other(int fd, void **img, __u64 *len)
+{
+	int ret = ku_create_mk(fd, "ra", KBLOOM_TYPE_STANDARD, 4096, 3, 0,
+			       0x77);
+
+	return ret ?: ku_save(fd, "ra", img, len);
+}
+
+/* "ra" is still the filter of ra_other(): the same image, byte for byte. */
+static bool ra_same(int fd, const void *img, __u64 len)
+{
+	__u64 now_len;
+	void *now;
+	bool same;
+
+	if (ku_save(fd, "ra", &now, &now_len))
+		return false;
+	same = now_len == len && !memcmp(now, img, len);
+	free(now);
+	return same;
 }
 
 TEST_F(rs, limit_undoes)
@@ -121,15 +147,10 @@ TEST_F(rs, limit_undoes)
 TEST_F(rs, limit_undoes_replace)
 {
 	long long max = ku_param("max_filters", 1024);
-	__u64 len0, len1;
-	void *img0, *img1;
 	struct kbctl_res r;
 	struct kbloom_stat st;
 
-	/* an "ra" of other geometry and contents than the image's */
-	ASSERT_EQ(0, ku_create_mk(self->fd, "ra", KBLOOM_TYPE_STANDARD,
-				  4096, 3, 0, 0x77));
-	ASSERT_EQ(0, ku_save(self->fd, "ra", &img0, &len0));
+	ASSERT_EQ(0, ra_other(self->fd, &self->ra0, &self->ra0_len));
 	ASSERT_EQ(0, fill_to(self->fd, max));
 	EXPECT_EQ(3, kbctl_run(&r, "restore", "-i", self->img, "--replace"));
 	EXPECT_NE(NULL, strstr(r.err, "restore rb: No space left on device (nothing restored: 1 undone)"))
@@ -137,23 +158,15 @@ TEST_F(rs, limit_undoes_replace)
 	kbctl_free(&r);
 	EXPECT_EQ(max, dev_filters(self->fd));
 	EXPECT_EQ(-ENOENT, ku_stat(self->fd, "rb", &st));
-	ASSERT_EQ(0, ku_save(self->fd, "ra", &img1, &len1));
-	EXPECT_EQ(len0, len1);
-	EXPECT_EQ(0, memcmp(img0, img1, len0));
-	free(img0);
-	free(img1);
+	EXPECT_TRUE(ra_same(self->fd, self->ra0, self->ra0_len));
 }
 
 TEST_F(rs, exist_skips)
 {
-	__u64 len0, len1;
-	void *img0, *img1;
 	struct kbctl_res r;
 	struct kbloom_stat st;
 
-	ASSERT_EQ(0, ku_create_mk(self->fd, "ra", KBLOOM_TYPE_STANDARD,
-				  4096, 3, 0, 0x77));
-	ASSERT_EQ(0, ku_save(self->fd, "ra", &img0, &len0));
+	ASSERT_EQ(0, ra_other(self->fd, &self->ra0, &self->ra0_len));
 	EXPECT_EQ(3, kbctl_run(&r, "restore", "-i", self->img));
 	EXPECT_STREQ("kbloomctl: restore ra: File exists (use --replace)\n",
 		     r.err);
@@ -170,11 +183,7 @@ TEST_F(rs, exist_skips)
 		TH_LOG("%s", r.err);
 	kbctl_free(&r);
 	EXPECT_EQ(0, ku_stat(self->fd, "rb", &st));
-	ASSERT_EQ(0, ku_save(self->fd, "ra", &img1, &len1));
-	EXPECT_EQ(len0, len1);
-	EXPECT_EQ(0, memcmp(img0, img1, len0));
-	free(img0);
-	free(img1);
+	EXPECT_TRUE(ra_same(self->fd, self->ra0, self->ra0_len));
 }
 
 /* A valid version-2 header of a counting filter of 2^32 8-bit counters. */

@@ -5,7 +5,8 @@
  * A process in a cgroup v2 with memory.max = LIMIT asks for more than its
  * limit leaves: CREATE of a filter larger than the limit, RESTORE of an
  * image whose kernel copy exceeds it, RESTORE of an image whose copy fits
- * but whose filter does not.  Each fails with ENOMEM; the cgroup's
+ * but whose filter does not, SAVE of a filter (made outside the cgroup)
+ * whose image buffer exceeds it.  Each fails with ENOMEM; the cgroup's
  * memory.events counts no oom and no oom_kill, the kernel log gains no
  * "invoked oom-killer" line, a bystander process in the same cgroup
  * (holding memory of its own) survives, and the registry is as before.
@@ -13,9 +14,11 @@
  * (memory.current grows by at least its size).
  *
  * The images are built before the worker joins the cgroup, so their
- * pages stay charged to the test's own cgroup.
+ * pages stay charged to the test's own cgroup; SAVE writes into a shared
+ * mapping faulted in before, so that no page of it is charged there.
  */
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -152,6 +155,24 @@ static int restore_big(void *arg)
 	return ret;
 }
 
+/* SAVE of "kept" into img->buf (img->len bytes). */
+static int save_kept(void *arg)
+{
+	struct img *im = arg;
+	struct kbloom_image_op op = {
+		.size = sizeof(op), .buf = (uintptr_t)im->buf,
+		.buf_len = im->len,
+	};
+	int fd = ku_open(), ret;
+
+	if (fd < 0)
+		return -errno;
+	ku_name(op.name, "kept");
+	ret = ku_ioctl(fd, KBLOOM_IOCTL_SAVE, &op);
+	close(fd);
+	return ret;
+}
+
 /* A blocked filter of @bytes, named "big". */
 static int create_big(void *arg)
 {
@@ -195,6 +216,7 @@ FIXTURE(memcg) {
 	pid_t by;
 	struct img big;		/* its kernel copy exceeds the limit */
 	struct img mid;		/* the copy fits, copy + filter do not */
+	struct img out;		/* room for the image of "kept", shared */
 };
 
 FIXTURE_SETUP(memcg)
@@ -216,6 +238,14 @@ FIXTURE_SETUP(memcg)
 	cg_write(CG "/memory.swap.max", "0");
 	ASSERT_EQ(0, make_image(self->fd, 2 * LIMIT, &self->big));
 	ASSERT_EQ(0, make_image(self->fd, 20 * MIB, &self->mid));
+	/* made here: its image buffer would take the cgroup over its limit */
+	ASSERT_EQ(0, ku_create_mk(self->fd, "kept", KBLOOM_TYPE_BLOCKED,
+				  LIMIT * 8, 6, 0, 0));
+	self->out.len = LIMIT + 4096;
+	self->out.buf = mmap(NULL, self->out.len, PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->out.buf);
+	memset(self->out.buf, 0, self->out.len);
 	self->by = bystander();
 	ASSERT_LT(0, self->by);
 }
@@ -230,6 +260,8 @@ FIXTURE_TEARDOWN(memcg)
 	close(self->fd);
 	free(self->big.buf);
 	free(self->mid.buf);
+	if (self->out.buf && self->out.buf != MAP_FAILED)
+		munmap(self->out.buf, self->out.len);
 	/* the last frees come after a grace period */
 	for (int i = 0; i < 50 && rmdir(CG) && errno == EBUSY; i++)
 		usleep(100000);
@@ -248,6 +280,7 @@ TEST_F_TIMEOUT(memcg, over_limit_enomem, 300)
 	EXPECT_EQ(-ENOMEM, in_cgroup(create_big, &create_bytes));
 	EXPECT_EQ(-ENOMEM, in_cgroup(restore_big, &self->big));
 	EXPECT_EQ(-ENOMEM, in_cgroup(restore_big, &self->mid));
+	EXPECT_EQ(-ENOMEM, in_cgroup(save_kept, &self->out));
 
 	EXPECT_EQ(0, cg_key(CG "/memory.events", "oom"));
 	EXPECT_EQ(0, cg_key(CG "/memory.events", "oom_kill"));
