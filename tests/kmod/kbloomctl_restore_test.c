@@ -10,6 +10,8 @@
  * replaced an existing filter: it is put back, byte for byte.
  * exist_skips: -exist leaves an existing filter alone and restores the
  * other images; with --replace it is a usage error.
+ * version3: a cuckoo filter's image (version 3: a geometry tail after the
+ * base header) restores from a file and from standard input.
  * huge_claim: a 136-byte file whose valid header claims a 4 GiB payload
  * is refused as "truncated payload" under a 256 MiB address-space limit
  * (ulimit -v), from a file and from a pipe: nothing is allocated for it.
@@ -184,6 +186,33 @@ TEST_F(rs, exist_skips)
 	kbctl_free(&r);
 	EXPECT_EQ(0, ku_stat(self->fd, "rb", &st));
 	EXPECT_TRUE(ra_same(self->fd, self->ra0, self->ra0_len));
+}
+
+TEST_F(rs, version3)
+{
+	char path[128];
+	struct kbloom_stat st;
+	struct kbctl_res r;
+
+	path_in(path, sizeof(path), self->dir, "c.img");
+	ASSERT_EQ(0, kbctl_run(&r, "create", "c", "cuckoo", "capacity", "1000",
+			       "fpr", "0.01")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	ASSERT_EQ(0, kbctl_run(&r, "add", "c", "k1", "k2", "k3"));
+	kbctl_free(&r);
+	ASSERT_EQ(0, kbctl_run(&r, "save", "c", "-o", path));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "restore", "c2", "-i", path))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run_in(&r, path, "restore", "c3"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	ASSERT_EQ(0, ku_stat(self->fd, "c3", &st));
+	EXPECT_EQ(KBLOOM_TYPE_CUCKOO, st.type);
+	EXPECT_EQ(3, st.inserted);
+	EXPECT_EQ(0, kbctl_run(&r, "test", "-q", "c2", "k1", "k2", "k3"));
+	kbctl_free(&r);
 }
 
 /* A valid version-2 header of a counting filter of 2^32 8-bit counters. */

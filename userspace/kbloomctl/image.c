@@ -259,7 +259,7 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 		      unsigned int idx)
 {
 	struct kbloom_image_hdr h;
-	__u64 payload;
+	__u64 rest;		/* bytes after the base header */
 	ssize_t r;
 	int ret;
 
@@ -272,16 +272,18 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 	if ((size_t)r < sizeof(h))
 		return ctl_syserr(c, EMSGSIZE, "truncated header",
 				  "restore: %s: image %u", in->path, idx);
-	payload = kb_le64(h.payload_len);
-	ret = kb_image_check(&h, KBLOOM_IMAGE_HDR_LEN + payload);
+	/* version 3: a geometry tail between the base header and payload */
+	img->len = kb_image_hdr_len_of(kb_le16(h.version));
+	img->len = (img->len ?: sizeof(h)) + kb_le64(h.payload_len);
+	ret = kb_image_check(&h, img->len);
 	if (ret)
 		return ctl_syserr(c, ret, "not a valid kbloom image header",
 				  "restore: %s: image %u", in->path, idx);
+	rest = img->len - sizeof(h);
 	/* a file shorter than the header says: refused before reading */
-	if (in->size && payload > in->size - in->done)
+	if (in->size && rest > in->size - in->done)
 		return ctl_syserr(c, EMSGSIZE, "truncated payload",
 				  "restore: %s: image %u", in->path, idx);
-	img->len = KBLOOM_IMAGE_HDR_LEN + payload;
 	r = read_payload(in, img, &h);
 	if (r == -ENOMEM)
 		return ctl_syserr(c, ENOMEM, NULL, "restore: %s: image %u",
@@ -289,7 +291,7 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 	if (r < 0)
 		return ctl_syserr(c, (int)r, NULL, "restore: read %s",
 				  in->path);
-	if ((__u64)r < payload)
+	if ((__u64)r < rest)
 		return ctl_syserr(c, EMSGSIZE, "truncated payload",
 				  "restore: %s: image %u", in->path, idx);
 	ret = kb_image_verify(img->buf, img->len);
