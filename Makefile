@@ -205,6 +205,18 @@ $(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kself
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
 
+# The kmod suite's ioctl tests also as static 32-bit programs (NAME-m32,
+# gcc-multilib), run by the suite against the same module: the compat
+# path of a 32-bit caller.
+KMOD32_NAMES := ioctl count concurrency registry_replace device fuzz layout readonly
+KMOD32_TESTS := $(KMOD32_NAMES:%=$(B)/tests/kmod/%_test-m32)
+tests: $(KMOD32_TESTS)
+
+$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h $(KSFT)/kselftest_harness.h
+	$(say) TEST32 $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TEST_CFLAGS) -m32 -static -Wno-pointer-to-int-cast -o $@ $< -lpthread
+
 check: deps
 	$(Q)$(MAKE) check-all SUITES_RUN="$(SUITES) style"
 

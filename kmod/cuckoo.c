@@ -137,8 +137,7 @@ static struct kb_cuckoo_node *kb_cuckoo_scratch(struct kb_filter *f)
 
 	if (p)
 		return p;
-	p = kmalloc_array(KB_CUCKOO_SEARCH_NODES, sizeof(*p),
-			  GFP_KERNEL_ACCOUNT);
+	p = kmalloc_array(KB_CUCKOO_SEARCH_NODES, sizeof(*p), KB_GFP);
 	if (!p)
 		return NULL;
 	if (cmpxchg(&f->scratch, NULL, p))

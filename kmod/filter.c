@@ -73,7 +73,7 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 {
 	struct kb_filter *f;
 
-	f = kmem_cache_zalloc(kb_filter_cache, GFP_KERNEL_ACCOUNT);
+	f = kmem_cache_zalloc(kb_filter_cache, KB_GFP);
 	if (!f)
 		return NULL;
 	f->g = *g;

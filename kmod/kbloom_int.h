@@ -38,7 +38,14 @@
 #include "uapi/kbloom.h"
 #include "uapi/kbloom_variants.h"
 
-#define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+/*
+ * Every allocation a command asks for, small or large (filter arrays,
+ * images, key batches): charged to the caller's memory cgroup, and over
+ * its limit (or when memory is short) a failure, ENOMEM, never the OOM
+ * killer: __GFP_RETRY_MAYFAIL, as bpf_map_area_alloc() does.  No warning
+ * either: the caller gets the errno.
+ */
+#define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Words visited between two cond_resched() in whole-array loops. */
 #define KB_RESCHED_WORDS	65536
 

@@ -17,10 +17,16 @@
  *  - reserved fields and unknown flags must be zero: EINVAL for a non-zero
  *    reserved field, EOPNOTSUPP for an unknown flag bit;
  *  - unknown command numbers give ENOTTY; an unreadable or unwritable user
- *    pointer gives EFAULT.
+ *    pointer gives EFAULT.  The structure of a command that answers
+ *    (every one but DESTROY, FLUSH and RESTORE) must be writable: it is
+ *    checked before the command acts, so a read-only one gives EFAULT and
+ *    changes nothing.  DESTROY, FLUSH and RESTORE only read theirs.
  *
  * Errors common to every command taking a name: EINVAL for an invalid name,
- * ENOENT when no filter has that name.  Every mutation (CREATE, DESTROY,
+ * ENOENT when no filter has that name.  Memory for a command (a filter, an
+ * image, a key batch) is charged to the caller's memory cgroup; over its
+ * limit, or when memory is short, the command fails with ENOMEM (the OOM
+ * killer is never invoked for it) and changes nothing.  Every mutation (CREATE, DESTROY,
  * ADD, DEL, FLUSH, RESTORE) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
  * TEST, COUNT, STAT, LIST and SAVE are open to anyone who could open the
  * device.
@@ -199,6 +205,15 @@ struct kbloom_name_op {
  * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
  * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
  *        are definitely absent (deleting them would corrupt the counters)
+ *
+ * DEL of a key that was never added but tests positive (a false positive)
+ * is not skipped: its counters are decremented, and keys that share them
+ * may then test absent, false negatives.  This is inherent to counting
+ * filters (measured in a loaded filter: 876 of 20,000 such deletes went
+ * through and removed 1,548 of 2,000 real keys).  Delete only keys that
+ * were added; a caller that cannot promise it keeps an exact set beside
+ * the filter and deletes from the filter only what the set held (as the
+ * XDP gate does with its exact map).
  *
  * The whole batch is copied and validated before any key is applied: a
  * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
