@@ -19,7 +19,9 @@
  *    joined or not (flooded), unless "mcast config flood off"; with
  *    "flood stack" the bridge floods them;
  *  - ping -6 between two hosts: neighbour discovery across the switch;
- *  - a router port of the bridge receives every group.
+ *  - a router port of the bridge receives every group;
+ *  - static memberships (mcast join) are kept beside the bridge's, and
+ *    sync refuses what is not a bridge.
  *
  * The hosts' senders have TX checksum offload off (kbt_tx_csum_off()).
  */
@@ -274,6 +276,7 @@ TEST_F_TIMEOUT(br, socket_join_delivers, 60)
 		EXPECT_GT(1.0, t) TH_LOG("v6 %d: %.3f s after the join", v6, t);
 		ksft_print_msg("IPv%d: first datagram %.3f s after the join\n",
 			       v6 ? 6 : 4, t);
+		fflush(stdout);
 		usleep(100000);
 		kbt_app_count(rx, id);
 		for (i = 0; i < NHOSTS; i++)
@@ -331,6 +334,7 @@ TEST_F_TIMEOUT(br, socket_close_leaves, 60)
 		EXPECT_GT(LEAVE_S + 1.0, t) TH_LOG("v6 %d: left after %.3f s", v6, t);
 		ksft_print_msg("IPv%d: left %.3f s after the close (bridge leave time %.1f s)\n",
 			       v6 ? 6 : 4, t, LEAVE_S);
+		fflush(stdout);
 
 		usleep(50000);
 		kbt_cap_count(self->cap[1], id);
@@ -455,6 +459,48 @@ TEST_F_TIMEOUT(br, router_port_gets_every_group, 60)
 	send_n(self, 0, g, KBT_APP_PORT, 401, 10);
 	EXPECT_EQ(predicted(self, 3, 0, g) ? 10 : 0,
 		  kbt_cap_count(self->cap[3], 401));
+}
+
+/* Static memberships are never the bridge's; bad bridges are refused. */
+TEST_F_TIMEOUT(br, sync_keeps_static_refuses_non_bridges, 60)
+{
+	struct kbctl_res r = { 0 };
+	int rx;
+
+	OK(&r, "mcast", "join", self->name, "p2", "239.7.0.5", "239.7.0.1",
+	   "netns", self->sw.path);
+	kbctl_free(&r);
+	rx = kbt_app_rx(&self->host[2], 0, g4, KBT_APP_PORT);
+	ASSERT_LE(0, rx);
+	ASSERT_TRUE(sync_wait(self, "+ p2 239.7.0.1\n", 2)) TH_LOG("%s", self->lines);
+	OK(&r, "mcast", "groups", self->name, "p2", "netns", self->sw.path);
+	EXPECT_NE(NULL, strstr(r.out, "p2 239.7.0.5\n")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "p2 239.7.0.1 static+bridge\n"));
+	kbctl_free(&r);
+	OK(&r, "mcast", "groups", self->name, "p2", "netns", self->sw.path, "-j");
+	EXPECT_JSON(&r);
+	EXPECT_NE(NULL, strstr(r.out, "\"sources\":[")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	/* a second sync, once: in sync already, nothing changes */
+	OK(&r, "mcast", "sync", self->name, "bridge", "br0", "mode", "once",
+	   "netns", self->sw.path);
+	EXPECT_STREQ("synced from bridge br0: 0 joined, 0 left\n", r.out);
+	kbctl_free(&r);
+	/* the bridge's side goes, the static one stays */
+	close(rx);
+	ASSERT_TRUE(sync_wait(self, "- p2 239.7.0.1\n", LEAVE_S + 2));
+	OK(&r, "mcast", "groups", self->name, "p2", "netns", self->sw.path);
+	EXPECT_NE(NULL, strstr(r.out, "p2 239.7.0.1\n")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+
+	kbctl_run(&r, "mcast", "sync", self->name, "bridge", "nosuch",
+		  "netns", self->sw.path);
+	EXPECT_SYS(&r, "bridge nosuch: No such device");
+	kbctl_free(&r);
+	kbctl_run(&r, "mcast", "sync", self->name, "bridge", "p0",
+		  "netns", self->sw.path);
+	EXPECT_SYS(&r, "not a Linux bridge");
+	kbctl_free(&r);
 }
 
 TEST_HARNESS_MAIN
