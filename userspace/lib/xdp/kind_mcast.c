@@ -508,6 +508,15 @@ int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
 	return ret < 0 ? ret : 0;
 }
 
+/* -EOPNOTSUPP, saying @why, for a kfunc instance (filters in kbloom.ko). */
+static int mcast_map_only(struct kbloom_xdp *x, const char *why)
+{
+	if (!kbx_kfunc(x))
+		return 0;
+	kbx_log(x, "%s: %s", x->name, why);
+	return -EOPNOTSUPP;
+}
+
 /* Router port on (locked): the key of length 0, a filter of all ones. */
 static int mcast_router_on(struct kbloom_xdp *x,
 			   const struct kbloom_member_key *k, __u32 src)
@@ -544,12 +553,8 @@ int kbloom_mcast_router(struct kbloom_xdp *x, int ifindex, int on,
 	ret = ret ?: mcast_src_ok(src);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	if (kbx_kfunc(x)) {
-		kbx_log(x, "%s: a router port of a kfunc switch would need a module filter of all ones",
-			x->name);
-		return -EOPNOTSUPP;
-	}
-	ret = kbx_lock(x);
+	ret = mcast_map_only(x, "a router port of a kfunc switch would need a module filter of all ones");
+	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
 	if (on) {
@@ -573,12 +578,8 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_check(x);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	if (kbx_kfunc(x)) {
-		kbx_log(x, "%s: the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)",
-			x->name);
-		return -EOPNOTSUPP;
-	}
-	ret = kbx_lock(x);
+	ret = mcast_map_only(x, "the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)");
+	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
 	ret = kbx_filter_get(x, ifindex, &cur);
