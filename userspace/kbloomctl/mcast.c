@@ -413,7 +413,8 @@ static int cmd_groups(struct ctl *c, int argc, char **argv)
 		goto out;
 	ctl_list_begin(c, &j);
 	for (i = 0; i < n; i++) {
-		cnt = cap = kbloom_mcast_members(m.x, ids[i], NULL, 0);
+		cap = kbloom_mcast_members(m.x, ids[i], NULL, 0);
+		cnt = cap;
 		free(g);
 		g = cnt > 0 ? calloc(cnt, sizeof(*g)) : NULL;
 		if (cnt > 0 && g)

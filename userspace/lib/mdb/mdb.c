@@ -70,7 +70,8 @@ int kbloom_mdb_open(struct kbloom_mdb **mp)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	m->mon = m->req = -1;
+	m->mon = -1;
+	m->req = -1;
 	ret = mdb_socket(&m->mon);
 	ret = ret ?: mdb_socket(&m->req);
 	if (!ret && setsockopt(m->mon, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,

@@ -508,6 +508,11 @@ int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
 	return ret < 0 ? ret : 0;
 }
 
+#define KFUNC_NO_ROUTER \
+	"a router port of a kfunc switch would need a module filter of all ones"
+#define KFUNC_NO_RESIZE \
+	"the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)"
+
 /* -EOPNOTSUPP, saying @why, for a kfunc instance (filters in kbloom.ko). */
 static int mcast_map_only(struct kbloom_xdp *x, const char *why)
 {
@@ -553,7 +558,7 @@ int kbloom_mcast_router(struct kbloom_xdp *x, int ifindex, int on,
 	ret = ret ?: mcast_src_ok(src);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	ret = mcast_map_only(x, "a router port of a kfunc switch would need a module filter of all ones");
+	ret = mcast_map_only(x, KFUNC_NO_ROUTER);
 	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
@@ -578,7 +583,7 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_check(x);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	ret = mcast_map_only(x, "the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)");
+	ret = mcast_map_only(x, KFUNC_NO_RESIZE);
 	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
