@@ -501,6 +501,11 @@ TEST_F_TIMEOUT(br, sync_keeps_static_refuses_non_bridges, 60)
 		  "netns", self->sw.path);
 	EXPECT_SYS(&r, "not a Linux bridge");
 	kbctl_free(&r);
+	ASSERT_EQ(0, kbt_sh(&self->sw, "ip link add br1 type bridge mcast_snooping 0"));
+	kbctl_run(&r, "mcast", "sync", self->name, "bridge", "br1",
+		  "netns", self->sw.path);
+	EXPECT_SYS(&r, "bridge br1: Protocol not available (its multicast snooping is off");
+	kbctl_free(&r);
 }
 
 TEST_HARNESS_MAIN

@@ -62,6 +62,13 @@ struct kbloom_mdb;
 int kbloom_mdb_open(struct kbloom_mdb **mp);
 void kbloom_mdb_close(struct kbloom_mdb *m);
 
+/*
+ * Whether interface @ifindex is a bridge that snoops: 0; -EMEDIUMTYPE for
+ * an interface that is not a bridge, -ENOPROTOOPT for a bridge with
+ * mcast_snooping off, -ENODEV for none.
+ */
+int kbloom_mdb_bridge(struct kbloom_mdb *m, int ifindex);
+
 /* The notification socket, for poll() (POLLIN). */
 int kbloom_mdb_fd(const struct kbloom_mdb *m);
 

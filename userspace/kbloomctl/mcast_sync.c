@@ -33,10 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <linux/ethtool.h>
 #include <linux/if_bridge.h>
-#include <linux/sockios.h>
 
 #include "kbloomctl.h"
 #include "libkbloom_mdb.h"
@@ -314,43 +311,25 @@ static const struct kw sync_kw[] = {
 
 static const struct kw_table sync_table = { .kw = sync_kw };
 
-/* Whether interface @name (in the current netns) is a Linux bridge. */
-static bool is_bridge(const char *name)
-{
-	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
-	struct ifreq ifr = { 0 };
-	int fd, ret;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	ifr.ifr_data = (void *)&di;
-	ret = ioctl(fd, SIOCETHTOOL, &ifr);
-	close(fd);
-	return !ret && !strcmp(di.driver, "bridge");
-}
-
 /* In the instance's netns: the bridge's ifindex, the netlink sockets. */
 static int sync_bridge(struct sync *s, const char *br)
 {
 	int saved, ret;
-	char why[96];
+	const char *why;
 
 	ret = xdp_ns_enter(s->ns_fd, &saved);
 	if (ret)
 		return xdp_fail(s->c, ret, "%s: netns", s->op);
 	s->bridge = if_nametoindex(br);
-	ret = s->bridge && is_bridge(br) ? kbloom_mdb_open(&s->mdb) : 0;
+	ret = s->bridge ? kbloom_mdb_open(&s->mdb) : -ENODEV;
 	xdp_ns_leave(saved);
-	if (!s->bridge || !s->mdb) {
-		snprintf(why, sizeof(why), "%s", !s->bridge ?
-			 "no such interface" : ret ? strerror(-ret) :
-			 "not a Linux bridge (ip link add BR type bridge mcast_snooping 1)");
-		return ctl_syserr(s->c, !s->bridge ? ENODEV : ret ? -ret : EINVAL,
-				  why, "%s: bridge %s", s->op, br);
-	}
-	return 0;
+	ret = ret ?: kbloom_mdb_bridge(s->mdb, s->bridge);
+	if (!ret)
+		return 0;
+	why = ret == -EMEDIUMTYPE ? "not a Linux bridge (ip link add BR type bridge)" :
+	      ret == -ENOPROTOOPT ? "its multicast snooping is off (ip link set BR type bridge mcast_snooping 1)" :
+	      NULL;
+	return ctl_syserr(s->c, -ret, why, "%s: bridge %s", s->op, br);
 }
 
 static int sync_run(struct sync *s, const struct sync_args *a)

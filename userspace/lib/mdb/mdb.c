@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <linux/if_bridge.h>
 #include <linux/if_ether.h>
+#include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -335,5 +336,84 @@ int kbloom_mdb_read(struct kbloom_mdb *m, int bridge, kbloom_mdb_fn fn,
 		ret = mdb_datagram(m->buf, len, &w);
 		if (ret < 0)
 			return ret;
+	}
+}
+
+/* ---- the bridge itself --------------------------------------------------- */
+
+/* The attribute @type directly inside [@p, @end), or NULL. */
+static const struct nlattr *mdb_find(const void *p, const void *end, int type)
+{
+	const struct nlattr *a;
+
+	mdb_for_each(a, p, end)
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+	return NULL;
+}
+
+/* IFLA_LINKINFO of an RTM_NEWLINK: 0, -EMEDIUMTYPE or -ENOPROTOOPT. */
+static int mdb_link_snooping(const struct nlmsghdr *nh)
+{
+	const struct ifinfomsg *ifi = NLMSG_DATA(nh);
+	const char *end = (const char *)nh + nh->nlmsg_len;
+	const struct nlattr *li, *kind, *data, *snoop;
+
+	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+		return -EPROTO;
+	li = mdb_find((const char *)ifi + NLMSG_ALIGN(sizeof(*ifi)), end,
+		      IFLA_LINKINFO);
+	kind = li ? mdb_find(nla_payload(li), nla_end(li), IFLA_INFO_KIND) :
+		    NULL;
+	if (!kind || kind->nla_len < NLA_HDRLEN + sizeof("bridge") ||
+	    memcmp(nla_payload(kind), "bridge", sizeof("bridge")))
+		return -EMEDIUMTYPE;
+	data = mdb_find(nla_payload(li), nla_end(li), IFLA_INFO_DATA);
+	snoop = data ? mdb_find(nla_payload(data), nla_end(data),
+				IFLA_BR_MCAST_SNOOPING) : NULL;
+	if (!snoop || snoop->nla_len < NLA_HDRLEN + 1)
+		return -EPROTO;
+	return *(const __u8 *)nla_payload(snoop) ? 0 : -ENOPROTOOPT;
+}
+
+int kbloom_mdb_bridge(struct kbloom_mdb *m, int ifindex)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} rq = {
+		.nh = {
+			.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+			.nlmsg_type = RTM_GETLINK,
+			.nlmsg_flags = NLM_F_REQUEST,
+		},
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex },
+	};
+	const struct nlmsghdr *nh;
+	const struct nlmsgerr *err;
+	int len;
+
+	if (!m || ifindex <= 0)
+		return -EINVAL;
+	rq.nh.nlmsg_seq = ++m->seq;
+	if (send(m->req, &rq, rq.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		len = recv(m->req, m->buf, sizeof(m->buf), 0);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			return len ? -errno : -EPROTO;
+		for (nh = (const struct nlmsghdr *)m->buf; NLMSG_OK(nh, len);
+		     nh = NLMSG_NEXT(nh, len)) {
+			if (nh->nlmsg_seq != m->seq)
+				continue;
+			if (nh->nlmsg_type == RTM_NEWLINK)
+				return mdb_link_snooping(nh);
+			err = NLMSG_DATA(nh);
+			if (nh->nlmsg_type == NLMSG_ERROR &&
+			    nh->nlmsg_len >= NLMSG_LENGTH(sizeof(*err)))
+				return err->error ? err->error : -EPROTO;
+		}
 	}
 }
