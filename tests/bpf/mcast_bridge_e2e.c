@@ -461,9 +461,13 @@ TEST_F_TIMEOUT(br, router_port_gets_every_group, 60)
 		  kbt_cap_count(self->cap[3], 401));
 }
 
-/* Static memberships are never the bridge's; bad bridges are refused. */
+/*
+ * Static memberships are never the bridge's; a resync drops the bridge
+ * memberships the bridge no longer has; bad bridges are refused.
+ */
 TEST_F_TIMEOUT(br, sync_keeps_static_refuses_non_bridges, 60)
 {
+	static const __u8 stale[4] = { 239, 7, 0, 77 };
 	struct kbctl_res r = { 0 };
 	int rx;
 
@@ -486,6 +490,16 @@ TEST_F_TIMEOUT(br, sync_keeps_static_refuses_non_bridges, 60)
 	   "netns", self->sw.path);
 	EXPECT_STREQ("synced from bridge br0: 0 joined, 0 left\n", r.out);
 	kbctl_free(&r);
+	/* a bridge membership the bridge no longer has: the resync drops it */
+	ASSERT_EQ(0, kbloom_mcast_join_src(self->x, self->port[3], stale, 4,
+					   KBLOOM_MEMBER_BRIDGE));
+	OK(&r, "mcast", "sync", self->name, "bridge", "br0", "mode", "once",
+	   "netns", self->sw.path);
+	EXPECT_STREQ("- p3 239.7.0.77\nsynced from bridge br0: 0 joined, 1 left\n",
+		     r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(-ENOENT, kbloom_mcast_leave_src(self->x, self->port[3],
+						  stale, 4, KBLOOM_MEMBER_BRIDGE));
 	/* the bridge's side goes, the static one stays */
 	close(rx);
 	ASSERT_TRUE(sync_wait(self, "- p2 239.7.0.1\n", LEAVE_S + 2));
