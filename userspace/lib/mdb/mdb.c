@@ -272,6 +272,21 @@ static int mdb_datagram(const char *buf, int len, struct mdb_walk *w)
 
 /* ---- dump, notifications ---------------------------------------------------- */
 
+/* One datagram into m->buf: its length (0: none waiting), or -errno. */
+static int mdb_recv(struct kbloom_mdb *m, int fd, int flags)
+{
+	int len;
+
+	do
+		len = recv(fd, m->buf, sizeof(m->buf), flags);
+	while (len < 0 && errno == EINTR);
+	if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (len < 0)
+		return -errno;
+	return len ? len : -EPROTO;
+}
+
 static int mdb_dump_request(struct kbloom_mdb *m)
 {
 	struct {
@@ -305,13 +320,9 @@ int kbloom_mdb_dump(struct kbloom_mdb *m, int bridge, kbloom_mdb_fn fn,
 	ret = mdb_dump_request(m);
 	w.seq = m->seq;
 	while (!ret) {
-		len = recv(m->req, m->buf, sizeof(m->buf), 0);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0)
-			return -errno;
-		if (!len)
-			return -EPROTO;
+		len = mdb_recv(m, m->req, 0);
+		if (len <= 0)
+			return len ?: -EPROTO;
 		ret = mdb_datagram(m->buf, len, &w);
 	}
 	return ret == 1 ? 0 : ret;
@@ -326,13 +337,11 @@ int kbloom_mdb_read(struct kbloom_mdb *m, int bridge, kbloom_mdb_fn fn,
 	if (!m || !fn || bridge < 0)
 		return -EINVAL;
 	for (;;) {
-		len = recv(m->mon, m->buf, sizeof(m->buf), MSG_DONTWAIT);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		len = mdb_recv(m, m->mon, MSG_DONTWAIT);
+		if (!len)
 			return w.count;
 		if (len < 0)
-			return -errno;	/* ENOBUFS: notifications lost */
+			return len;	/* -ENOBUFS: notifications lost */
 		ret = mdb_datagram(m->buf, len, &w);
 		if (ret < 0)
 			return ret;
@@ -399,11 +408,9 @@ int kbloom_mdb_bridge(struct kbloom_mdb *m, int ifindex)
 	if (send(m->req, &rq, rq.nh.nlmsg_len, 0) < 0)
 		return -errno;
 	for (;;) {
-		len = recv(m->req, m->buf, sizeof(m->buf), 0);
-		if (len < 0 && errno == EINTR)
-			continue;
+		len = mdb_recv(m, m->req, 0);
 		if (len <= 0)
-			return len ? -errno : -EPROTO;
+			return len ?: -EPROTO;
 		for (nh = (const struct nlmsghdr *)m->buf; NLMSG_OK(nh, len);
 		     nh = NLMSG_NEXT(nh, len)) {
 			if (nh->nlmsg_seq != m->seq)

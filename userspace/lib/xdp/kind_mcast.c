@@ -709,31 +709,15 @@ static int mcast_u32_cmp(const void *a, const void *b)
 
 int kbloom_mcast_ports(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
 {
-	__u32 key, next, cap = 0, cnt = 0, *v = NULL, *t;
 	int ret;
 
 	ret = mcast_check(x);
 	if (ret || !ids || !n)
 		return -EINVAL;
-	for (ret = bpf_map_get_next_key(x->params_fd, NULL, &next); !ret;
-	     ret = bpf_map_get_next_key(x->params_fd, &key, &next)) {
-		key = next;
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			t = realloc(v, cap * sizeof(*v));
-			if (!t) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = t;
-		}
-		v[cnt++] = key;
-	}
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), mcast_u32_cmp);
-	*ids = v;
-	*n = cnt;
-	return 0;
+	ret = kbp_map_keys(x->params_fd, ids, n);
+	if (!ret && *n)
+		qsort(*ids, *n, sizeof(**ids), mcast_u32_cmp);
+	return ret;
 }
 
 int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
