@@ -19,6 +19,13 @@
  *	MCAST_F_AUDIT		the config flag that counts leaks;
  *
  *   its membership test, mcast_port_test(), defined after the include.
+ *
+ * Link-local and reserved groups (kbloom_pkt_mcast_local()) are flooded:
+ * every other port sends them unfiltered (tx_flooded), unless the config
+ * flags say MCAST_F_LOCAL_STACK (to the stack: the bridge the ports are
+ * in floods them) or MCAST_F_LOCAL_FILTER (filtered as other groups); a
+ * variant whose config has other bits for these defines the two macros.
+ * Data frames never read the config for it.
  */
 #ifndef _KBLOOM_MCAST_H
 #define _KBLOOM_MCAST_H
@@ -37,6 +44,11 @@
 #define MCAST_STATS		struct kbloom_mcast_stats
 #define MCAST_CFG		struct kbloom_mcast_cfg
 #define MCAST_F_AUDIT		KBLOOM_MCAST_F_AUDIT
+#endif
+
+#ifndef MCAST_F_LOCAL_STACK
+#define MCAST_F_LOCAL_STACK	KBLOOM_MCAST_F_LOCAL_STACK
+#define MCAST_F_LOCAL_FILTER	KBLOOM_MCAST_F_LOCAL_FILTER
 #endif
 
 #define KBLOOM_MCAST_PORTS	64	/* default, the loader sets the size */
@@ -93,6 +105,16 @@ static __always_inline MCAST_STATS *mcast_stats(const MCAST_PORT *port)
 	return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
 }
 
+/* The config flags of the switch (0 if it has none). */
+static __always_inline __u32 mcast_cfg_flags(void)
+{
+	__u32 zero = 0;
+	MCAST_CFG *cfg;
+
+	cfg = bpf_map_lookup_elem(&MCAST_MAP(config), &zero);
+	return cfg ? cfg->flags : 0;
+}
+
 SEC("xdp")
 int MCAST_PROG(ingress)(struct xdp_md *ctx)
 {
@@ -102,6 +124,7 @@ int MCAST_PROG(ingress)(struct xdp_md *ctx)
 	const MCAST_PORT *port;
 	MCAST_STATS *st;
 	struct kbloom_pkt pkt;
+	int rx;
 
 	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
 	if (!port)
@@ -110,8 +133,12 @@ int MCAST_PROG(ingress)(struct xdp_md *ctx)
 	if (!st)
 		return XDP_PASS;
 	st->rx_packets++;
-	if (!KBLOOM_MCAST_RX_COUNT(st, kbloom_mcast_rx(data, data_end, &pkt)))
+	rx = kbloom_mcast_rx(data, data_end, &pkt);
+	if (!KBLOOM_MCAST_RX_COUNT(st, rx))
 		return XDP_PASS;
+	if (rx == KBLOOM_MCAST_RX_LOCAL &&
+	    (mcast_cfg_flags() & MCAST_F_LOCAL_STACK))
+		return XDP_PASS;	/* the bridge floods it */
 	return bpf_redirect_map(&MCAST_MAP(ports), 0,
 				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 }
@@ -121,15 +148,16 @@ static __always_inline void mcast_audit(MCAST_STATS *st, __u32 ifindex,
 					const struct kbloom_pkt *pkt)
 {
 	struct kbloom_member_key mk = {};
-	MCAST_CFG *cfg;
-	__u32 zero = 0;
 
-	cfg = bpf_map_lookup_elem(&MCAST_MAP(config), &zero);
-	if (!cfg || !(cfg->flags & MCAST_F_AUDIT))
+	if (!(mcast_cfg_flags() & MCAST_F_AUDIT))
 		return;
 	mk.ifindex = ifindex;
 	mk.len = pkt->addr_len;
 	__builtin_memcpy(mk.addr, pkt->dst, sizeof(mk.addr));
+	if (bpf_map_lookup_elem(&MCAST_MAP(members), &mk))
+		return;
+	/* a router port (len 0) receives every group: no leak */
+	__builtin_memset(&mk.len, 0, sizeof(mk) - sizeof(mk.ifindex));
 	if (!bpf_map_lookup_elem(&MCAST_MAP(members), &mk))
 		st->tx_leaked++;
 }
@@ -166,10 +194,17 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 			return XDP_DROP;
 		st->tx_seen++;
 	}
-	if (kbloom_mcast_rx(data, data_end, &pkt) != KBLOOM_MCAST_RX_DATA)
-		ret = -EINVAL;
-	else
+	ret = kbloom_mcast_rx(data, data_end, &pkt);
+	if (ret == KBLOOM_MCAST_RX_LOCAL &&
+	    !(mcast_cfg_flags() & MCAST_F_LOCAL_FILTER)) {
+		if (st)
+			st->tx_flooded++;
+		return XDP_PASS;
+	}
+	if (ret == KBLOOM_MCAST_RX_DATA || ret == KBLOOM_MCAST_RX_LOCAL)
 		ret = mcast_port_test(ifindex, port, &pkt, st);
+	else
+		ret = -EINVAL;
 	if (ret == KBLOOM_MAYBE) {
 		if (st) {
 			st->tx_forwarded++;

@@ -257,12 +257,26 @@ static __always_inline int kbloom_pkt_mcast_control(const struct kbloom_pkt *pkt
 	       pkt->icmp6_type == KBLOOM_MLD2_REPORT;
 }
 
+/*
+ * A link-local or reserved group, which a switch floods (RFC 4541 2.1.2):
+ * IPv4 224.0.0.0/24; IPv6 ff00::/15 (reserved, interface-local) and
+ * ff02::/16 (link-local: neighbour discovery, all-nodes, mDNS), that is
+ * byte 1 (flags 0, scope) at most 2.  One compare for IPv6, as for IPv4.
+ */
+static __always_inline int kbloom_pkt_mcast_local(const struct kbloom_pkt *pkt)
+{
+	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
+		return pkt->dst[0] == 224 && !pkt->dst[1] && !pkt->dst[2];
+	return pkt->dst[1] <= 2;
+}
+
 /* What a multicast switch does with a received frame (kbloom_mcast_rx()). */
 enum kbloom_mcast_rx {
 	KBLOOM_MCAST_RX_DATA,		/* multicast data: to the other ports */
 	KBLOOM_MCAST_RX_CONTROL,	/* IGMP, MLD: to the stack */
 	KBLOOM_MCAST_RX_OTHER,		/* not IP multicast: to the stack */
 	KBLOOM_MCAST_RX_MALFORMED,	/* truncated IP: to the stack */
+	KBLOOM_MCAST_RX_LOCAL,		/* link-local group: flooded */
 };
 
 /* Parse a frame into @pkt and say what a multicast switch does with it. */
@@ -277,12 +291,15 @@ static __always_inline int kbloom_mcast_rx(void *data, void *data_end,
 		return KBLOOM_MCAST_RX_OTHER;
 	if (kbloom_pkt_mcast_control(pkt))
 		return KBLOOM_MCAST_RX_CONTROL;
+	if (kbloom_pkt_mcast_local(pkt))
+		return KBLOOM_MCAST_RX_LOCAL;
 	return KBLOOM_MCAST_RX_DATA;
 }
 
 /*
  * Count a received frame of kind @rx in @st (struct kbloom_mcast_stats or
- * struct kbloom_mcbf_stats: the same rx_* counters); true for data.
+ * struct kbloom_mcbf_stats: the same rx_* counters); true for data and
+ * link-local frames, those a switch sends to its other ports.
  */
 #define KBLOOM_MCAST_RX_COUNT(st, rx) ({				\
 	typeof(st) __st = (st);						\
@@ -294,9 +311,11 @@ static __always_inline int kbloom_mcast_rx(void *data, void *data_end,
 		__st->rx_other++;					\
 	else if (__rx == KBLOOM_MCAST_RX_CONTROL)			\
 		__st->rx_control++;					\
+	else if (__rx == KBLOOM_MCAST_RX_LOCAL)				\
+		__st->rx_local++;					\
 	else								\
 		__st->rx_mcast++;					\
-	__rx == KBLOOM_MCAST_RX_DATA;					\
+	__rx == KBLOOM_MCAST_RX_DATA || __rx == KBLOOM_MCAST_RX_LOCAL;	\
 })
 
 #endif /* _KBLOOM_PKT_H */

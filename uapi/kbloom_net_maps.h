@@ -154,7 +154,10 @@ struct kbloom_mcbf_port {
 
 /* struct kbloom_mcbf_cfg.flags */
 #define KBLOOM_MCBF_F_AUDIT	_BITUL(0)	/* count leaks (tx_leaked) */
-#define KBLOOM_MCBF_F_ALL	KBLOOM_MCBF_F_AUDIT
+/* link-local groups: as KBLOOM_MCAST_F_LOCAL_* (the same bits) */
+#define KBLOOM_MCBF_F_LOCAL_STACK  KBLOOM_MCAST_F_LOCAL_STACK
+#define KBLOOM_MCBF_F_LOCAL_FILTER KBLOOM_MCAST_F_LOCAL_FILTER
+#define KBLOOM_MCBF_F_ALL	(KBLOOM_MCBF_F_AUDIT | KBLOOM_MCAST_F_LOCAL_MASK)
 
 struct kbloom_mcbf_cfg {
 	__u32 flags;
@@ -173,6 +176,7 @@ struct kbloom_mcbf_cfg {
  *             positives), counted with KBLOOM_MCBF_F_AUDIT
  * @tx_errors: copies dropped because the port has no filter or the copy
  *             is not multicast
+ * @rx_local, @tx_flooded: as struct kbloom_mcast_stats
  */
 struct kbloom_mcbf_stats {
 	__u64 rx_packets;
@@ -186,6 +190,8 @@ struct kbloom_mcbf_stats {
 	__u64 tx_unused;
 	__u64 tx_leaked;
 	__u64 tx_errors;
+	__u64 rx_local;
+	__u64 tx_flooded;
 };
 
 #endif /* _UAPI_KBLOOM_NET_MAPS_H */

@@ -108,18 +108,38 @@ struct kbloom_addr_key {
 	__u8 addr[16];		/* network order, zero after len bytes */
 };
 
-/* Key of the exact membership map of the mcast path (mc_members). */
+/*
+ * Key of the exact membership map of the mcast path (mc_members).  Its
+ * value is the set of sources of the membership, KBLOOM_MEMBER_*; the key
+ * with len 0 (and a zero address) makes the port a router port, which
+ * receives every group.
+ */
 struct kbloom_member_key {
 	__u32 ifindex;		/* the port */
-	__u32 len;		/* KBLOOM_ADDR4_LEN or KBLOOM_ADDR6_LEN */
+	__u32 len;		/* KBLOOM_ADDR4_LEN, KBLOOM_ADDR6_LEN, 0: router */
 	__u8 addr[16];		/* group address, network order, zero padded */
 };
+
+#define KBLOOM_MEMBER_STATIC	_BITUL(0)	/* joined by hand (mcast join) */
+#define KBLOOM_MEMBER_BRIDGE	_BITUL(1)	/* a bridge's mdb (mcast sync) */
+#define KBLOOM_MEMBER_ALL	(KBLOOM_MEMBER_STATIC | KBLOOM_MEMBER_BRIDGE)
+#define KBLOOM_MEMBER_ROUTER_LEN 0
 
 /* ---- mcast ------------------------------------------------------------ */
 
 /* struct kbloom_mcast_cfg.flags */
 #define KBLOOM_MCAST_F_AUDIT	_BITUL(0)	/* count leaks (tx_leaked) */
-#define KBLOOM_MCAST_F_ALL	KBLOOM_MCAST_F_AUDIT
+/*
+ * Link-local and reserved groups (IPv4 224.0.0.0/24 but IGMP; IPv6
+ * ff00::/15 and ff02::/16 but MLD: neighbour discovery, mDNS, routing
+ * protocols) are flooded to every other port unfiltered (RFC 4541 2.1.2),
+ * or, with one of these flags:
+ */
+#define KBLOOM_MCAST_F_LOCAL_STACK  _BITUL(1)	/* to the stack (a bridge) */
+#define KBLOOM_MCAST_F_LOCAL_FILTER _BITUL(2)	/* filtered as other groups */
+#define KBLOOM_MCAST_F_LOCAL_MASK   (KBLOOM_MCAST_F_LOCAL_STACK |	\
+				     KBLOOM_MCAST_F_LOCAL_FILTER)
+#define KBLOOM_MCAST_F_ALL	(KBLOOM_MCAST_F_AUDIT | KBLOOM_MCAST_F_LOCAL_MASK)
 
 /*
  * The instance's settings: @flags for the programs, the default filter of
@@ -153,6 +173,12 @@ struct kbloom_mcast_cfg {
  *             positives); counted when KBLOOM_MCAST_F_AUDIT is set
  * @tx_errors: copies dropped because the port has no filter or the copy
  *             is not multicast
+ * @rx_local: link-local and reserved group frames (not IGMP, MLD):
+ *            flooded, or passed to the stack with KBLOOM_MCAST_F_LOCAL_STACK
+ * @tx_flooded: copies of link-local frames sent on the port unfiltered
+ *
+ * rx_packets = rx_mcast + rx_local + rx_control + rx_other + rx_malformed;
+ * tx_seen = tx_forwarded + tx_flooded + tx_filtered + tx_errors.
  */
 struct kbloom_mcast_stats {
 	__u64 rx_packets;
@@ -165,6 +191,8 @@ struct kbloom_mcast_stats {
 	__u64 tx_filtered;
 	__u64 tx_leaked;
 	__u64 tx_errors;
+	__u64 rx_local;
+	__u64 tx_flooded;
 };
 
 /* ---- gate ------------------------------------------------------------- */

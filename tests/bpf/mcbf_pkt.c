@@ -203,6 +203,36 @@ TEST_F(mpkt, members_pass_unused_class_never)
 	}
 }
 
+/*
+ * Link-local groups are flooded on mcbf too (the shared switch header):
+ * p0's filter is empty, yet it keeps 224.0.0.251 and ff02::1:ff00:1,
+ * unless they are filtered as groups; ff05::1 (site scope) is a group.
+ */
+TEST_F(mpkt, link_local_flooded)
+{
+	struct kbloom_addr_key k[3] = {
+		{ 4, { 224, 0, 0, 251 } },
+		{ 16, { 0xff, 2, [11] = 1, [12] = 0xff, [15] = 1 } },
+		{ 16, { 0xff, 5, [15] = 1 } },
+	};
+	__u32 i, ret, flags;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, check(self, 0, &k[i], &ret));
+		EXPECT_EQ(i < 2 ? XDP_PASS : XDP_DROP, ret) TH_LOG("%u", i);
+	}
+	ASSERT_EQ(0, kbloom_mcbf_set_flags(self->n, KBLOOM_MCBF_F_AUDIT |
+					   KBLOOM_MCBF_F_LOCAL_FILTER));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, check(self, 0, &k[i], &ret));
+		EXPECT_EQ(XDP_DROP, ret) TH_LOG("%u", i);
+	}
+	EXPECT_EQ(-EINVAL, kbloom_mcbf_set_flags(self->n,
+		  KBLOOM_MCAST_F_LOCAL_MASK));
+	ASSERT_EQ(0, kbloom_mcbf_get_flags(self->n, &flags));
+	EXPECT_EQ(KBLOOM_MCBF_F_AUDIT | KBLOOM_MCBF_F_LOCAL_FILTER, flags);
+}
+
 TEST_F(mpkt, replace_filter_and_classes_together)
 {
 	struct kbloom_mcbf_spec s = self->spec[1];

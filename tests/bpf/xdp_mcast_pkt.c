@@ -8,8 +8,9 @@
  * of the devmap program, as a plain XDP program) as if it left on port 1
  * or 2.  Every class of frame: IPv4/IPv6 multicast to joined and other
  * groups, with and without a VLAN tag, IPv4 options, IPv6 extension
- * headers and fragments, IGMP/MLD, unicast, broadcast, ARP, two tags, and
- * malformed headers; then every truncation of the multicast frames: never
+ * headers and fragments, IGMP/MLD, link-local groups (flooded, to the
+ * stack or filtered), unicast, broadcast, ARP, two tags, and malformed
+ * headers; then every truncation of the multicast frames: never
  * XDP_ABORTED, never forwarded unless whole.  The counters of the ingress
  * program match the classes.
  */
@@ -328,6 +329,85 @@ TEST_F(mpkt, malformed_headers)
 	n = 14 + 40;
 	expect_class(_metadata, self, f, n, C_MCAST, 1,
 		     "IPv6 with an empty payload is well formed");
+}
+
+/* One link-local frame: verdicts and rx_local by the flood setting. */
+static void expect_local(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(mpkt) *self, const __u8 *f, __u32 len,
+			 __u32 flags, const char *what)
+{
+	struct kbloom_mcast_stats a, b;
+	struct verdicts v;
+
+	ASSERT_EQ(0, kbloom_mcast_set_flags(self->x, flags));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[0], &a));
+	ASSERT_EQ(0, run_all(self, f, len, &v)) TH_LOG("%s", what);
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[0], &b));
+	EXPECT_EQ(1, b.rx_local - a.rx_local) TH_LOG("%s", what);
+	EXPECT_EQ(0, b.rx_mcast - a.rx_mcast) TH_LOG("%s", what);
+	EXPECT_EQ(flags & KBLOOM_MCAST_F_LOCAL_STACK ? XDP_PASS : XDP_REDIRECT,
+		  v.in) TH_LOG("%s", what);
+	/* port 1 joined 224.0.0.251 and ff02::fb, port 2 nothing */
+	EXPECT_EQ(XDP_PASS, v.chk[1]) TH_LOG("%s", what);
+	EXPECT_EQ(flags & KBLOOM_MCAST_F_LOCAL_FILTER ? XDP_DROP : XDP_PASS,
+		  v.chk[2]) TH_LOG("%s", what);
+}
+
+/*
+ * Link-local and reserved groups: flooded (every port, unfiltered), to
+ * the stack, or filtered, by the config; IGMP and MLD stay control, and
+ * the scopes next to them stay data.
+ */
+TEST_F(mpkt, link_local_flooded)
+{
+	static const __u32 modes[] = {
+		KBLOOM_MCAST_F_AUDIT,
+		KBLOOM_MCAST_F_AUDIT | KBLOOM_MCAST_F_LOCAL_STACK,
+		KBLOOM_MCAST_F_LOCAL_FILTER,
+	};
+	static const __u8 mdns4[4] = { 224, 0, 0, 251 };
+	static const __u8 igmp[4] = { 224, 0, 0, 22 };
+	static const __u8 not4[4] = { 224, 0, 1, 251 };
+	__u8 mdns6[16] = { 0xff, 2, [15] = 0xfb }, ns6[16] = { 0xff, 2,
+		[11] = 1, [12] = 0xff, [15] = 2 };
+	__u8 if6[16] = { 0xff, 1, [15] = 1 }, site6[16] = { 0xff, 5, [15] = 1 };
+	__u8 tr6[16] = { 0xff, 0x12, [15] = 1 }, f[512];
+	__u32 m;
+	size_t n;
+
+	ASSERT_EQ(0, kbloom_mcast_join(self->x, self->ifindex[1], mdns4, 4));
+	ASSERT_EQ(0, kbloom_mcast_join(self->x, self->ifindex[1], mdns6, 16));
+	ASSERT_EQ(0, kbloom_mcast_join(self->x, self->ifindex[1], ns6, 16));
+	ASSERT_EQ(0, kbloom_mcast_join(self->x, self->ifindex[1], if6, 16));
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		n = mk(f, 0, mdns4, 0, 0, 0);
+		expect_local(_metadata, self, f, n, modes[m], "224.0.0.251");
+		n = mk(f, 0, mdns4, 7, 2, 0);
+		expect_local(_metadata, self, f, n, modes[m], "tagged, options");
+		n = mk(f, 1, mdns6, 0, 0, 0);
+		expect_local(_metadata, self, f, n, modes[m], "ff02::fb");
+		n = mk(f, 1, ns6, 0, 0, 58);
+		f[14 + 40] = 135;	/* a neighbour solicitation */
+		expect_local(_metadata, self, f, n, modes[m], "ND");
+		n = mk(f, 1, if6, 0, 1, 0);
+		expect_local(_metadata, self, f, n, modes[m], "ff01::1");
+	}
+	/* not link-local: data; IGMP and MLD: control, whatever the mode */
+	n = mk(f, 0, not4, 0, 0, 0);
+	expect_class(_metadata, self, f, n, C_MCAST, 0, "224.0.1.251");
+	n = mk(f, 1, site6, 0, 0, 0);
+	expect_class(_metadata, self, f, n, C_MCAST, 0, "ff05::1");
+	n = mk(f, 1, tr6, 0, 0, 0);
+	expect_class(_metadata, self, f, n, C_MCAST, 0, "ff12::1");
+	n = mk(f, 0, igmp, 0, 1, 2);
+	expect_class(_metadata, self, f, n, C_CONTROL, 0, "IGMP");
+	n = mk(f, 1, mdns6, 0, 1, 58);
+	expect_class(_metadata, self, f, n, C_CONTROL, 0, "MLDv2 to ff02::");
+	/* both ways at once: refused, nothing changed */
+	EXPECT_EQ(-EINVAL, kbloom_mcast_set_flags(self->x,
+		  KBLOOM_MCAST_F_LOCAL_MASK));
+	ASSERT_EQ(0, kbloom_mcast_flags(self->x, &m));
+	EXPECT_EQ(KBLOOM_MCAST_F_LOCAL_FILTER, m);
 }
 
 /*

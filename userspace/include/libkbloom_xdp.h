@@ -561,16 +561,60 @@ int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
 int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
 		       __u32 len);
 
+/*
+ * The same with the source of the membership, @src (KBLOOM_MEMBER_STATIC,
+ * KBLOOM_MEMBER_BRIDGE of uapi/kbloom_xdp_maps.h; kbloom_mcast_join() and
+ * _leave() are KBLOOM_MEMBER_STATIC).  A group joined by two sources
+ * stays until both have left; -EEXIST / -ENOENT concern @src alone.
+ */
+int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
+			  const void *group, __u32 len, __u32 src);
+int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
+			   const void *group, __u32 len, __u32 src);
+
+/*
+ * Port @ifindex as a multicast router port (@on non-zero) of source
+ * @src, or no longer: a router port receives every group (its filter is
+ * all ones, its memberships kept for when it stops).  -EEXIST / -ENOENT as for a
+ * join / leave; -EOPNOTSUPP for a kfunc instance.
+ */
+int kbloom_mcast_router(struct kbloom_xdp *x, int ifindex, int on,
+			__u32 src);
+
 /* The groups port @ifindex has joined: up to @max, returns how many. */
 int kbloom_mcast_groups(struct kbloom_xdp *x, int ifindex,
 			struct kbloom_addr_key *out, __u32 max);
+
+/**
+ * struct kbloom_mcast_member - a membership and who made it
+ * @len: KBLOOM_ADDR4_LEN, KBLOOM_ADDR6_LEN, or KBLOOM_MEMBER_ROUTER_LEN (0):
+ *       the port is a router port
+ * @sources: KBLOOM_MEMBER_* bits
+ * @addr: the group, network order, zero padded
+ */
+struct kbloom_mcast_member {
+	__u32 len;
+	__u32 sources;
+	__u8 addr[16];
+};
+
+/* Port @ifindex's memberships, router entry included: up to @max. */
+int kbloom_mcast_members(struct kbloom_xdp *x, int ifindex,
+			 struct kbloom_mcast_member *out, __u32 max);
+
+/* The ports, their ifindexes sorted, in a malloc()ed array (free() it). */
+int kbloom_mcast_ports(struct kbloom_xdp *x, __u32 **ids, __u32 *n);
 
 /* Port @ifindex's counters, summed over the CPUs. */
 int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
 		       struct kbloom_mcast_stats *st);
 
-/* Set KBLOOM_MCAST_F_* (auditing of leaks). */
+/*
+ * Set KBLOOM_MCAST_F_*: auditing of leaks, what link-local groups do
+ * (flooded, KBLOOM_MCAST_F_LOCAL_STACK or _FILTER: not both, -EINVAL).
+ */
 int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags);
+int kbloom_mcast_flags(struct kbloom_xdp *x, __u32 *flags);
 
 /* ---- gate ------------------------------------------------------------------- */
 

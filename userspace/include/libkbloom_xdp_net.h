@@ -294,7 +294,10 @@ int kbloom_mcbf_member_add(struct kbloom_net *n, int ifindex,
 int kbloom_mcbf_member_del(struct kbloom_net *n, int ifindex,
 			   const void *group, __u32 len);
 
-/* Set or read KBLOOM_MCBF_F_* (auditing of leaks). */
+/*
+ * Set or read KBLOOM_MCBF_F_*: auditing of leaks, what link-local groups
+ * do (KBLOOM_MCBF_F_LOCAL_STACK or _FILTER, not both: -EINVAL).
+ */
 int kbloom_mcbf_set_flags(struct kbloom_net *n, __u32 flags);
 int kbloom_mcbf_get_flags(struct kbloom_net *n, __u32 *flags);
 

@@ -16,7 +16,8 @@
  *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
  *              what the XDP commands share: the library's messages,
  *              names and geometry, namespaces and interfaces, instances
- *   mcast.c    mcast join leave ports groups stats
+ *   mcast.c    mcast join leave ports groups stats config
+ *   mcast_sync.c  mcast sync (the memberships of a Linux bridge)
  *   gate.c     gate add del test list mode stats rebuild
  *   map.c      map load save dump stat test (a pinned filter)
  *   netinst.c, netinst_xdp.c
@@ -151,6 +152,9 @@ extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
+
+/* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
+int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
 
 /* cuckoo.c */
 struct kbloom_stat;

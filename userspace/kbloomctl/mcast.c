@@ -6,6 +6,8 @@
  *   mcast join|leave NAME PORT GROUP... [netns NS]
  *   mcast ports NAME [netns NS]
  *   mcast groups|stats NAME [PORT] [netns NS]
+ *   mcast config NAME [flood ports|stack|off] [netns NS]
+ *   mcast sync NAME bridge BR ... (mcast_sync.c)
  *
  * A port forwards a group's packets when its blocked filter may hold the
  * group: a false positive is a packet leaked to a port that did not join,
@@ -26,46 +28,6 @@
 
 #include "kbloomctl.h"
 #include "libkbloom_xdp.h"
-
-static int u32_cmp(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The ports of @x (their ifindexes, the keys of mc_params), sorted. */
-static int mcast_port_ids(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
-{
-	__u32 key, next, cap = 0, *v = NULL, *t;
-	int fd, ret;
-
-	*ids = NULL;
-	*n = 0;
-	fd = xdp_pin_fd(x, "mc_params");
-	if (fd < 0)
-		return fd;
-	for (ret = bpf_map_get_next_key(fd, NULL, &next); !ret;
-	     ret = bpf_map_get_next_key(fd, &key, &next)) {
-		key = next;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			t = realloc(v, cap * sizeof(*v));
-			if (!t) {
-				free(v);
-				close(fd);
-				return -ENOMEM;
-			}
-			v = t;
-		}
-		v[(*n)++] = key;
-	}
-	close(fd);
-	if (*n)
-		qsort(v, *n, sizeof(*v), u32_cmp);
-	*ids = v;
-	return 0;
-}
 
 /*
  * Filter @id of a kfunc instance is the module filter named for it: its
@@ -255,7 +217,7 @@ static int mc_which(struct ctl *c, struct mc *m, int argc, char **argv,
 	int ifindex, ret;
 
 	if (argc < 2) {
-		ret = mcast_port_ids(m->x, ids, n);
+		ret = kbloom_mcast_ports(m->x, ids, n);
 		return ret ? xdp_fail(c, ret, "%s: read mc_params", m->op) : 0;
 	}
 	ret = mc_port(c, m, argv[1], &ifindex);
@@ -365,32 +327,107 @@ out:
 	return ret;
 }
 
+/* "static", "bridge", "static+bridge" */
+static void sources_str(__u32 src, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", src & KBLOOM_MEMBER_STATIC ? "static" : "",
+		 (src & KBLOOM_MEMBER_ALL) == KBLOOM_MEMBER_ALL ? "+" : "",
+		 src & KBLOOM_MEMBER_BRIDGE ? "bridge" : "");
+}
+
+/* -j: "groups" (strings), "sources" (the same order), "router" */
+static void groups_json(struct json *j, const char *ifn, __u32 id,
+			const struct kbloom_mcast_member *g, int cnt)
+{
+	char a[64], src[32];
+	int k, pass;
+
+	json_obj(j);
+	json_kstr(j, "port", ifn);
+	json_ku64(j, "ifindex", id);
+	for (pass = 0; pass < 2; pass++) {
+		json_key(j, pass ? "sources" : "groups");
+		json_arr(j);
+		for (k = 0; k < cnt; k++) {
+			if (!g[k].len)
+				continue;
+			xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
+			sources_str(g[k].sources, src, sizeof(src));
+			json_str(j, pass ? src : a);
+		}
+		json_arr_end(j);
+	}
+	json_key(j, "router");
+	for (k = 0; k < cnt && g[k].len; k++)
+		;
+	if (k < cnt) {
+		sources_str(g[k].sources, src, sizeof(src));
+		json_str(j, src);
+	} else {
+		json_null(j);
+	}
+	json_obj_end(j);
+}
+
+/*
+ * One port's memberships: "PORT GROUP" for those of mcast join alone (as
+ * mcbf and ipbf groups), "PORT GROUP SOURCE" for the others, "PORT router
+ * SOURCE" for a router port.
+ */
+static void groups_one(const struct ctl *c, struct json *j, const char *ifn,
+		       __u32 id, const struct kbloom_mcast_member *g, int cnt)
+{
+	char a[64], src[32];
+	int k;
+
+	if (c->set[CO_JSON]) {
+		groups_json(j, ifn, id, g, cnt);
+		return;
+	}
+	if (!cnt)
+		printf("%s: no groups\n", ifn);
+	for (k = 0; k < cnt; k++) {
+		if (g[k].len)
+			xdp_addr_str(g[k].addr, g[k].len, a, sizeof(a));
+		else
+			snprintf(a, sizeof(a), "router");
+		sources_str(g[k].sources, src, sizeof(src));
+		if (g[k].sources == KBLOOM_MEMBER_STATIC)
+			printf("%s %s\n", ifn, a);
+		else
+			printf("%s %s %s\n", ifn, a, src);
+	}
+}
+
 static int cmd_groups(struct ctl *c, int argc, char **argv)
 {
-	struct kbloom_addr_key *g = NULL;
+	struct kbloom_mcast_member *g = NULL;
 	struct mc m = { .ns_fd = -1 };
 	char ifn[IF_NAMESIZE];
 	__u32 *ids = NULL, n = 0, i;
 	struct json j;
-	int cnt, ret;
+	int cnt, cap, ret;
 
 	ret = mc_list_open(c, argc, argv, 2, &m, &ids, &n);
 	if (ret || ctl_quiet(c))
 		goto out;
 	ctl_list_begin(c, &j);
 	for (i = 0; i < n; i++) {
-		cnt = kbloom_mcast_groups(m.x, ids[i], NULL, 0);
+		cap = kbloom_mcast_members(m.x, ids[i], NULL, 0);
+		cnt = cap;
 		free(g);
 		g = cnt > 0 ? calloc(cnt, sizeof(*g)) : NULL;
 		if (cnt > 0 && g)
-			cnt = kbloom_mcast_groups(m.x, ids[i], g, cnt);
+			cnt = kbloom_mcast_members(m.x, ids[i], g, cap);
+		if (cnt > cap)
+			cnt = cap;	/* joined meanwhile: not shown */
 		if (cnt < 0 || (cnt > 0 && !g)) {
 			ret = xdp_fail(c, cnt < 0 ? cnt : -ENOMEM,
 				       "%s: port %u", m.op, ids[i]);
 			goto out;
 		}
 		xdp_port_label(m.ns_fd, ids[i], ifn, sizeof(ifn));
-		net_groups_one(c, &j, ifn, ids[i], g, cnt, NULL);
+		groups_one(c, &j, ifn, ids[i], g, cnt);
 	}
 	ret = ctl_list_end(c, &j);
 out:
@@ -415,9 +452,10 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	if (ret || ctl_quiet(c))
 		goto out;
 	if (!ctl_list_begin(c, &j))
-		printf("%-10s %8s %8s %8s %9s %8s %6s %6s %9s %9s\n", "PORT",
-		       "RX", "RX_MCAST", "TX_SEEN", "FORWARDED", "FILTERED",
-		       "LEAKED", "ERRORS", "FPR_NOW", "LEAK_RATE");
+		printf("%-10s %8s %8s %8s %8s %9s %8s %8s %6s %6s %9s %9s\n",
+		       "PORT", "RX", "RX_MCAST", "RX_LOCAL", "TX_SEEN",
+		       "FORWARDED", "FLOODED", "FILTERED", "LEAKED", "ERRORS",
+		       "FPR_NOW", "LEAK_RATE");
 	for (i = 0; i < n; i++) {
 		ret = kbloom_mcast_stats(m.x, ids[i], &st);
 		ret = ret ?: kbloom_xdp_filter_info(m.x, ids[i], &fi);
@@ -440,8 +478,10 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 			json_ku64(&j, "rx_control", st.rx_control);
 			json_ku64(&j, "rx_other", st.rx_other);
 			json_ku64(&j, "rx_malformed", st.rx_malformed);
+			json_ku64(&j, "rx_local", st.rx_local);
 			json_ku64(&j, "tx_seen", st.tx_seen);
 			json_ku64(&j, "tx_forwarded", st.tx_forwarded);
+			json_ku64(&j, "tx_flooded", st.tx_flooded);
 			json_ku64(&j, "tx_filtered", st.tx_filtered);
 			json_ku64(&j, "tx_leaked", st.tx_leaked);
 			json_ku64(&j, "tx_errors", st.tx_errors);
@@ -462,11 +502,13 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 				 (double)st.tx_leaked / nonmember);
 		else
 			snprintf(leak, sizeof(leak), "-");
-		printf("%-10s %8llu %8llu %8llu %9llu %8llu %6llu %6llu %9s %9s\n",
+		printf("%-10s %8llu %8llu %8llu %8llu %9llu %8llu %8llu %6llu %6llu %9s %9s\n",
 		       ifn, (unsigned long long)st.rx_packets,
 		       (unsigned long long)st.rx_mcast,
+		       (unsigned long long)st.rx_local,
 		       (unsigned long long)st.tx_seen,
 		       (unsigned long long)st.tx_forwarded,
+		       (unsigned long long)st.tx_flooded,
 		       (unsigned long long)st.tx_filtered,
 		       (unsigned long long)st.tx_leaked,
 		       (unsigned long long)st.tx_errors, fpr, leak);
@@ -474,6 +516,85 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
+	mc_close(&m);
+	return ret;
+}
+
+/* ---- config ------------------------------------------------------------------- */
+
+static const char *const flood_words[] = { "ports", "stack", "off", NULL };
+static const __u32 flood_vals[] = {
+	0, KBLOOM_MCAST_F_LOCAL_STACK, KBLOOM_MCAST_F_LOCAL_FILTER,
+};
+
+struct config_args {
+	__u32 flood;
+};
+
+static const struct kw config_kw[] = {
+	KW("flood", "ports|stack|off", KWT_ENUM, struct config_args, flood,
+	   .words = flood_words, .vals = flood_vals,
+	   .help = "link-local groups: to every port, to the stack, or filtered"),
+	{ 0 }
+};
+
+static const struct kw_table config_table = { .kw = config_kw };
+
+static const char *flood_name(__u32 flags)
+{
+	return flags & KBLOOM_MCAST_F_LOCAL_STACK ? "stack" :
+	       flags & KBLOOM_MCAST_F_LOCAL_FILTER ? "off" : "ports";
+}
+
+static void config_show(const struct ctl *c, __u32 flags)
+{
+	struct json j;
+
+	if (ctl_quiet(c))
+		return;
+	if (!c->set[CO_JSON]) {
+		printf("flood %s, audit %s\n", flood_name(flags),
+		       flags & KBLOOM_MCAST_F_AUDIT ? "on" : "off");
+		return;
+	}
+	json_init(&j, stdout);
+	json_obj(&j);
+	json_kstr(&j, "flood", flood_name(flags));
+	json_kbool(&j, "audit", flags & KBLOOM_MCAST_F_AUDIT);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int cmd_config(struct ctl *c, int argc, char **argv)
+{
+	struct mc m = { .ns_fd = -1 };
+	struct config_args a = { 0 };
+	const char *netns;
+	__u64 given = 0;
+	__u32 flags;
+	int ret;
+
+	ret = net_take_netns(c, &argc, argv, &netns);
+	ret = ret ?: xdp_arg_name(c, argv[0]);
+	ret = ret ?: kw_parse(c, &config_table, argc - 1, argv + 1, &a, &given);
+	if (ret)
+		return ret;
+	ret = mc_open(c, &m, argv[0], netns);
+	if (ret)
+		goto out;
+	ret = kbloom_mcast_flags(m.x, &flags);
+	if (!ret && given) {
+		flags = (flags & ~KBLOOM_MCAST_F_LOCAL_MASK) | a.flood;
+		ret = kbloom_mcast_set_flags(m.x, flags);
+	}
+	if (ret) {
+		ret = xdp_fail(c, ret, "%s", m.op);
+		goto out;
+	}
+	if (!given)
+		config_show(c, flags);
+	ret = ctl_flush_stdout(c);
+out:
 	mc_close(&m);
 	return ret;
 }
@@ -541,16 +662,54 @@ static const struct ctl_cmd mcast_sub[] = {
 		.summary = "per-port counters: forwarded, filtered, leaked, next to fpr_now",
 		.help =
 "RX: frames received on the port; RX_MCAST: multicast data frames it\n"
-"broadcast to the other ports; TX_SEEN: copies offered to the port,\n"
-"FORWARDED (its filter may hold the group: sent) + FILTERED (dropped) +\n"
-"ERRORS; LEAKED: forwarded copies of groups the port has not joined (false\n"
-"positives).  LEAK_RATE = LEAKED / (LEAKED + FILTERED), the false-positive\n"
-"rate measured on the copies of groups not joined; FPR_NOW is the rate the\n"
-"filter predicts.\n",
+"broadcast to the other ports; RX_LOCAL: link-local group frames\n"
+"(224.0.0.0/24, ff00::/15, ff02::/16; not IGMP, MLD), flooded or passed\n"
+"to the stack (mcast config); TX_SEEN: copies offered to the port,\n"
+"FORWARDED (its filter may hold the group: sent) + FLOODED (link-local:\n"
+"sent unfiltered) + FILTERED (dropped) + ERRORS; LEAKED: forwarded\n"
+"copies of groups the port has not joined (false positives; a router\n"
+"port has joined every group).  LEAK_RATE = LEAKED / (LEAKED + FILTERED),\n"
+"the false-positive rate measured on the copies of groups not joined;\n"
+"FPR_NOW is the rate the filter predicts.\n",
 		.min_args = 1,
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_stats,
+	},
+	{
+		.name = "config",
+		.synopsis = "NAME [flood ports|stack|off] [netns NS]",
+		.summary = "what link-local groups do; without a keyword: the settings",
+		.help =
+"Link-local and reserved groups (IPv4 224.0.0.0/24 but IGMP; IPv6\n"
+"ff00::/15 and ff02::/16 but MLD: neighbour discovery, mDNS, VRRP, OSPF)\n"
+"are not joined by anyone and must reach every host (RFC 4541 2.1.2).\n"
+"flood ports (default): every other port sends them, unfiltered\n"
+"(RX_LOCAL, FLOODED in mcast stats); flood stack: they go to the stack,\n"
+"where a Linux bridge the ports are in floods them (and the bridge's own\n"
+"address sees them); flood off: filtered as any group (joined by hand).\n",
+		.min_args = 1,
+		.max_args = 5,
+		.opts = CTL_OPT(CO_JSON),
+		.kw = &config_table,
+		.run = cmd_config,
+	},
+	{
+		.name = "sync",
+		.synopsis = "NAME bridge BR [mode follow|once] [netns NS]",
+		.summary = "learn the memberships of bridge BR's snooping (foreground)",
+		.help =
+"The ports of NAME are ports of Linux bridge BR with multicast_snooping\n"
+"on: the bridge snoops IGMP and MLD (kbloom passes them to the stack) and\n"
+"keeps its multicast database (bridge mdb show).  sync makes the ports'\n"
+"memberships of source \"bridge\" equal to it (mcast join's, \"static\",\n"
+"are kept), then follows its notifications in the foreground: each\n"
+"change, and each lost notification, is a full resync.  A router port of\n"
+"the bridge receives every group.  One line per change (+ PORT GROUP,\n"
+"- PORT GROUP); SIGINT or SIGTERM ends it.  mode once: one resync, exit.\n",
+		.min_args = 1,
+		.max_args = 7,
+		.run = mcast_cmd_sync,
 	},
 	{ 0 }
 };
@@ -558,7 +717,7 @@ static const struct ctl_cmd mcast_sub[] = {
 const struct ctl_cmd mcast_cmds[] = {
 	{
 		.name = "mcast",
-		.synopsis = "join|leave|ports|groups|stats ...",
+		.synopsis = "join|leave|ports|groups|stats|config|sync ...",
 		.summary = "multicast switch ports: join and leave groups, counters",
 		.sub = mcast_sub,
 	},

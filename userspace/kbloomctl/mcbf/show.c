@@ -146,8 +146,10 @@ static void stats_json(struct json *j, const char *ifn, __u32 id,
 	json_ku64(j, "rx_control", st->rx_control);
 	json_ku64(j, "rx_other", st->rx_other);
 	json_ku64(j, "rx_malformed", st->rx_malformed);
+	json_ku64(j, "rx_local", st->rx_local);
 	json_ku64(j, "tx_seen", st->tx_seen);
 	json_ku64(j, "tx_forwarded", st->tx_forwarded);
+	json_ku64(j, "tx_flooded", st->tx_flooded);
 	json_ku64(j, "tx_filtered", st->tx_filtered);
 	json_ku64(j, "tx_unused", st->tx_unused);
 	json_ku64(j, "tx_leaked", st->tx_leaked);

@@ -6,7 +6,10 @@
  * program, a filter (mc_params + mc_filters, id = ifindex) and a counters
  * index (mc_stats).  mc_members is the exact record of the memberships:
  * the filter of a port is always rebuilt from it, and the egress program
- * reads it only to count leaks.
+ * reads it only to count leaks.  Its value is the set of sources of a
+ * membership (KBLOOM_MEMBER_STATIC, _BRIDGE): a source leaving takes the
+ * group out of the filter only when it was the last.  A router port has
+ * the key of length 0: its filter is all ones, it receives every group.
  *
  * kfunc variant (bpf/kbloom_kfunc_mcast.bpf.c): the egress program tests
  * the module filter named for the port in mc_kfilter (a new port takes
@@ -34,6 +37,13 @@ static int mcast_check(const struct kbloom_xdp *x)
 	return x && x->inst->ops == &kbx_mcast_ops ? 0 : -EINVAL;
 }
 
+/* Known flags, and at most one way of handling link-local groups. */
+static bool mcast_flags_ok(__u32 flags)
+{
+	return !(flags & ~KBLOOM_MCAST_F_ALL) &&
+	       (flags & KBLOOM_MCAST_F_LOCAL_MASK) != KBLOOM_MCAST_F_LOCAL_MASK;
+}
+
 static int mcast_init(struct kbloom_xdp *x,
 		      const struct kbloom_xdp_opts *o)
 {
@@ -45,7 +55,7 @@ static int mcast_init(struct kbloom_xdp *x,
 	cfg.flags = KBLOOM_MCAST_F_AUDIT;
 	if (o && (o->opt_flags & KBLOOM_XDP_OPT_FLAGS))
 		cfg.flags = o->flags;
-	if (cfg.flags & ~KBLOOM_MCAST_F_ALL) {
+	if (!mcast_flags_ok(cfg.flags)) {
 		kbx_log(x, "%s: unknown mcast flags %#x", x->name, cfg.flags);
 		return -EINVAL;
 	}
@@ -293,15 +303,71 @@ static int mcast_key(struct kbloom_member_key *k, int ifindex,
 	return 0;
 }
 
+/* One or more known sources. */
+static int mcast_src_ok(__u32 src)
+{
+	return src && !(src & ~KBLOOM_MEMBER_ALL) ? 0 : -EINVAL;
+}
+
+/*
+ * Source @src of the existing membership @k: -EEXIST when it has it
+ * already, else added (the filter holds the group already).  -ENOENT when
+ * there is no such membership.
+ */
+static int mcast_source_add(struct kbloom_xdp *x,
+			    const struct kbloom_member_key *k, __u32 src)
+{
+	__u32 v;
+	int ret;
+
+	ret = kbp_err(bpf_map_lookup_elem(x->exact_fd, k, &v));
+	if (ret)
+		return ret;
+	if (v & src)
+		return -EEXIST;
+	v |= src;
+	return kbp_err(bpf_map_update_elem(x->exact_fd, k, &v, BPF_EXIST));
+}
+
+/*
+ * Source @src of membership @k goes: 1 when other sources keep it (then
+ * nothing else changes), 0 when @src was the last (the caller deletes
+ * it), -ENOENT when @src does not hold it.
+ */
+static int mcast_source_drop(struct kbloom_xdp *x,
+			     const struct kbloom_member_key *k, __u32 src)
+{
+	__u32 v;
+	int ret;
+
+	ret = kbp_err(bpf_map_lookup_elem(x->exact_fd, k, &v));
+	if (ret)
+		return ret;
+	if (!(v & src))
+		return -ENOENT;
+	if (!(v & ~src))
+		return 0;
+	v &= ~src;
+	ret = kbp_err(bpf_map_update_elem(x->exact_fd, k, &v, BPF_EXIST));
+	return ret ?: 1;
+}
+
 int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
 		      __u32 len)
 {
+	return kbloom_mcast_join_src(x, ifindex, group, len,
+				     KBLOOM_MEMBER_STATIC);
+}
+
+int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
+			  const void *group, __u32 len, __u32 src)
+{
 	struct kbloom_member_key k;
 	struct kbloom_params p;
-	__u32 one = 1;
 	int ret;
 
 	ret = mcast_check(x);
+	ret = ret ?: mcast_src_ok(src);
 	if (ret)
 		return ret;
 	ret = mcast_key(&k, ifindex, group, len);
@@ -316,7 +382,10 @@ int kbloom_mcast_join(struct kbloom_xdp *x, int ifindex, const void *group,
 	ret = kbx_filter_get(x, ifindex, &p);
 	if (ret)
 		goto out;
-	ret = kbp_err(bpf_map_update_elem(x->exact_fd, &k, &one, BPF_NOEXIST));
+	ret = mcast_source_add(x, &k, src);
+	if (ret != -ENOENT)
+		goto out;	/* joined by another source already, or not */
+	ret = kbp_err(bpf_map_update_elem(x->exact_fd, &k, &src, BPF_NOEXIST));
 	if (ret == -E2BIG)
 		ret = -ENOSPC;
 	if (ret)
@@ -343,6 +412,7 @@ static int mcast_build(struct kbloom_xdp *x, int ifindex,
 		       struct kbloom_params *p, __u64 **wordsp)
 {
 	struct kbloom_member_key *m;
+	bool router = false;
 	__u64 *words;
 	__u32 n, i;
 	int ret;
@@ -355,10 +425,18 @@ static int mcast_build(struct kbloom_xdp *x, int ifindex,
 		free(words);
 		return ret;
 	}
-	for (i = 0; i < n; i++)
+	p->inserted = 0;
+	for (i = 0; i < n; i++) {
+		if (m[i].len == KBLOOM_MEMBER_ROUTER_LEN) {
+			router = true;
+			continue;
+		}
 		kbx_words_add(words, p, m[i].addr, m[i].len);
+		p->inserted++;
+	}
 	free(m);
-	p->inserted = n;
+	if (router)	/* every group */
+		memset(words, 0xff, (size_t)p->nblocks * KBLOOM_BLOCK_WORDS * 8);
 	*wordsp = words;
 	return 0;
 }
@@ -385,29 +463,114 @@ static int mcast_module_leave(struct kbloom_xdp *x,
 int kbloom_mcast_leave(struct kbloom_xdp *x, int ifindex, const void *group,
 		       __u32 len)
 {
-	struct kbloom_member_key k;
+	return kbloom_mcast_leave_src(x, ifindex, group, len,
+				      KBLOOM_MEMBER_STATIC);
+}
+
+/* Delete membership @k (locked) and rewrite the port's filter without it. */
+static int mcast_member_del(struct kbloom_xdp *x,
+			    const struct kbloom_member_key *k)
+{
 	struct kbloom_params p;
 	__u64 *words;
 	int ret;
 
+	ret = kbx_filter_get(x, k->ifindex, &p);
+	if (!ret && kbx_kfunc(x) && k->len != KBLOOM_MEMBER_ROUTER_LEN)
+		ret = mcast_module_leave(x, k);
+	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, k));
+	ret = ret ?: mcast_build(x, k->ifindex, &p, &words);
+	if (!ret) {
+		ret = kbx_filter_rewrite(x, &p, words);
+		free(words);
+	}
+	return ret;
+}
+
+int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
+			   const void *group, __u32 len, __u32 src)
+{
+	struct kbloom_member_key k;
+	int ret;
+
 	ret = mcast_check(x);
+	ret = ret ?: mcast_src_ok(src);
 	ret = ret ?: mcast_key(&k, ifindex, group, len);
 	if (ret)
 		return ret;
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_filter_get(x, ifindex, &p);
-	if (!ret && kbx_kfunc(x))
-		ret = mcast_module_leave(x, &k);
-	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, &k));
-	ret = ret ?: mcast_build(x, ifindex, &p, &words);
+	ret = mcast_source_drop(x, &k, src);
+	if (!ret)
+		ret = mcast_member_del(x, &k);
+	kbx_unlock(x);
+	return ret < 0 ? ret : 0;
+}
+
+#define KFUNC_NO_ROUTER \
+	"a router port of a kfunc switch would need a module filter of all ones"
+#define KFUNC_NO_RESIZE \
+	"the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)"
+
+/* -EOPNOTSUPP, saying @why, for a kfunc instance (filters in kbloom.ko). */
+static int mcast_map_only(struct kbloom_xdp *x, const char *why)
+{
+	if (!kbx_kfunc(x))
+		return 0;
+	kbx_log(x, "%s: %s", x->name, why);
+	return -EOPNOTSUPP;
+}
+
+/* Router port on (locked): the key of length 0, a filter of all ones. */
+static int mcast_router_on(struct kbloom_xdp *x,
+			   const struct kbloom_member_key *k, __u32 src)
+{
+	struct kbloom_params p;
+	__u64 *words;
+	int ret;
+
+	ret = mcast_source_add(x, k, src);
+	if (ret != -ENOENT)
+		return ret;
+	ret = kbx_filter_get(x, k->ifindex, &p);
+	ret = ret ?: kbp_err(bpf_map_update_elem(x->exact_fd, k, &src,
+						 BPF_NOEXIST));
+	if (ret)
+		return ret == -E2BIG ? -ENOSPC : ret;
+	ret = mcast_build(x, k->ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
 		free(words);
 	}
-	kbx_unlock(x);
+	if (ret)
+		bpf_map_delete_elem(x->exact_fd, k);
 	return ret;
+}
+
+int kbloom_mcast_router(struct kbloom_xdp *x, int ifindex, int on,
+			__u32 src)
+{
+	struct kbloom_member_key k = { .ifindex = ifindex };
+	int ret;
+
+	ret = mcast_check(x);
+	ret = ret ?: mcast_src_ok(src);
+	if (ret || ifindex <= 0)
+		return -EINVAL;
+	ret = mcast_map_only(x, KFUNC_NO_ROUTER);
+	ret = ret ?: kbx_lock(x);
+	if (ret)
+		return ret;
+	if (on) {
+		ret = mcast_router_on(x, &k, src);
+	} else {
+		ret = mcast_source_drop(x, &k, src);
+		if (!ret)
+			ret = mcast_member_del(x, &k);
+	}
+	kbx_unlock(x);
+	return ret < 0 ? ret : 0;
 }
 
 int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
@@ -420,12 +583,8 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_check(x);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	if (kbx_kfunc(x)) {
-		kbx_log(x, "%s: the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)",
-			x->name);
-		return -EOPNOTSUPP;
-	}
-	ret = kbx_lock(x);
+	ret = mcast_map_only(x, KFUNC_NO_RESIZE);
+	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
 	ret = kbx_filter_get(x, ifindex, &cur);
@@ -448,7 +607,33 @@ int kbloom_mcast_groups(struct kbloom_xdp *x, int ifindex,
 			struct kbloom_addr_key *out, __u32 max)
 {
 	struct kbloom_member_key *m;
-	__u32 n, i;
+	__u32 n, i, cnt = 0;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || ifindex <= 0 || (max && !out))
+		return -EINVAL;
+	ret = mcast_members_of(x, ifindex, &m, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (m[i].len == KBLOOM_MEMBER_ROUTER_LEN)
+			continue;
+		if (cnt < max) {
+			out[cnt].len = m[i].len;
+			memcpy(out[cnt].addr, m[i].addr, sizeof(out[cnt].addr));
+		}
+		cnt++;
+	}
+	free(m);
+	return (int)cnt;
+}
+
+int kbloom_mcast_members(struct kbloom_xdp *x, int ifindex,
+			 struct kbloom_mcast_member *out, __u32 max)
+{
+	struct kbloom_member_key *m;
+	__u32 n, i, v;
 	int ret;
 
 	ret = mcast_check(x);
@@ -458,7 +643,10 @@ int kbloom_mcast_groups(struct kbloom_xdp *x, int ifindex,
 	if (ret)
 		return ret;
 	for (i = 0; i < n && i < max; i++) {
+		if (bpf_map_lookup_elem(x->exact_fd, &m[i], &v))
+			v = 0;	/* gone meanwhile */
 		out[i].len = m[i].len;
+		out[i].sources = v;
 		memcpy(out[i].addr, m[i].addr, sizeof(out[i].addr));
 	}
 	free(m);
@@ -497,6 +685,41 @@ int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
 	return ret;
 }
 
+int kbloom_mcast_flags(struct kbloom_xdp *x, __u32 *flags)
+{
+	struct kbloom_mcast_cfg cfg;
+	__u32 zero = 0;
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || !flags)
+		return -EINVAL;
+	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	if (!ret)
+		*flags = cfg.flags;
+	return ret;
+}
+
+static int mcast_u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+int kbloom_mcast_ports(struct kbloom_xdp *x, __u32 **ids, __u32 *n)
+{
+	int ret;
+
+	ret = mcast_check(x);
+	if (ret || !ids || !n)
+		return -EINVAL;
+	ret = kbp_map_keys(x->params_fd, ids, n);
+	if (!ret && *n)
+		qsort(*ids, *n, sizeof(**ids), mcast_u32_cmp);
+	return ret;
+}
+
 int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 {
 	struct kbloom_mcast_cfg cfg;
@@ -504,7 +727,7 @@ int kbloom_mcast_set_flags(struct kbloom_xdp *x, __u32 flags)
 	int ret;
 
 	ret = mcast_check(x);
-	if (ret || (flags & ~KBLOOM_MCAST_F_ALL))
+	if (ret || !mcast_flags_ok(flags))
 		return -EINVAL;
 	ret = kbx_lock(x);
 	if (ret)

@@ -544,6 +544,8 @@ int kbloom_mcbf_set_flags(struct kbloom_net *n, __u32 flags)
 
 	if (mcbf_check(n) || (flags & ~KBLOOM_MCBF_F_ALL))
 		return -EINVAL;
+	if ((flags & KBLOOM_MCAST_F_LOCAL_MASK) == KBLOOM_MCAST_F_LOCAL_MASK)
+		return -EINVAL;	/* link-local to the stack or filtered */
 	ret = net_lock(n);
 	if (ret)
 		return ret;
