@@ -8,7 +8,7 @@ pkgs=(
 	linux-headers-amd64 linux-source-6.1 dwarves
 	qemu-system-x86 busybox-static cpio kmod xz-utils
 	rsync iproute2 xdp-tools libxdp-dev libbloom-dev libclang-rt-14-dev
-	gnuplot-nox python3 man-db
+	gnuplot-nox python3 man-db ethtool
 	gcc-multilib
 )
 

@@ -11,8 +11,11 @@
 #      hosts joining groups, traffic, and per port the packets forwarded,
 #      filtered and leaked next to the false-positive rate each port's
 #      filter predicts (one port's filter is made tiny so that leaks show).
+#   3. A real receiver (tests/demo-bridge.sh): the switch under a Linux
+#      bridge with multicast snooping, kbloomctl mcast sync, a socket that
+#      joins a group and receives a UDP sender's datagrams.
 #
-#   tests/demo.sh [module] [mcast]    (default: both parts)
+#   tests/demo.sh [module] [mcast] [bridge]    (default: all three)
 #
 # Needs root, the built tree (make all tests), python3 and iproute2.
 # Everything it makes (namespaces kbdemo-*, the pins under
@@ -82,9 +85,9 @@ bold "kbloom: Bloom filters in the Linux kernel and on the XDP fast path"
 say "One filter definition (uapi/), three executors: kbloom.ko, libkbloom and"
 say "XDP programs over BPF maps; kbloomctl drives all of them."
 
-parts=" ${*:-module mcast} "
+parts=" ${*:-module mcast bridge} "
 for p in $parts; do
-	case $p in module | mcast) ;; *) die "unknown part '$p' (allowed: module mcast)" ;; esac
+	case $p in module | mcast | bridge) ;; *) die "unknown part '$p' (allowed: module mcast bridge)" ;; esac
 done
 
 # --- part 1: the module ----------------------------------------------------------
@@ -335,6 +338,11 @@ kb 0 xdp detach $NS-pass
 for h in "${HOSTS[@]}"; do ip netns del "$NS-$h"; done
 ip netns del "$SW"
 say "$ ip netns del $SW $NS-h0 ... $NS-h3"
+fi
+
+if [[ $parts == *" bridge "* ]]; then
+header "3. A real receiver: memberships learned from a snooping bridge"
+tests/demo-bridge.sh || die "part 3 (the bridge) failed (see above)"
 fi
 
 [ "$part1" = ok ] || die "part 1 (the module) failed (see above)"
