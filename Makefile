@@ -8,7 +8,9 @@
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
 #   make fuzz         libFuzzer over the image loaders, 60 s each
-#   make install | install-headers | clean
+#   make install | install-user | install-module | install-headers
+#   make uninstall | clean
+#   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
 
@@ -31,9 +33,32 @@ B := build
 CACHE := $(B)/cache
 LSRC := $(CACHE)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
+# KDIR from the command line or the environment: make hands neither to
+# $(shell), so it goes to mk/kver.sh explicitly; without it, the release
+# of the installed linux-headers-amd64.
+ifeq ($(origin KDIR),undefined)
 KVER = $(shell mk/kver.sh)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR = /usr/src/linux-headers-$(KVER)
+else
+KVER = $(shell KDIR='$(KDIR)' mk/kver.sh)
+endif
+
+# Versions: VERSION (MAJOR.MINOR.PATCH); the library's SONAME carries MAJOR.
+VERSION := $(shell cat VERSION)
+SO_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+SO_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME := libkbloom.so.$(SO_MAJOR)
+SO_REAL := $(SONAME).$(SO_MINOR)
+
+# Install directories (GNU names); DESTDIR is prepended to each.
 PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+MODDIR ?= /lib/modules/$(KVER)/updates
 
 CC := gcc
 CLANG ?= clang
@@ -78,6 +103,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
+	install-user install-module uninstall \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -96,12 +122,23 @@ BTF_SRC := $(CACHE)/linux-btf-src
 RESOLVE_BTFIDS := $(CACHE)/btf/resolve_btfids
 KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 
-$(B)/kbloom.ko: $(KMOD_SRCS) $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
+# Its BTF prerequisite names the kernel release: left out when every goal
+# is one of the userspace ones, so that they (make install-user, the
+# library, a single test) never ask for a kernel tree.
+USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
+	$(B)/%
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
+KBTF :=
+endif
+endif
+
+$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
 	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
 		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
-		--include='*/' --include='Kbuild' --include='*.c' \
+		--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
 		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules
@@ -170,9 +207,24 @@ $(B)/libkbloom-asan.a: $(LIB_ASAN_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/libkbloom.so: $(LIB_PIC_OBJS)
+# The shared library exports the functions of the public headers only
+# (mk/libsyms.sh writes the version script); its real name carries
+# MAJOR.MINOR, its SONAME MAJOR, and the two names beside it link to it.
+PUB_HDRS := $(wildcard userspace/include/*.h)
+SO_LIBS := -lxdp -lbpf -lm -lpthread
+
+$(B)/libkbloom.map: $(LIB_PIC_OBJS) $(PUB_HDRS) mk/libsyms.sh
+	$(say) GEN $@
+	$(Q)mk/libsyms.sh KBLOOM_$(SO_MAJOR) $@ $(PUB_HDRS) -- $(LIB_PIC_OBJS)
+
+$(B)/$(SO_REAL): $(LIB_PIC_OBJS) $(B)/libkbloom.map
 	$(say) LD $@
-	$(Q)$(CC) -shared -o $@ $^ $(LIBS)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs \
+		-Wl,--version-script,$(B)/libkbloom.map -o $@ $(LIB_PIC_OBJS) $(SO_LIBS)
+
+$(B)/libkbloom.so: $(B)/$(SO_REAL)
+	$(Q)ln -sf $(SO_REAL) $(B)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
 
 ctl: $(B)/kbloomctl
 
@@ -277,10 +329,56 @@ $(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_VI_S
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VI_SRCS) -lm
 
-install: all install-headers
-	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
-	install -D -m 0644 $(B)/libkbloom.a $(DESTDIR)$(PREFIX)/lib/libkbloom.a
-	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
+# --- install -------------------------------------------------------------------
+# install-user: the library (shared, static, pkg-config), the headers,
+# kbloomctl, its man page and bash completion; it needs no kernel tree.
+# install-module: kbloom.ko into $(MODDIR), then depmod (when DESTDIR is
+# empty).  uninstall removes what both put in place.  The XDP loaders need
+# no BPF object at run time: each is built into the library as a skeleton.
+MAN8 := doc/kbloomctl.8
+INST_SO := $(SO_REAL) $(SONAME) libkbloom.so libkbloom.a
+INST_HDRS := $(notdir $(PUB_HDRS))
+INST_UAPI := $(notdir $(wildcard uapi/*.h))
+
+install: install-user install-module
+
+install-user: lib ctl $(B)/kbloomctl.bash install-headers
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(B)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libkbloom.so
+	install -m 0644 $(B)/libkbloom.a $(DESTDIR)$(LIBDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+		mk/libkbloom.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libkbloom.pc
+	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(SBINDIR)/kbloomctl
+	install -D -m 0644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/kbloomctl.8
+	install -D -m 0644 $(B)/kbloomctl.bash $(DESTDIR)$(BASHCOMPDIR)/kbloomctl
+	$(if $(DESTDIR),,ldconfig)
+
+install-module: $(B)/kbloom.ko
+	install -D -m 0644 $(B)/kbloom.ko $(DESTDIR)$(MODDIR)/kbloom.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# Every file of both installs, then the directories that only kbloom
+# filled; MODDIR only when a module is there (no kernel tree asked).
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(INST_SO))
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libkbloom.pc
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(INST_HDRS))
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/kbloom
+	rm -f $(DESTDIR)$(SBINDIR)/kbloomctl
+	rm -f $(DESTDIR)$(MANDIR)/man8/kbloomctl.8
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/kbloomctl
+	$(if $(wildcard $(DESTDIR)/lib/modules/*/updates/kbloom.ko), \
+		rm -f $(wildcard $(DESTDIR)/lib/modules/*/updates/kbloom.ko))
+	$(if $(DESTDIR),,ldconfig)
+
+# The bash completion: kbloomctl prints it from its own command tables.
+$(B)/kbloomctl.bash: $(B)/kbloomctl
+	$(say) GEN $@
+	$(Q)$(B)/kbloomctl completion bash > $@.tmp
+	$(Q)mv $@.tmp $@
 
 # The public headers go to $(PREFIX)/include, the contract (uapi/) to
 # $(PREFIX)/include/kbloom/uapi.  The public headers spell it
@@ -289,9 +387,9 @@ install: all install-headers
 # -> uapi/.  So -I$(PREFIX)/include is all a program needs, and each header
 # compiles alone (tests/core/install_test.c checks that).
 install-headers:
-	install -d $(DESTDIR)$(PREFIX)/include/kbloom/uapi
-	install -m 0644 userspace/include/*.h $(DESTDIR)$(PREFIX)/include/
-	install -m 0644 uapi/*.h $(DESTDIR)$(PREFIX)/include/kbloom/uapi/
+	install -d $(DESTDIR)$(INCLUDEDIR)/kbloom/uapi
+	install -m 0644 $(PUB_HDRS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 uapi/*.h $(DESTDIR)$(INCLUDEDIR)/kbloom/uapi/
 
 clean:
 	$(say) CLEAN build

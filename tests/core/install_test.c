@@ -13,10 +13,19 @@
  * so nothing of the source tree can be found.  Both directories must
  * hold as many headers as their sources (userspace/include, uapi/).
  *
+ * install-user: "make install-user DESTDIR=<tmp>/root KDIR=<nowhere>" (no
+ * kernel tree is asked for), then a program including every installed
+ * public header builds with the flags of
+ * "pkg-config --cflags --libs libkbloom" (PKG_CONFIG_SYSROOT_DIR=<tmp>/root)
+ * and runs against the installed libkbloom.so.1 (readelf -d: the SONAME;
+ * dlopen: the public API is exported, the library's internals are not);
+ * "make uninstall" leaves no file behind.
+ *
  * The source tree is found from the test's own path (build/tests/core/x:
  * three levels up) or $KBLOOM_SRC; the compiler is $CC, or cc.  No root
  * needed; the temporary directory is removed at teardown.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -26,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 /* the 6.1 harness itself has unused parameters under -Wextra */
@@ -241,6 +251,152 @@ TEST_F(inst, xdp_program_includes)
 		inst_cc(), "-fsyntax-only", "-Wall", "-Werror", inc, src,
 		NULL }))
 		TH_LOG("%s", inst_log(self->log_fd, buf));
+}
+
+/* --- install-user, pkg-config, the shared library, uninstall ----------- */
+
+#define INST_SONAME	"libkbloom.so.1"
+
+static int inst_files;
+
+static int inst_count_one(const char *path, const struct stat *sb, int flag,
+			  struct FTW *ftw)
+{
+	inst_files += flag != FTW_D && flag != FTW_DP;
+	return 0;
+}
+
+/* Files (not directories) under @dir */
+static int inst_count_files(const char *dir)
+{
+	inst_files = 0;
+	nftw(dir, inst_count_one, 16, FTW_PHYS);
+	return inst_files;
+}
+
+/* make -C src @target DESTDIR=@root, with no kernel tree to be found */
+static int inst_make(FIXTURE_DATA(inst) *self, const char *target,
+		     const char *root)
+{
+	char dest[PATH_MAX + 16];
+
+	snprintf(dest, sizeof(dest), "DESTDIR=%s", root);
+	return inst_run(self->tmp, self->log_fd, (char *const[]){
+		"make", "-s", "-C", self->src, (char *)target, dest,
+		"PREFIX=" INST_PREFIX, "KDIR=/nonexistent/kbloom-kdir", NULL });
+}
+
+/* prog.c: every installed public header, a filter, where it came from */
+static int inst_write_prog(FIXTURE_DATA(inst) *self, const char *path)
+{
+	glob_t g;
+	size_t i;
+	FILE *f;
+
+	if (inst_glob(self->inc, "", &g) <= 0)
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		goto err_glob;
+	fputs("#define _GNU_SOURCE\n", f);
+	for (i = 0; i < g.gl_pathc; i++)
+		fprintf(f, "#include <%s>\n", strrchr(g.gl_pathv[i], '/') + 1);
+	fputs("#include <dlfcn.h>\n#include <stdio.h>\n"
+	      "int main(void)\n{\n"
+	      "\tstruct kbloom_filter *f;\n\tDl_info di;\n\n"
+	      "\tif (kbloom_create(KBLOOM_TYPE_BLOCKED, 1000, 10000000000ULL, NULL, &f))\n"
+	      "\t\treturn 2;\n"
+	      "\tif (kbloom_add(f, \"key\", 3) < 0 || kbloom_test(f, \"key\", 3) != 1)\n"
+	      "\t\treturn 3;\n"
+	      "\tkbloom_destroy(f);\n"
+	      "\tif (!dladdr((void *)kbloom_create, &di))\n\t\treturn 4;\n"
+	      "\tputs(di.dli_fname);\n\treturn 0;\n}\n", f);
+	globfree(&g);
+	return fclose(f) ? -1 : 0;
+err_glob:
+	globfree(&g);
+	return -1;
+}
+
+/* Build @prog.c with pkg-config's flags against @root, run it */
+static void inst_build_run(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(inst) *self, const char *root)
+{
+	char pc[PATH_MAX + 32], lib[PATH_MAX + 16], buf[INST_LOG_MAX];
+
+	snprintf(pc, sizeof(pc), "%s%s/lib/pkgconfig", root, INST_PREFIX);
+	snprintf(lib, sizeof(lib), "%s%s/lib", root, INST_PREFIX);
+	ASSERT_EQ(0, setenv("PKG_CONFIG_SYSROOT_DIR", root, 1));
+	ASSERT_EQ(0, setenv("PKG_CONFIG_PATH", pc, 1));
+	ASSERT_EQ(0, setenv("LD_LIBRARY_PATH", lib, 1));
+	ASSERT_EQ(0, setenv("CC", inst_cc(), 1));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"sh", "-c", "$CC -Wall -Werror -o prog prog.c "
+		"$(pkg-config --cflags --libs libkbloom)", NULL }))
+		TH_LOG("build against %s: %s", root, inst_log(self->log_fd, buf));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"readelf", "-d", "prog", NULL }));
+	EXPECT_NE(NULL, strstr(inst_log(self->log_fd, buf),
+			       "Shared library: [" INST_SONAME "]"));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"./prog", NULL })) TH_LOG("%s", inst_log(self->log_fd, buf));
+	/* kbloom_create() came from the installed library */
+	EXPECT_EQ(0, strncmp(inst_log(self->log_fd, buf), lib, strlen(lib)))
+		TH_LOG("loaded from %s, not %s", buf, lib);
+}
+
+/* The installed library: its SONAME, what it exports and what not */
+static void inst_check_so(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(inst) *self, const char *root)
+{
+	char so[PATH_MAX + 32], buf[INST_LOG_MAX];
+	void *h;
+
+	snprintf(so, sizeof(so), "%s%s/lib/" INST_SONAME, root, INST_PREFIX);
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"readelf", "-d", so, NULL }));
+	EXPECT_NE(NULL, strstr(inst_log(self->log_fd, buf),
+			       "Library soname: [" INST_SONAME "]")) TH_LOG("%s", buf);
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, h) TH_LOG("dlopen %s: %s", so, dlerror());
+	EXPECT_NE(NULL, dlsym(h, "kbloom_create"));
+	EXPECT_NE(NULL, dlsym(h, "kbloom_dev_version"));
+	/* internals: a kind's ops of the XDP family, a planner helper */
+	EXPECT_EQ(NULL, dlsym(h, "kbx_gate_ops"));
+	EXPECT_EQ(NULL, dlsym(h, "exp_now_s"));
+	dlclose(h);
+}
+
+TEST_F(inst, user_install_pkgconfig_uninstall)
+{
+	static const char *const want[] = {
+		"/lib/libkbloom.a", "/lib/libkbloom.so", "/lib/" INST_SONAME,
+		"/lib/pkgconfig/libkbloom.pc", "/sbin/kbloomctl",
+		"/share/man/man8/kbloomctl.8",
+		"/share/bash-completion/completions/kbloomctl", NULL,
+	};
+	char root[PATH_MAX / 2], path[2 * PATH_MAX], buf[INST_LOG_MAX];
+	const char *const *w;
+	struct stat st;
+
+	snprintf(root, sizeof(root), "%s/root", self->tmp);
+	ASSERT_EQ(0, inst_make(self, "install-user", root))
+		TH_LOG("make install-user: %s", inst_log(self->log_fd, buf));
+	EXPECT_EQ(NULL, strstr(inst_log(self->log_fd, buf), "kver"))
+		TH_LOG("install-user asked for a kernel tree: %s", buf);
+	for (w = want; *w; w++) {
+		snprintf(path, sizeof(path), "%s%s%s", root, INST_PREFIX, *w);
+		EXPECT_EQ(0, stat(path, &st)) TH_LOG("%s not installed", path);
+	}
+	snprintf(self->inc, sizeof(self->inc), "%s%s/include", root,
+		 INST_PREFIX);
+	snprintf(path, sizeof(path), "%s/prog.c", self->tmp);
+	ASSERT_EQ(0, inst_write_prog(self, path));
+	inst_build_run(_metadata, self, root);
+	inst_check_so(_metadata, self, root);
+	ASSERT_EQ(0, inst_make(self, "uninstall", root))
+		TH_LOG("make uninstall: %s", inst_log(self->log_fd, buf));
+	EXPECT_EQ(0, inst_count_files(root));
 }
 
 TEST_HARNESS_MAIN

@@ -11,6 +11,7 @@
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
+ *   complete.c completion bash (the script, from the tables main.c hands it)
  *   xdp.c      xdp detach status (pinned XDP instances of libkbloom_xdp.h)
  *   xdp_attach.c  xdp attach
  *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
@@ -151,6 +152,15 @@ extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
+
+/* an option's spellings ("-o|--output") and value name, for complete.c */
+struct ctl_optname {
+	const char *names;
+	const char *arg;
+};
+
+void complete_bash(FILE *f, const struct ctl_cmd *const *tabs,
+		   const struct ctl_optname *opts, size_t nopts);
 
 /* cuckoo.c */
 struct kbloom_stat;

@@ -16,6 +16,7 @@
 #include "kbloomctl.h"
 
 static int cmd_help(struct ctl *c, int argc, char **argv);
+static int cmd_completion(struct ctl *c, int argc, char **argv);
 
 static const struct ctl_cmd main_cmds[] = {
 	{
@@ -24,6 +25,14 @@ static const struct ctl_cmd main_cmds[] = {
 		.summary = "show the commands, or one command's arguments",
 		.max_args = CTL_ARGS_ANY,
 		.run = cmd_help,
+	},
+	{
+		.name = "completion",
+		.synopsis = "bash",
+		.summary = "print the bash completion script (from the command tables)",
+		.min_args = 1,
+		.max_args = 1,
+		.run = cmd_completion,
 	},
 	{ 0 }
 };
@@ -266,6 +275,22 @@ static int cmd_help(struct ctl *c, int argc, char **argv)
 					 argv[i + 1], path);
 	}
 	print_cmd_help(stdout, path, cmd);
+	return ctl_flush_stdout(c);
+}
+
+static int cmd_completion(struct ctl *c, int argc, char **argv)
+{
+	struct ctl_optname names[N_OPTS];
+	size_t i;
+
+	if (strcmp(argv[0], "bash"))
+		return ctl_usage(c, "SHELL '%s': unknown (allowed: bash)",
+				 argv[0]);
+	for (i = 0; i < N_OPTS; i++) {
+		names[i].names = opt_table[i].names;
+		names[i].arg = opt_table[i].arg;
+	}
+	complete_bash(stdout, cmd_tables, names, N_OPTS);
 	return ctl_flush_stdout(c);
 }
 
