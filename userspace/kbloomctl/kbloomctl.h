@@ -7,6 +7,7 @@
  *   kw.c       keyword tables: the one KEYWORD VALUE parser (kw.h)
  *   keys.c     key encodings; keys from arguments, a file or stdin
  *   output.c   messages, exit codes, progress line, formatting
+ *   outfile.c  -o FILE: the one output path (kbloom_out of libkbloom.h)
  *   json.c     the -j writer
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
  *   image.c    save restore (/dev/kbloom images)
@@ -152,6 +153,17 @@ extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
+
+/* outfile.c: -o FILE ("-", "stdout" or NULL: standard output) */
+struct kbloom_out;
+bool ctl_out_is_std(const char *path);
+const char *ctl_out_name(const char *path);
+int ctl_out_open(struct ctl *c, const char *op, const char *path,
+		 bool secret, struct kbloom_out **o);
+int ctl_out_send(struct ctl *c, struct kbloom_out *o, const char *op,
+		 const char *path, const void *buf, size_t len);
+int ctl_out_close(struct ctl *c, const char *op, const char *path,
+		  struct kbloom_out *o, bool failed);
 
 /* an option's spellings ("-o|--output") and value name, for complete.c */
 struct ctl_optname {
