@@ -21,6 +21,11 @@
  * dlopen: the public API is exported, the library's internals are not);
  * "make uninstall" leaves no file behind.
  *
+ * KDIR: a fake kernel tree whose include/generated/utsrelease.h says
+ * "9.9.9-kbloom" (include/config/kernel.release: the upstream "9.9.9", as
+ * Debian's headers have it): "make -n kmod" given KDIR on the command line
+ * or in the environment builds against that tree for that release.
+ *
  * The source tree is found from the test's own path (build/tests/core/x:
  * three levels up) or $KBLOOM_SRC; the compiler is $CC, or cc.  No root
  * needed; the temporary directory is removed at teardown.
@@ -397,6 +402,62 @@ TEST_F(inst, user_install_pkgconfig_uninstall)
 	ASSERT_EQ(0, inst_make(self, "uninstall", root))
 		TH_LOG("make uninstall: %s", inst_log(self->log_fd, buf));
 	EXPECT_EQ(0, inst_count_files(root));
+}
+
+/* a file of @text at @root/@rel, its directories made */
+static int inst_put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	if (mkdir(root, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static void inst_kdir_check(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(inst) *self, const char *kdir,
+			    char *const argv[])
+{
+	char want[PATH_MAX + 8], buf[INST_LOG_MAX];
+
+	snprintf(want, sizeof(want), "-C %s ", kdir);
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, argv))
+		TH_LOG("%s", inst_log(self->log_fd, buf));
+	inst_log(self->log_fd, buf);
+	EXPECT_NE(NULL, strstr(buf, want)) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "9.9.9-kbloom")) TH_LOG("%s", buf);
+	EXPECT_EQ(NULL, strstr(buf, "/linux-headers-")) TH_LOG("%s", buf);
+}
+
+TEST_F(inst, kdir_from_command_line_and_environment)
+{
+	char kdir[PATH_MAX], arg[PATH_MAX + 8];
+
+	snprintf(kdir, sizeof(kdir), "%s/kdir", self->tmp);
+	ASSERT_EQ(0, inst_put(kdir, "include/generated/utsrelease.h",
+			      "#define UTS_RELEASE \"9.9.9-kbloom\"\n"));
+	ASSERT_EQ(0, inst_put(kdir, "include/config/kernel.release",
+			      "9.9.9\n"));
+	/* make -n runs the $(MAKE) line: a tree that builds nothing */
+	ASSERT_EQ(0, inst_put(kdir, "Makefile", "modules:\n\ttrue\n"));
+	snprintf(arg, sizeof(arg), "KDIR=%s", kdir);
+	inst_kdir_check(_metadata, self, kdir, (char *const[]){
+		"make", "-n", "-C", self->src, "kmod", arg, NULL });
+	ASSERT_EQ(0, setenv("KDIR", kdir, 1));
+	inst_kdir_check(_metadata, self, kdir, (char *const[]){
+		"make", "-n", "-C", self->src, "kmod", NULL });
 }
 
 TEST_HARNESS_MAIN
