@@ -10,8 +10,9 @@
  * the atomic replacement and the SipHash case on the library's side.
  *
  * "kbloomctl completion bash" prints a script that bash accepts and that
- * completes commands, subcommands, --key's encodings and -o's file name
- * from the command tables.
+ * completes commands, subcommands, keywords and their words (from keyword
+ * tables or synopses), --key's encodings and -o's file name from the
+ * command tables, and nothing for a free value (capacity N).
  */
 #include <fcntl.h>
 #include <ftw.h>
@@ -209,6 +210,11 @@ TEST_F(kout, bash_completion_from_tables)
 		{ "kbloomctl gate re", "rebuild" },
 		{ "kbloomctl --key ip", "ipv4 ipv6" },
 		{ "kbloomctl experiment mode em", "emulate" },
+		{ "kbloomctl create f1 blo", "blocked" },
+		{ "kbloomctl create f1 blocked hash ", "siphash fast" },
+		{ "kbloomctl create f1 blocked capacity ", "" },
+		{ "kbloomctl xdp attach mcast m0 mode g", "generic" },
+		{ "kbloomctl gate mode g0 deny ma", "match" },
 		{ "kbloomctl -o ref", "REF" },
 	};
 	char script[64], *got;

@@ -9,8 +9,13 @@
  * The script's tables are case statements over the command path ("xdp
  * attach"): _kbloomctl_sub (its subcommands), _kbloomctl_kw (its keywords)
  * and _kbloomctl_val (what follows "PATH KEYWORD": enum words, @file,
- * @iface, @netns, or @any for a free value).
+ * @iface, @netns, or @any for a free value).  A command with a keyword
+ * table (struct ctl_cmd @kw) gives its rows; any other its synopsis, read
+ * as the grammar it is: lower-case words are keywords or literal words,
+ * "KEYWORD a|b" offers a or b after KEYWORD, "KEYWORD VALUE" a value whose
+ * name says its kind (FILE, IFACE, NS).
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "kbloomctl.h"
@@ -35,6 +40,129 @@ static void comp_val(FILE *f, const struct kw *k)
 		fputs("@any", f);
 }
 
+#define SYN_SEP		" []()"
+#define SYN_KW_MAX	64
+
+/* a keyword or literal word of a synopsis: [a-z][a-z0-9-]* */
+static bool syn_word(const char *t, size_t n)
+{
+	size_t i;
+
+	if (!n || !islower((unsigned char)t[0]))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!islower((unsigned char)t[i]) && !isdigit((unsigned char)t[i]) &&
+		    t[i] != '-')
+			return false;
+	return true;
+}
+
+/* "a|b|c" of such words */
+static bool syn_alts(const char *t, size_t n)
+{
+	size_t w;
+
+	while (n) {
+		w = strcspn(t, "|");
+		if (w > n)
+			w = n;
+		if (!syn_word(t, w))
+			return false;
+		t += w + (w < n);
+		n -= w + (w < n);
+	}
+	return true;
+}
+
+/* the next token of @p: its start into *@t, its length; 0 at the end */
+static size_t syn_next(const char **p, const char **t)
+{
+	size_t n;
+
+	*p += strspn(*p, SYN_SEP);
+	*t = *p;
+	n = strcspn(*p, SYN_SEP);
+	*p += n;
+	return n;
+}
+
+static void syn_value(FILE *f, const char *v, size_t n)
+{
+	size_t i;
+
+	if (syn_alts(v, n)) {
+		for (i = 0; i < n; i++)
+			fputc(v[i] == '|' ? ' ' : v[i], f);
+	} else if (memmem(v, n, "FILE", 4)) {
+		fputs("@file", f);
+	} else if (memmem(v, n, "IFACE", 5)) {
+		fputs("@iface", f);
+	} else {
+		fputs(n == 2 && !memcmp(v, "NS", 2) ? "@netns" : "@any", f);
+	}
+}
+
+/* Is the token @t (@n) one of the @nseen before?  If not, add it. */
+static bool syn_seen(const char **seen, size_t *nseen, const char *t,
+		     size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < *nseen; i++)
+		if (!strncmp(seen[i], t, n) && strchr(SYN_SEP, seen[i][n]))
+			return true;
+	if (*nseen < SYN_KW_MAX)
+		seen[(*nseen)++] = t;
+	return false;
+}
+
+/* pass 1: the words of "a|b" or "kw", each once, space-separated */
+static void syn_words(FILE *f, const char *t, size_t n, const char **seen,
+		      size_t *nseen)
+{
+	size_t w;
+
+	while (n) {
+		w = strcspn(t, "|");
+		if (w > n)
+			w = n;
+		if (!syn_seen(seen, nseen, t, w))
+			fprintf(f, "%s%.*s", *nseen > 1 ? " " : "", (int)w, t);
+		t += w + (w < n);
+		n -= w + (w < n);
+	}
+}
+
+/*
+ * The synopsis of @cmd: @pass 1 its words (a literal "a|b" split), 2 a
+ * row "PATH KEYWORD" per keyword followed by a value (its first one).
+ */
+static void syn_rows(FILE *f, const char *path, const char *syn, int pass)
+{
+	const char *p = syn, *t, *v, *seen[SYN_KW_MAX];
+	size_t n, vn, nseen = 0;
+
+	for (n = syn_next(&p, &t); n; n = syn_next(&p, &t)) {
+		if (!syn_word(t, n)) {
+			if (pass == 1 && syn_alts(t, n))
+				syn_words(f, t, n, seen, &nseen);
+			continue;
+		}
+		if (pass == 1)
+			syn_words(f, t, n, seen, &nseen);
+		vn = syn_next(&p, &v);
+		if (!vn || *v == '|' || syn_word(v, vn)) {
+			p = v;	/* not a value: the next word again */
+			continue;
+		}
+		if (pass != 2 || syn_seen(seen, &nseen, t, n))
+			continue;
+		fprintf(f, "\t\"%s %.*s\") echo \"", path, (int)n, t);
+		syn_value(f, v, vn);
+		fputs("\";;\n", f);
+	}
+}
+
 /* The rows of one command (@path) and, recursively, of its subcommands. */
 static void comp_cmd(FILE *f, const char *path, const struct ctl_cmd *cmd,
 		     int pass)
@@ -54,7 +182,13 @@ static void comp_cmd(FILE *f, const char *path, const struct ctl_cmd *cmd,
 		for (k = cmd->kw->kw; k->name; k++)
 			fprintf(f, "%s%s", k == cmd->kw->kw ? "" : " ", k->name);
 		fputs("\";;\n", f);
+	} else if (pass == 1 && !cmd->sub && cmd->synopsis) {
+		fprintf(f, "\t\"%s\") echo \"", path);
+		syn_rows(f, path, cmd->synopsis, 1);
+		fputs("\";;\n", f);
 	}
+	if (pass == 2 && !cmd->kw && !cmd->sub && cmd->synopsis)
+		syn_rows(f, path, cmd->synopsis, 2);
 	for (k = cmd->kw ? cmd->kw->kw : NULL; pass == 2 && k && k->name; k++) {
 		fprintf(f, "\t\"%s %s\") echo \"", path, k->name);
 		comp_val(f, k);
