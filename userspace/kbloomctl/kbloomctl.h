@@ -10,6 +10,7 @@
  *   outfile.c  -o FILE: the one output path (kbloom_out of libkbloom.h)
  *   json.c     the -j writer
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
+ *   add_report.c  add -j (which keys were new), the capacity warning
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
  *   complete.c completion bash (the script, from the tables main.c hands it)
@@ -77,6 +78,8 @@ enum ctl_opt {
 	CO_REPLACE,		/* --replace */
 	CO_HELP,		/* -h, --help */
 	CO_VERSION,		/* -V, --version */
+	CO_PRETTY,		/* -p, --pretty: indented -j (where -j is) */
+	CO_NAMES,		/* -n, -name: list: names only */
 	/* hook: options of later commands (XDP: --dev, --mode, ...) here */
 	CO__COUNT
 };
@@ -184,8 +187,16 @@ int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);
 void sketches_stat_text(const struct kbloom_stat *st);
 
+/* add_report.c: add -j (per-key "new") and the capacity warning */
+struct keyset;
+int add_pre_test(struct ctl *c, const char *name, const struct keyset *ks,
+		 __u8 **was);
+int add_report(struct ctl *c, const struct keyset *ks, __u8 *was,
+	       const char *name, __u64 done);
+
 /* create_send.c */
 int create_send(struct ctl *c, struct kbloom_create *cr, bool seed);
+const char *create_exist_hint(const struct ctl *c);
 
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -265,9 +276,11 @@ struct json {
 	int depth;
 	bool need_comma;
 	bool after_key;
+	bool pretty;		/* newlines and two spaces per level */
 };
 
 void json_init(struct json *j, FILE *f);
+void json_set_pretty(bool on);
 void json_obj(struct json *j);
 void json_obj_end(struct json *j);
 void json_arr(struct json *j);

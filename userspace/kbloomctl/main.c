@@ -88,6 +88,9 @@ static const struct ctl_optdef opt_table[] = {
 	  "restore: replace an existing filter atomically" },
 	{ CO_HELP, "-h|--help", NULL, "show help and exit" },
 	{ CO_VERSION, "-V|--version", NULL, "show the version and exit" },
+	{ CO_PRETTY, "-p|--pretty", NULL,
+	  "indented JSON output (implies -j; where -j is accepted)" },
+	{ CO_NAMES, "-n|-name|--name", NULL, "list: the names only" },
 	/* hook: options of later commands here (see enum ctl_opt) */
 };
 
@@ -101,6 +104,14 @@ static const char *opt_shown(const struct ctl_optdef *o, char *buf, size_t len)
 
 	snprintf(buf, len, "%.*s", (int)n, o->names);
 	return buf;
+}
+
+/* @cmd's options: -p wherever -j is */
+static unsigned int cmd_opts(const struct ctl_cmd *cmd)
+{
+	unsigned int o = cmd->opts | ALWAYS_OPTS;
+
+	return o & CTL_OPT(CO_JSON) ? o | CTL_OPT(CO_PRETTY) : o;
 }
 
 static const struct ctl_optdef *opt_def(enum ctl_opt id)
@@ -247,7 +258,7 @@ static void print_cmd_help(FILE *f, const char *path, const struct ctl_cmd *cmd)
 			fprintf(f, "  %-9s %s\n", s->name, s->summary);
 	}
 	fprintf(f, "\nOptions:\n");
-	print_opts(f, (cmd->opts | ALWAYS_OPTS) & ~CTL_OPT(CO_VERSION));
+	print_opts(f, cmd_opts(cmd) & ~CTL_OPT(CO_VERSION));
 }
 
 static int cmd_help(struct ctl *c, int argc, char **argv)
@@ -310,7 +321,7 @@ static bool kw_arg(char **pos, int npos, const char *a,
 	cmd = cmd_find(NULL, pos[0]);
 	if (!cmd || !cmd->kw || !cmd->kw->dashed)
 		return false;
-	return !o || !((cmd->opts | ALWAYS_OPTS) & CTL_OPT(o->id));
+	return !o || !(cmd_opts(cmd) & CTL_OPT(o->id));
 }
 
 /*
@@ -377,7 +388,7 @@ static int parse_opts(struct ctl *c, int argc, char **argv, char **pos,
 
 static int check_opts(struct ctl *c, const struct ctl_cmd *cmd)
 {
-	unsigned int ok = cmd->opts | ALWAYS_OPTS;
+	unsigned int ok = cmd_opts(cmd);
 	char one[32], allowed[256];
 	int i;
 
@@ -470,6 +481,10 @@ static int dispatch(struct ctl *c, int npos, char **pos)
 		ret = keys_enc_opt(c);
 	if (ret)
 		return ret;
+	if (c->set[CO_PRETTY]) {
+		c->set[CO_JSON] = true;
+		json_set_pretty(true);
+	}
 	return cmd->run(c, npos - i, pos + i);
 }
 
