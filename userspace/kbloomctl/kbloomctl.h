@@ -126,6 +126,7 @@ enum key_enc {
 	KENC_IPV4,
 	KENC_IPV6,
 	KENC_U64,
+	KENC_ADDR,	/* ipv4 or ipv6, by its form */
 };
 
 /**

@@ -77,7 +77,7 @@ static const struct ctl_optdef opt_table[] = {
 	  "print nothing but errors (test: the exit code tells)" },
 	{ CO_JSON, "-j|--json", NULL, "JSON output (read commands)" },
 	{ CO_KEY, "--key|-k", "ENC",
-	  "key encoding: str (default), hex, ipv4, ipv6, u64" },
+	  "key encoding: str (default), hex, ipv4, ipv6, u64, addr (ipv4 or ipv6)" },
 	{ CO_FILE, "-f|--file", "FILE",
 	  "keys from FILE, one per line ('-': standard input)" },
 	{ CO_OUTPUT, "-o|--output", "FILE",

@@ -464,6 +464,9 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	__u32 len;
 	int ret, r;
 
+	/* an mcast port's or a gate's filter holds addresses */
+	if (!c->set[CO_KEY])
+		c->key_enc = KENC_ADDR;
 	ret = fpath_parse(c, argv[0], &f);
 	ret = ret ?: keys_collect(c, argc - 1, argv + 1, &ks);
 	if (ret)
@@ -594,8 +597,9 @@ static const struct ctl_cmd map_sub[] = {
 		.synopsis = "PATH KEY... | PATH -f FILE | PATH -",
 		.summary = "test keys against a pinned filter: exit 0 if all possibly present",
 		.help =
-"Keys as for the module's test (--key str|hex|ipv4|ipv6|u64; an address\n"
-"of a gate or a group of an mcast port is --key ipv4 or ipv6).  Exit\n"
+"Keys as for the module's test, but addresses by default: the filter of\n"
+"a gate or of an mcast port holds IPv4 or IPv6 addresses (--key addr;\n"
+"--key str|hex|ipv4|ipv6|u64 as for the module).  Exit\n"
 "status 0 when every key is possibly present, 1 when any is definitely\n"
 "absent.\n",
 		.min_args = 1,
