@@ -6,7 +6,8 @@
  * of two equal keys is not new), the warning past a planned capacity,
  * and the messages of the smaller defects of issue 17: test on a missing
  * filter, list of a missing filter (no table header before the error),
- * a second create of a name (the -exist hint).
+ * a second create of a name (the -exist hint), a rate below the 1e-12
+ * resolution ("<1e-12 now", as map stat and gate stat print it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -172,6 +173,27 @@ TEST_F(hab, create_twice_hints_exist)
 			       "fpr", "0.01"));
 	EXPECT_NE(NULL, strstr(r.err, "create hc: File exists (a filter of that name exists; -exist accepts an identical one)"))
 		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+}
+
+TEST_F(hab, tiny_rate_one_spelling)
+{
+	struct kbctl_res r;
+
+	if (self->nodev)
+		return;
+	EXPECT_EQ(0, kbctl_run(&r, "create", "big", "blocked", "bits",
+			       "1048576", "hashes", "8")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "stat", "big"));
+	EXPECT_NE(NULL, strstr(r.out, "\nfpr:          0 now, no target\n"))
+		TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "add", "big", "a"));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "stat", "big"));
+	EXPECT_NE(NULL, strstr(r.out, "\nfpr:          <1e-12 now, no target\n"))
+		TH_LOG("%s", r.out);
 	kbctl_free(&r);
 }
 

@@ -214,6 +214,7 @@ int ctl_list_end(const struct ctl *c, struct json *j);
 const char *type_name(__u32 type);
 const char *hash_name(__u32 hash_id);
 void fmt_prob(char *buf, size_t len, __u64 pico);
+void fmt_fpr_now(char *buf, size_t len, __u64 pico, __u64 inserted);
 double pico_to_double(__u64 pico);
 void fmt_size(char *buf, size_t len, __u64 bytes);
 

@@ -566,10 +566,7 @@ static void stat_text(const char *name, const struct kbloom_stat *st)
 	else
 		printf("n_est:        %llu\n", (unsigned long long)st->n_est);
 	printf("saturations:  %llu\n", (unsigned long long)st->saturations);
-	if (st->fpr_now_pico || !st->inserted)
-		fmt_prob(a, sizeof(a), st->fpr_now_pico);
-	else
-		snprintf(a, sizeof(a), "< 1e-12");
+	fmt_fpr_now(a, sizeof(a), st->fpr_now_pico, st->inserted);
 	if (st->capacity) {
 		fmt_prob(b, sizeof(b), st->fpr_pico);
 		printf("fpr:          %s now, target %s%s\n", a, b,
