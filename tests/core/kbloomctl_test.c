@@ -156,10 +156,10 @@ TEST(dispatch_errors)
 	EXPECT_USAGE(&r, "option '-x': unknown (allowed: -exist -q -j --key -f");
 	kbctl_free(&r);
 	kbctl_run(&r, "list", "-f", "x");
-	EXPECT_USAGE(&r, "option -f: not accepted by list (accepted: -j)");
+	EXPECT_USAGE(&r, "option -f: not accepted by list (accepted: -j -n)");
 	kbctl_free(&r);
-	kbctl_run(&r, "add", "foo", "x", "-j");
-	EXPECT_USAGE(&r, "option -j: not accepted by add (accepted: --key -f)");
+	kbctl_run(&r, "del", "foo", "x", "-j");
+	EXPECT_USAGE(&r, "option -j: not accepted by del (accepted: -exist --key -f)");
 	kbctl_free(&r);
 	kbctl_run(&r, "-exist", "plan", "capacity", "1", "fpr", "0.1");
 	EXPECT_USAGE(&r, "option -exist: not accepted by plan");
@@ -262,7 +262,7 @@ static const struct usage_case other_cases[] = {
 	{ { "add", "foo", "a", "-f", "/dev/null" },
 	  "KEY 'a': not allowed with -f /dev/null" },
 	{ { "add", "foo", "--key", "base64", "a" },
-	  "--key 'base64': unknown encoding (allowed: str|hex|ipv4|ipv6|u64)" },
+	  "--key 'base64': unknown encoding (allowed: str|hex|ipv4|ipv6|u64|addr)" },
 	{ { "add", "foo", "--key", "ipv4", "10.0.0.256" },
 	  "KEY 1 '10.0.0.256': not an IPv4 address (allowed: a dotted quad" },
 	{ { "test", "foo", "--key=ipv6", "::1", "1::2::3" },

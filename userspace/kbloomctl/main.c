@@ -395,7 +395,9 @@ static int check_opts(struct ctl *c, const struct ctl_cmd *cmd)
 	for (i = 0; i < CO__COUNT; i++) {
 		if (!c->set[i] || (ok & CTL_OPT(i)))
 			continue;
-		opts_list(allowed, sizeof(allowed), ok & ~ALWAYS_OPTS);
+		/* -p goes with -j: not listed on its own */
+		opts_list(allowed, sizeof(allowed),
+			  ok & ~ALWAYS_OPTS & ~CTL_OPT(CO_PRETTY));
 		return ctl_usage(c, "option %s: not accepted by %s (accepted: %s)",
 				 opt_shown(opt_def(i), one, sizeof(one)),
 				 c->cmd_path,
