@@ -10,6 +10,7 @@
 #   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-user | install-module | install-headers
 #   make uninstall | clean
+#   make dkms | install-dkms-src | dkms-remove
 #   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
@@ -103,7 +104,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
-	install-user install-module uninstall \
+	install-user install-module uninstall install-dkms-src dkms dkms-remove \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -126,6 +127,7 @@ KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 # is one of the userspace ones, so that they (make install-user, the
 # library, a single test) never ask for a kernel tree.
 USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
+	install-dkms-src dkms-remove \
 	$(B)/%
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
@@ -152,7 +154,7 @@ $(RESOLVE_BTFIDS): | $(BTF_SRC)/.extracted
 	$(Q)mk/btf.sh resolve-btfids $(BTF_SRC) $@
 
 $(CACHE)/btf/%/vmlinux.btf: | $(BTF_SRC)/.extracted
-	$(Q)mk/btf.sh base $* $(BTF_SRC) $@
+	$(Q)KDIR=$(KDIR) mk/btf.sh base $* $(BTF_SRC) $@
 
 # --- BPF objects and skeletons -----------------------------------------------
 bpf: $(BPF_OBJS) $(BPF_SKELS)
@@ -374,6 +376,31 @@ uninstall:
 		rm -f $(wildcard $(DESTDIR)/lib/modules/*/updates/kbloom.ko))
 	$(if $(DESTDIR),,ldconfig)
 
+# DKMS: install-dkms-src puts the module's sources (and the build glue
+# that makes its BTF) into /usr/src/kbloom-VERSION with a dkms.conf;
+# dkms adds, builds and installs them for KVER (the running kernel's
+# release, or KDIR's).  dkms-remove undoes it.
+DKMS_SRC = $(DESTDIR)/usr/src/kbloom-$(VERSION)
+DKMS_KVER = $(if $(filter command line environment,$(origin KDIR)),$(KVER),$(shell uname -r))
+
+install-dkms-src:
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/uapi $(DKMS_SRC)/mk
+	install -m 0644 Makefile Kbuild VERSION $(DKMS_SRC)/
+	install -m 0644 kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	install -m 0644 uapi/*.h $(DKMS_SRC)/uapi/
+	install -m 0755 mk/kver.sh mk/btf.sh mk/guest-kernel.sh $(DKMS_SRC)/mk/
+	sed 's|@VERSION@|$(VERSION)|' mk/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+
+dkms: install-dkms-src
+	@command -v dkms >/dev/null || { echo "dkms: not installed (apt-get install dkms)" >&2; exit 1; }
+	dkms add kbloom/$(VERSION)
+	dkms build kbloom/$(VERSION) -k $(DKMS_KVER)
+	dkms install kbloom/$(VERSION) -k $(DKMS_KVER)
+
+dkms-remove:
+	dkms remove kbloom/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
 # The bash completion: kbloomctl prints it from its own command tables.
 $(B)/kbloomctl.bash: $(B)/kbloomctl
 	$(say) GEN $@
@@ -393,6 +420,6 @@ install-headers:
 
 clean:
 	$(say) CLEAN build
-	$(Q)find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
+	$(Q)[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
 
 -include $(shell find $(B) -path $(CACHE) -prune -o -name '*.d' -type f -print 2>/dev/null)
