@@ -10,7 +10,7 @@
 #   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-user | install-module | install-headers
 #   make uninstall | clean
-#   make dkms | install-dkms-src | dkms-remove
+#   make dkms | install-dkms-src | dkms-remove | deb
 #   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
@@ -69,7 +69,7 @@ ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine)
 WARN := -Wall -Wextra -Wno-unused-parameter
 INCS := -I. -Iuserspace/include -I$(B)
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
+ALL_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
 ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I. -I$(B) -I$(ARCH_INC)
 LIBS := -lxdp -lbpf -lelf -lz -lm -lpthread
@@ -104,7 +104,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
-	install-user install-module uninstall install-dkms-src dkms dkms-remove \
+	install-user install-module uninstall install-dkms-src dkms dkms-remove deb \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -127,7 +127,7 @@ KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 # is one of the userspace ones, so that they (make install-user, the
 # library, a single test) never ask for a kernel tree.
 USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
-	install-dkms-src dkms-remove \
+	install-dkms-src dkms-remove deb \
 	$(B)/%
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
@@ -221,7 +221,7 @@ $(B)/libkbloom.map: $(LIB_PIC_OBJS) $(PUB_HDRS) mk/libsyms.sh
 
 $(B)/$(SO_REAL): $(LIB_PIC_OBJS) $(B)/libkbloom.map
 	$(say) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs \
 		-Wl,--version-script,$(B)/libkbloom.map -o $@ $(LIB_PIC_OBJS) $(SO_LIBS)
 
 $(B)/libkbloom.so: $(B)/$(SO_REAL)
@@ -232,7 +232,7 @@ ctl: $(B)/kbloomctl
 
 $(B)/kbloomctl: $(CTL_OBJS) $(B)/libkbloom.a
 	$(say) LD $@
-	$(Q)$(CC) -o $@ $(CTL_OBJS) $(B)/libkbloom.a $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CTL_OBJS) $(B)/libkbloom.a $(LIBS)
 
 # --- tests -------------------------------------------------------------------
 # Each tests/<suite>/<name>.c is one kselftest-harness program; the core
@@ -389,7 +389,7 @@ install-dkms-src:
 	install -m 0644 kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
 	install -m 0644 uapi/*.h $(DKMS_SRC)/uapi/
 	install -m 0755 mk/kver.sh mk/btf.sh mk/guest-kernel.sh $(DKMS_SRC)/mk/
-	sed 's|@VERSION@|$(VERSION)|' mk/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+	sed 's|#MODULE_VERSION#|$(VERSION)|' mk/dkms.conf.in > $(DKMS_SRC)/dkms.conf
 
 dkms: install-dkms-src
 	@command -v dkms >/dev/null || { echo "dkms: not installed (apt-get install dkms)" >&2; exit 1; }
@@ -400,6 +400,20 @@ dkms: install-dkms-src
 dkms-remove:
 	dkms remove kbloom/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# Debian packages (kbloom-dkms, libkbloom1, libkbloom-dev, kbloomctl) with
+# Debian's tools, from a copy of the tree in build/deb (dpkg-buildpackage
+# writes beside the source); then lintian's view of them.
+DEB_DIR := $(B)/deb
+
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
+		{ echo "deb: needs debhelper and dh-dkms (apt-get install debhelper dh-dkms)" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/kbloom-$(VERSION)
+	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_DIR)/kbloom-$(VERSION)/
+	cd $(DEB_DIR)/kbloom-$(VERSION) && dpkg-buildpackage -us -uc -b
+	$(if $(shell command -v lintian),lintian $(DEB_DIR)/*.changes)
 
 # The bash completion: kbloomctl prints it from its own command tables.
 $(B)/kbloomctl.bash: $(B)/kbloomctl

@@ -21,6 +21,11 @@
  * dlopen: the public API is exported, the library's internals are not);
  * "make uninstall" leaves no file behind.
  *
+ * make deb: when build/deb holds the four packages, unpacked they hold
+ * the files of "make install-user install-dkms-src" (PREFIX=/usr and
+ * Debian's LIBDIR; docs aside), and a program builds with pkg-config
+ * against libkbloom-dev and runs against libkbloom1 (skipped otherwise).
+ *
  * KDIR: a fake kernel tree whose include/generated/utsrelease.h says
  * "9.9.9-kbloom" (include/config/kernel.release: the upstream "9.9.9", as
  * Debian's headers have it): "make -n kmod" given KDIR on the command line
@@ -279,16 +284,26 @@ static int inst_count_files(const char *dir)
 	return inst_files;
 }
 
-/* make -C src @target DESTDIR=@root, with no kernel tree to be found */
+/*
+ * make -C src @target DESTDIR=@root PREFIX=@prefix [@var], with no kernel
+ * tree to be found
+ */
+static int inst_make_in(FIXTURE_DATA(inst) *self, const char *target,
+			const char *root, const char *prefix, const char *var)
+{
+	char dest[PATH_MAX + 16], pre[PATH_MAX + 8];
+
+	snprintf(dest, sizeof(dest), "DESTDIR=%s", root);
+	snprintf(pre, sizeof(pre), "PREFIX=%s", prefix);
+	return inst_run(self->tmp, self->log_fd, (char *const[]){
+		"make", "-s", "-C", self->src, (char *)target, dest, pre,
+		"KDIR=/nonexistent/kbloom-kdir", (char *)var, NULL });
+}
+
 static int inst_make(FIXTURE_DATA(inst) *self, const char *target,
 		     const char *root)
 {
-	char dest[PATH_MAX + 16];
-
-	snprintf(dest, sizeof(dest), "DESTDIR=%s", root);
-	return inst_run(self->tmp, self->log_fd, (char *const[]){
-		"make", "-s", "-C", self->src, (char *)target, dest,
-		"PREFIX=" INST_PREFIX, "KDIR=/nonexistent/kbloom-kdir", NULL });
+	return inst_make_in(self, target, root, INST_PREFIX, NULL);
 }
 
 /* prog.c: every installed public header, a filter, where it came from */
@@ -325,12 +340,13 @@ err_glob:
 
 /* Build @prog.c with pkg-config's flags against @root, run it */
 static void inst_build_run(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(inst) *self, const char *root)
+			   FIXTURE_DATA(inst) *self, const char *root,
+			   const char *libdir)
 {
 	char pc[PATH_MAX + 32], lib[PATH_MAX + 16], buf[INST_LOG_MAX];
 
-	snprintf(pc, sizeof(pc), "%s%s/lib/pkgconfig", root, INST_PREFIX);
-	snprintf(lib, sizeof(lib), "%s%s/lib", root, INST_PREFIX);
+	snprintf(pc, sizeof(pc), "%s%s/pkgconfig", root, libdir);
+	snprintf(lib, sizeof(lib), "%s%s", root, libdir);
 	ASSERT_EQ(0, setenv("PKG_CONFIG_SYSROOT_DIR", root, 1));
 	ASSERT_EQ(0, setenv("PKG_CONFIG_PATH", pc, 1));
 	ASSERT_EQ(0, setenv("LD_LIBRARY_PATH", lib, 1));
@@ -352,12 +368,13 @@ static void inst_build_run(struct __test_metadata *_metadata,
 
 /* The installed library: its SONAME, what it exports and what not */
 static void inst_check_so(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(inst) *self, const char *root)
+			  FIXTURE_DATA(inst) *self, const char *root,
+			  const char *libdir)
 {
 	char so[PATH_MAX + 32], buf[INST_LOG_MAX];
 	void *h;
 
-	snprintf(so, sizeof(so), "%s%s/lib/" INST_SONAME, root, INST_PREFIX);
+	snprintf(so, sizeof(so), "%s%s/" INST_SONAME, root, libdir);
 	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
 		"readelf", "-d", so, NULL }));
 	EXPECT_NE(NULL, strstr(inst_log(self->log_fd, buf),
@@ -397,8 +414,8 @@ TEST_F(inst, user_install_pkgconfig_uninstall)
 		 INST_PREFIX);
 	snprintf(path, sizeof(path), "%s/prog.c", self->tmp);
 	ASSERT_EQ(0, inst_write_prog(self, path));
-	inst_build_run(_metadata, self, root);
-	inst_check_so(_metadata, self, root);
+	inst_build_run(_metadata, self, root, INST_PREFIX "/lib");
+	inst_check_so(_metadata, self, root, INST_PREFIX "/lib");
 	ASSERT_EQ(0, inst_make(self, "uninstall", root))
 		TH_LOG("make uninstall: %s", inst_log(self->log_fd, buf));
 	EXPECT_EQ(0, inst_count_files(root));
@@ -458,6 +475,78 @@ TEST_F(inst, kdir_from_command_line_and_environment)
 	ASSERT_EQ(0, setenv("KDIR", kdir, 1));
 	inst_kdir_check(_metadata, self, kdir, (char *const[]){
 		"make", "-n", "-C", self->src, "kmod", NULL });
+}
+
+/* --- make deb: the packages hold what make install puts in place ------ */
+
+#define DEB_PKGS	"{kbloom-dkms,libkbloom1,libkbloom-dev,kbloomctl}_*.deb"
+
+/* The files of @dir as "./path" lines (docs left out, man pages unzipped) */
+static const char *inst_files_of(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(inst) *self, const char *dir,
+				 char *buf)
+{
+	EXPECT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"sh", "-c", "cd \"$1\" && find . ! -type d "
+		"! -path './usr/share/doc/*' | sed 's/\\.gz$//' | LC_ALL=C sort",
+		"_", (char *)dir, NULL }));
+	return inst_log(self->log_fd, buf);
+}
+
+/* Unpack the four packages of build/deb into @root; Return: how many */
+static int inst_unpack_debs(FIXTURE_DATA(inst) *self, const char *root)
+{
+	char pat[PATH_MAX + 128];
+	size_t i, n = 0;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/build/deb/" DEB_PKGS, self->src);
+	if (glob(pat, GLOB_BRACE, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++)
+		n += !inst_run(self->tmp, self->log_fd, (char *const[]){
+			"dpkg-deb", "-x", g.gl_pathv[i], (char *)root, NULL });
+	globfree(&g);
+	return (int)n;
+}
+
+/*
+ * The packages of "make deb" (when build/deb has them) hold the files of
+ * make install-user and install-dkms-src (PREFIX=/usr, Debian's LIBDIR);
+ * a program builds with pkg-config against the unpacked libkbloom-dev and
+ * runs against libkbloom1.
+ */
+TEST_F(inst, deb_packages_match_install)
+{
+	char debs[PATH_MAX / 2], inst[PATH_MAX / 2], libdir[PATH_MAX];
+	char want[INST_LOG_MAX], got[INST_LOG_MAX], path[PATH_MAX + 8];
+	glob_t g;
+
+	snprintf(debs, sizeof(debs), "%s/debs", self->tmp);
+	snprintf(inst, sizeof(inst), "%s/inst", self->tmp);
+	if (inst_unpack_debs(self, debs) != 4)
+		SKIP(return, "no packages in build/deb (make deb builds them)");
+	snprintf(path, sizeof(path), "%s/usr/lib/*/" INST_SONAME, debs);
+	ASSERT_EQ(0, glob(path, 0, NULL, &g));
+	snprintf(libdir, sizeof(libdir), "%.*s",
+		 (int)(strrchr(g.gl_pathv[0], '/') - g.gl_pathv[0] -
+		       strlen(debs)), g.gl_pathv[0] + strlen(debs));
+	globfree(&g);
+	snprintf(path, sizeof(path), "LIBDIR=%s", libdir);
+	ASSERT_EQ(0, inst_make_in(self, "install-user", inst, "/usr", path))
+		TH_LOG("%s", inst_log(self->log_fd, want));
+	ASSERT_EQ(0, inst_make_in(self, "install-dkms-src", inst, "/usr",
+				  NULL)) TH_LOG("%s", inst_log(self->log_fd, want));
+	inst_files_of(_metadata, self, inst, want);
+	inst_files_of(_metadata, self, debs, got);
+	EXPECT_STREQ(want, got);
+	EXPECT_NE(NULL, strstr(got, "\n./usr/src/kbloom-")) TH_LOG("%s", got);
+	EXPECT_NE(NULL, strstr(got, "\n./usr/sbin/kbloomctl\n"));
+	snprintf(self->inc, sizeof(self->inc), "%s/usr/include", debs);
+	snprintf(path, sizeof(path), "%s/prog.c", self->tmp);
+	ASSERT_EQ(0, inst_write_prog(self, path));
+	inst_build_run(_metadata, self, debs, libdir);
+	inst_check_so(_metadata, self, debs, libdir);
 }
 
 TEST_HARNESS_MAIN
