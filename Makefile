@@ -259,6 +259,18 @@ $(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kself
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
 
+# The kmod suite's ioctl tests also as static 32-bit programs (NAME-m32,
+# gcc-multilib), run by the suite against the same module: the compat
+# path of a 32-bit caller.
+KMOD32_NAMES := ioctl count concurrency registry_replace device fuzz layout readonly
+KMOD32_TESTS := $(KMOD32_NAMES:%=$(B)/tests/kmod/%_test-m32)
+tests: $(KMOD32_TESTS)
+
+$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h $(KSFT)/kselftest_harness.h
+	$(say) TEST32 $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(TEST_CFLAGS) -m32 -static -Wno-pointer-to-int-cast -o $@ $< -lpthread
+
 check: deps
 	$(Q)$(MAKE) check-all SUITES_RUN="$(SUITES) style"
 
@@ -308,7 +320,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -324,12 +336,23 @@ $(B)/fuzz/image_fuzz: tests/fuzz/image_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_LIB_
 
 # the version-3 contract and the VI-CBF loader: the vicbf family alone
 FUZZ_VI_SRCS := $(wildcard userspace/lib/vicbf/*.c)
-$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_VI_SRCS) \
+$(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h tests/fuzz/fuzz_crc.h $(FUZZ_VI_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/vicbf/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VI_SRCS) -lm
+
+# the cuckoo and d-left loaders: the core and the two families
+FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
+	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c)
+$(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_VAR_SRCS) -lm -lpthread
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

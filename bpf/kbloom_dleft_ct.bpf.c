@@ -84,6 +84,7 @@ struct dl_ctx {
 	__u64 top;
 	__u64 cnts;		/* the count bits of every lane */
 	__u64 rems;		/* the remainder bits of every lane */
+	__u32 whole;		/* buckets are whole words (slots << lb % 64 == 0) */
 };
 
 /* Words a bucket can touch: 16 cells of 32 bits, not aligned. */
@@ -149,24 +150,35 @@ static __always_inline __u32 dl_lanes_set(const struct dl_ctx *c, __u64 m)
 			(64 - (1U << c->lb))));
 }
 
-/* The lowest lane whose top bit is set in @m (not 0). */
+/*
+ * The lowest lane whose top bit is set in @m (not 0): the bit index of
+ * m's lowest set bit is 8 lanes at most, so its bits 5..3 (three masks,
+ * no loop) shifted by the lane width's log give the lane.
+ */
 static __always_inline __u32 dl_lane(const struct dl_ctx *c, __u64 m)
 {
-	__u32 t;
+	__u64 low = m & -m;
+	__u32 bit;
 
-	for (t = 0; t < 8; t++)
-		if ((m >> ((t << c->lb) + (1U << c->lb) - 1)) & 1)
-			break;
-	return t;
+	bit = !!(low & 0xFFFFFFFF00000000ULL) << 5 |
+	      !!(low & 0xFFFF0000FFFF0000ULL) << 4 |
+	      !!(low & 0xFF00FF00FF00FF00ULL) << 3;
+	return bit >> c->lb;
 }
 
-/* The lane tops of word @idx that belong to the bucket of first cell @f. */
+/*
+ * The lane tops of word @idx that belong to the bucket of first cell @f:
+ * all of them when buckets are whole words (the usual shapes: 8 cells of
+ * 8, 16 or 32 bits).
+ */
 static __always_inline __u64 dl_bucket_lanes(const struct dl_ctx *c,
 					     __u32 idx, __u64 f)
 {
 	__u64 cpw = 64 >> c->lb, base = (__u64)idx * cpw;
 	__u64 end = f + c->p->shape.slots, lo, hi;
 
+	if (c->whole)
+		return c->top;
 	lo = f > base ? f - base : 0;
 	hi = end < base + cpw ? end - base : cpw;
 	return (kb_field_mask((__u32)((hi - lo) << c->lb)) <<
@@ -395,6 +407,7 @@ static __noinline int dl_ctx_init(struct dl_ctx *c,
 	c->top = c->one << (bits - 1);
 	c->cnts = kb_field_mask(c->cb) * c->one;
 	c->rems = c->cnts ^ ~0ULL;
+	c->whole = !((p->shape.slots << c->lb) & 63);
 	c->h = kb_hash(p->hash_id, p->seed, key, sizeof(*key));
 	return 0;
 }

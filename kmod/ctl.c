@@ -44,9 +44,16 @@ static void kb_create_out(struct kbloom_create *cmd, const struct kb_filter *f)
 {
 	cmd->m = f->g.m;
 	cmd->k = f->g.k;
+	cmd->counter_bits = f->g.counter_bits;
 	cmd->seed = f->g.seed;
 	cmd->bytes = f->bytes;
 	cmd->id = f->id;
+	cmd->fp_bits = f->g.fp_bits;
+	cmd->slots = f->g.slots;
+	cmd->tables = f->g.tables;
+	cmd->vi_l = f->g.vi_l;
+	cmd->update = f->g.update;
+	cmd->buckets = f->g.buckets;
 }
 
 /* Same type, hash, m, k, counter width and variant geometry. */

@@ -137,8 +137,7 @@ static struct kb_cuckoo_node *kb_cuckoo_scratch(struct kb_filter *f)
 
 	if (p)
 		return p;
-	p = kmalloc_array(KB_CUCKOO_SEARCH_NODES, sizeof(*p),
-			  GFP_KERNEL_ACCOUNT);
+	p = kmalloc_array(KB_CUCKOO_SEARCH_NODES, sizeof(*p), KB_GFP);
 	if (!p)
 		return NULL;
 	if (cmpxchg(&f->scratch, NULL, p))
@@ -187,9 +186,11 @@ static int kb_cuckoo_add(struct kb_filter *f, u64 h)
 	if (!kb_cuckoo_scratch(f))
 		return -ENOMEM;
 	kb_ckey(f, h, &k);
+	mutex_lock(&f->wmutex);
 	spin_lock_bh(&f->wlock);
 	ret = kb_cuckoo_insert(f, &k);
 	spin_unlock_bh(&f->wlock);
+	mutex_unlock(&f->wmutex);
 	return ret;
 }
 
@@ -205,6 +206,7 @@ static bool kb_cuckoo_del(struct kb_filter *f, u64 h)
 	int s;
 
 	kb_ckey(f, h, &k);
+	mutex_lock(&f->wmutex);
 	spin_lock_bh(&f->wlock);
 	s = kb_clocate(f, &k, k.fp, &b);
 	if (s >= 0) {
@@ -213,6 +215,7 @@ static bool kb_cuckoo_del(struct kb_filter *f, u64 h)
 		write_seqcount_end(&f->wseq);
 	}
 	spin_unlock_bh(&f->wlock);
+	mutex_unlock(&f->wmutex);
 	return s >= 0;
 }
 

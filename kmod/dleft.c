@@ -189,9 +189,11 @@ static int kb_dleft_add(struct kb_filter *f, u64 h)
 {
 	int ret;
 
+	mutex_lock(&f->wmutex);
 	spin_lock_bh(&f->wlock);
 	ret = kb_dleft_add_locked(f, h);
 	spin_unlock_bh(&f->wlock);
+	mutex_unlock(&f->wmutex);
 	return ret;
 }
 
@@ -203,6 +205,7 @@ static bool kb_dleft_del(struct kb_filter *f, u64 h)
 	s64 n;
 	u64 c;
 
+	mutex_lock(&f->wmutex);
 	spin_lock_bh(&f->wlock);
 	n = kb_dleft_find(f, h, &p);
 	if (n >= 0) {
@@ -212,6 +215,7 @@ static bool kb_dleft_del(struct kb_filter *f, u64 h)
 					   c - 1 : 0);
 	}
 	spin_unlock_bh(&f->wlock);
+	mutex_unlock(&f->wmutex);
 	return n >= 0;
 }
 

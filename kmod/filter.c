@@ -73,7 +73,7 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 {
 	struct kb_filter *f;
 
-	f = kmem_cache_zalloc(kb_filter_cache, GFP_KERNEL_ACCOUNT);
+	f = kmem_cache_zalloc(kb_filter_cache, KB_GFP);
 	if (!f)
 		return NULL;
 	f->g = *g;
@@ -85,6 +85,7 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 		goto err_filter;
 	atomic64_add(f->bytes, &kb_live_bytes);
 	refcount_set(&f->ref, 1);
+	mutex_init(&f->wmutex);
 	spin_lock_init(&f->wlock);
 	seqcount_spinlock_init(&f->wseq, &f->wlock);
 	strscpy_pad(f->name, name, sizeof(f->name));
@@ -177,10 +178,18 @@ u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len)
 	return f->ops->count(f, kb_key_hash(f, key, len));
 }
 
+/*
+ * Zero the array and the counts.  Under f->wmutex, which the writers of
+ * the relocating types (cuckoo, d-left) take: a flush and an add of them
+ * are ordered, one before the other.  The classic types' writers take no
+ * lock: an add racing a flush may leave some of its bits, never a bit of
+ * a key added before the flush began.
+ */
 void kb_filter_flush(struct kb_filter *f)
 {
 	u64 i;
 
+	mutex_lock(&f->wmutex);
 	for (i = 0; i < f->nwords; i++) {
 		atomic64_set(&f->words[i], 0);
 		if (!((i + 1) % KB_RESCHED_WORDS))
@@ -190,6 +199,7 @@ void kb_filter_flush(struct kb_filter *f)
 	atomic64_set(&f->saturations, 0);
 	atomic64_set(&f->kicks, 0);
 	atomic64_set(&f->overflows, 0);
+	mutex_unlock(&f->wmutex);
 }
 
 /* One bits, or the type's occupied cells. */

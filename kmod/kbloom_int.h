@@ -31,13 +31,21 @@
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/seqlock.h>
 
 #include "uapi/kbloom.h"
 #include "uapi/kbloom_variants.h"
 
-#define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+/*
+ * Every allocation a command asks for, small or large (filter arrays,
+ * images, key batches): charged to the caller's memory cgroup, and over
+ * its limit (or when memory is short) a failure, ENOMEM, never the OOM
+ * killer: __GFP_RETRY_MAYFAIL, as bpf_map_area_alloc() does.  No warning
+ * either: the caller gets the errno.
+ */
+#define KB_GFP		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Words visited between two cond_resched() in whole-array loops. */
 #define KB_RESCHED_WORDS	65536
 
@@ -114,6 +122,12 @@ struct kb_filter {
 	atomic64_t saturations;
 	atomic64_t kicks;		/* entries moved by adds (cuckoo) */
 	atomic64_t overflows;		/* adds refused for lack of room */
+	/*
+	 * d-left, cuckoo: writers hold wmutex, then wlock; FLUSH holds wmutex
+	 * across its whole zeroing, so no relocation can carry an entry of
+	 * before the flush into the part already zeroed
+	 */
+	struct mutex wmutex;
 	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
 	/* d-left: counts split across words; cuckoo: entries moving */
 	seqcount_spinlock_t wseq;

@@ -5,7 +5,9 @@
  * The ioctl ABI is uapi/kbloom.h.  Each command is a handler in a table
  * indexed by its number; the dispatcher checks the privilege of mutations,
  * copies the command's structure in with copy_struct_from_user()
- * (iommufd's rules) and the handler copies it out with kb_respond().
+ * (iommufd's rules) and the handler copies it out with kb_respond().  The
+ * structure of a command that answers is checked writable before the
+ * handler runs, so that a failed copy-out never follows a change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,6 +50,7 @@ struct kb_ioctl_op {
 	unsigned int size;	/* current struct size */
 	unsigned int min_size;	/* first version's struct size */
 	bool admin;		/* a mutation: needs CAP_NET_ADMIN */
+	bool answers;		/* copies its structure back out */
 	int (*execute)(struct kb_ucmd *ucmd);
 };
 
@@ -84,27 +87,43 @@ static int kb_cmd_version(struct kb_ucmd *ucmd)
 	return kb_respond(ucmd, sizeof(*cmd));
 }
 
-#define KB_OP(_nr, _type, _last, _admin, _fn)				\
+#define KB_OP(_nr, _type, _last, _admin, _answers, _fn)		\
 	[KBLOOM_CMD_##_nr - KBLOOM_CMD_BASE] = {			\
 		.size = sizeof(_type),					\
 		.min_size = offsetofend(_type, _last),			\
 		.admin = _admin,					\
+		.answers = _answers,					\
 		.execute = _fn,						\
 	}
 
+#define KB_ADMIN	true
+#define KB_OPEN		false
+#define KB_ANSWERS	true
+#define KB_SILENT	false
+
 static const struct kb_ioctl_op kb_ops[] = {
-	KB_OP(VERSION, struct kbloom_version, key_max, false, kb_cmd_version),
-	KB_OP(CREATE, struct kbloom_create, reserved, true, kb_cmd_create),
-	KB_OP(DESTROY, struct kbloom_name_op, name, true, kb_cmd_destroy),
-	KB_OP(ADD, struct kbloom_keys, hits, true, kb_cmd_add),
-	KB_OP(DEL, struct kbloom_keys, hits, true, kb_cmd_del),
-	KB_OP(TEST, struct kbloom_keys, hits, false, kb_cmd_test),
-	KB_OP(STAT, struct kbloom_stat, filters, false, kb_cmd_stat),
-	KB_OP(LIST, struct kbloom_list, entries, false, kb_cmd_list),
-	KB_OP(FLUSH, struct kbloom_name_op, name, true, kb_cmd_flush),
-	KB_OP(SAVE, struct kbloom_image_op, image_len, false, kb_cmd_save),
-	KB_OP(RESTORE, struct kbloom_image_op, image_len, true, kb_cmd_restore),
-	KB_OP(COUNT, struct kbloom_keys, hits, false, kb_cmd_count),
+	KB_OP(VERSION, struct kbloom_version, key_max, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_version),
+	KB_OP(CREATE, struct kbloom_create, reserved, KB_ADMIN, KB_ANSWERS,
+	      kb_cmd_create),
+	KB_OP(DESTROY, struct kbloom_name_op, name, KB_ADMIN, KB_SILENT,
+	      kb_cmd_destroy),
+	KB_OP(ADD, struct kbloom_keys, hits, KB_ADMIN, KB_ANSWERS, kb_cmd_add),
+	KB_OP(DEL, struct kbloom_keys, hits, KB_ADMIN, KB_ANSWERS, kb_cmd_del),
+	KB_OP(TEST, struct kbloom_keys, hits, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_test),
+	KB_OP(STAT, struct kbloom_stat, filters, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_stat),
+	KB_OP(LIST, struct kbloom_list, entries, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_list),
+	KB_OP(FLUSH, struct kbloom_name_op, name, KB_ADMIN, KB_SILENT,
+	      kb_cmd_flush),
+	KB_OP(SAVE, struct kbloom_image_op, image_len, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_save),
+	KB_OP(RESTORE, struct kbloom_image_op, image_len, KB_ADMIN, KB_SILENT,
+	      kb_cmd_restore),
+	KB_OP(COUNT, struct kbloom_keys, hits, KB_OPEN, KB_ANSWERS,
+	      kb_cmd_count),
 };
 
 static const struct kb_ioctl_op *kb_ioctl_lookup(unsigned int cmd)
@@ -143,6 +162,16 @@ static long kb_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (ret)
 		return ret;
 	ucmd.cmd = &buf;
+	/*
+	 * A command that answers writes its structure back: write the
+	 * caller's own bytes there first, so that a read-only structure
+	 * fails with EFAULT before anything changes.
+	 */
+	if (op->answers) {
+		ret = kb_respond(&ucmd, op->size);
+		if (ret)
+			return ret;
+	}
 	return op->execute(&ucmd);
 }
 

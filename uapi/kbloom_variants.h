@@ -680,11 +680,27 @@ static inline int kb_vi_counters_ok(const __u8 *payload, __u64 len,
 	return 1;
 }
 
-/* The increment range of a VI filter when none is given. */
-#define KB_VI_L_DEFAULT		4U
+/*
+ * The increment range of a VI filter when none is given: with 4-bit
+ * counters L = 3, the largest L for which three keys on one counter reach
+ * its maximum (15) only when all three draw the largest increment, so a
+ * filter under add and delete churn keeps its rate (L = 4 is ~5x lower on
+ * a set that only grows, but three keys mostly saturate a counter and
+ * churn piles up saturated counters: the README gives both); with 8-bit
+ * counters L = 4.
+ */
+#define KB_VI_L_DEFAULT_4	3U
+#define KB_VI_L_DEFAULT_8	4U
+
+/* The default L of a VI filter of @counter_bits (0: 4) counters. */
+static inline __u32 kb_vi_l_default(__u32 counter_bits)
+{
+	return counter_bits == KBLOOM_COUNTER_BITS_WIDE ? KB_VI_L_DEFAULT_8 :
+							  KB_VI_L_DEFAULT_4;
+}
 
 /*
- * A VI shape of @counter_bits (0: 4) and @l (0: KB_VI_L_DEFAULT), k and m
+ * A VI shape of @counter_bits (0: 4) and @l (0: kb_vi_l_default()), k and m
  * still 0: what CREATE and the library start from.
  */
 static inline void kb_vi_shape_init(struct kb_shape *s, __u32 counter_bits,
@@ -698,7 +714,7 @@ static inline void kb_vi_shape_init(struct kb_shape *s, __u32 counter_bits,
 	s->fp_bits = 0;
 	s->slots = 0;
 	s->tables = 0;
-	s->vi_l = l ? l : KB_VI_L_DEFAULT;
+	s->vi_l = l ? l : kb_vi_l_default(s->counter_bits);
 	s->update = 0;
 	s->buckets = 0;
 }
@@ -829,7 +845,7 @@ static inline __u64 kb_vi_bisect(__u64 n, __u32 k, __u32 l, __s64 lnt,
  * @n: expected keys, > 0
  * @p_pico: target p in units of 1e-12,
  *          KBLOOM_P_TARGET_MIN..KBLOOM_P_TARGET_MAX
- * @l: increments in [@l, 2 @l); 0 selects KB_VI_L_DEFAULT (4)
+ * @l: increments in [@l, 2 @l); 0 selects kb_vi_l_default(@counter_bits)
  * @counter_bits: 4 (also when 0) or 8
  * @out: the plan (m counters, k, counter width, bytes, predicted p at n);
  *       written only on success
@@ -849,8 +865,8 @@ static inline int kb_vi_plan(__u64 n, __u64 p_pico, __u32 l,
 	__u32 k, best_k = 0;
 	__s64 lnt;
 
-	l = l ? l : KB_VI_L_DEFAULT;
 	counter_bits = counter_bits ? counter_bits : KBLOOM_COUNTER_BITS_DEFAULT;
+	l = l ? l : kb_vi_l_default(counter_bits);
 	if (!out || !n || p_pico < KBLOOM_P_TARGET_MIN ||
 	    p_pico > KBLOOM_P_TARGET_MAX)
 		return -EINVAL;

@@ -97,12 +97,41 @@ static const struct kb_shape dp_shape = {
 	.counter_bits = 4, .buckets = 64,
 };
 
+FIXTURE_VARIANT(dp) {
+	struct kb_shape shape;
+};
+
+/* 8 cells of 16 bits: a bucket is two whole words */
+FIXTURE_VARIANT_ADD(dp, whole) {
+	.shape = dp_shape,
+};
+
+/* 3 cells of 16 bits: buckets share and straddle words */
+FIXTURE_VARIANT_ADD(dp, straddle16) {
+	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 3,
+		   .fp_bits = 12, .counter_bits = 4, .buckets = 256 },
+};
+
+/* 8 cells of 8 bits: a bucket is one word */
+FIXTURE_VARIANT_ADD(dp, cells8) {
+	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+		   .fp_bits = 6, .counter_bits = 2, .buckets = 256 },
+};
+
+/* 5 cells of 32 bits */
+FIXTURE_VARIANT_ADD(dp, straddle32) {
+	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
+		   .fp_bits = 28, .counter_bits = 4, .buckets = 128 },
+};
+
 FIXTURE_SETUP(dp)
 {
 	struct kbloom_dleft_opts o = { .seed = DP_SEED };
 
-	ASSERT_EQ(0, kbloom_dleft_create_shape(&dp_shape, &o, &self->lib));
-	ASSERT_EQ(0, kbloom_dleft_create_shape(&dp_shape, &o, &self->snap));
+	ASSERT_EQ(0, kbloom_dleft_create_shape(&variant->shape, &o,
+					       &self->lib));
+	ASSERT_EQ(0, kbloom_dleft_create_shape(&variant->shape, &o,
+					       &self->snap));
 	ASSERT_EQ(0, kbloom_dleft_xdp_open(self->lib, KBLOOM_DLEFT_MISS_PASS,
 					   &self->x));
 	self->prog = kbloom_dleft_xdp_prog_fd(self->x);
@@ -257,20 +286,20 @@ TEST_F(dp, saturation_counted)
 {
 	struct kbloom_dleft_xdp_stats st;
 	struct kbloom_dleft_flow k;
+	__u64 c, max = kb_ctr_max(variant->shape.counter_bits);
 	struct dp_flow fl;
-	__u64 c;
 	__u32 i;
 
 	dp_flow_of(&fl, 3);
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < max + 1; i++)
 		ASSERT_EQ(XDP_PASS, dp_send(self->prog, &fl, 0, TCP_SYN, 0));
 	ASSERT_EQ(0, kbloom_dleft_xdp_stats(self->x, &st));
-	EXPECT_EQ(15, st.inserted);
+	EXPECT_EQ(max, st.inserted);
 	EXPECT_EQ(1, st.saturations);
 	ASSERT_EQ(0, kbloom_dleft_xdp_export(self->x, self->snap));
 	dp_key(&k, &fl);
 	ASSERT_EQ(0, kbloom_dleft_count(self->snap, &k, sizeof(k), &c));
-	EXPECT_EQ(15, c);
+	EXPECT_EQ(max, c);
 }
 
 TEST(overflow_counted)

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fuzz_crc.h"
 #include "fuzz_seed.h"
 #include "libkbloom_vicbf.h"
 #include "uapi/kbloom_image.h"
@@ -135,30 +136,6 @@ static void one_container(const uint8_t *data, size_t size)
 	check(off == size, "members do not fill the container");
 }
 
-/* The checksum of an image or container in @b made right. */
-static void fix_crc(uint8_t *b, size_t size)
-{
-	struct kbloom_container_hdr c;
-	struct kbloom_image_head hd;
-	__u32 crc;
-
-	if (size >= sizeof(c))
-		memcpy(&c, b, sizeof(c));
-	if (size >= sizeof(c) &&
-	    kb_le32(c.magic) == KBLOOM_CONTAINER_MAGIC) {
-		c.crc = 0;
-		crc = kb_crc32c_update(0xFFFFFFFFU, &c, sizeof(c));
-		crc = kb_crc32c_update(crc, b + sizeof(c), size - sizeof(c));
-		c.crc = kb_le32(~crc);
-		memcpy(b, &c, sizeof(c));
-	} else if (size >= sizeof(hd)) {
-		memcpy(&hd, b, sizeof(hd));
-		hd.h.crc = kb_le32(kb_image_crc_head(&hd, b + sizeof(hd),
-						     size - sizeof(hd)));
-		memcpy(b, &hd, sizeof(hd));
-	}
-}
-
 /* Each input in an 8-byte aligned copy, as is and with its crc fixed. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -168,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	one_image(copy, size);
 	one_container(copy, size);
-	fix_crc(copy, size);
+	fuzz_fix_crc(copy, size);
 	one_image(copy, size);
 	one_container(copy, size);
 	free(copy);
@@ -223,7 +200,7 @@ static int container(const char *dir, const void *a, size_t la,
 	memcpy(buf, &c, sizeof(c));
 	memcpy(buf + sizeof(c), a, la);
 	memcpy(buf + sizeof(c) + la, b, lb);
-	fix_crc(buf, sizeof(c) + la + lb);
+	fuzz_fix_crc(buf, sizeof(c) + la + lb);
 	ret = kb_container_verify(buf, sizeof(c) + la + lb) ?:
 	      fuzz_write_file(dir, "container-2vi.img", buf, sizeof(c) + la + lb);
 	free(buf);

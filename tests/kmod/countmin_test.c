@@ -119,6 +119,9 @@ TEST_F(cm, create_and_stat)
 	EXPECT_EQ(5 * 2719, c.m);
 	EXPECT_EQ(5, c.k);
 	EXPECT_EQ((5 * 2719 * 4 + 7) / 8 * 8, c.bytes);
+	EXPECT_EQ(2719, c.buckets);	/* the planned width comes back */
+	EXPECT_EQ(5, c.tables);
+	EXPECT_EQ(32, c.counter_bits);
 	ASSERT_OK(ku_stat(self->fd, "eps", &st));
 	EXPECT_EQ(2719, st.buckets);
 	EXPECT_EQ(32, st.counter_bits);

@@ -96,6 +96,10 @@ TEST_F(ck, create_planned_and_explicit)
 			       P_02PCT, &out));
 	EXPECT_EQ(2, out.k);
 	EXPECT_EQ(4 * ((100000 * 5 + 18) / 19), out.m);
+	/* the planned geometry comes back */
+	EXPECT_EQ(12, out.fp_bits);
+	EXPECT_EQ(4, out.slots);
+	EXPECT_EQ((100000 * 5 + 18) / 19, out.buckets);
 	ASSERT_OK(ku_stat(self->fd, "p", &st));
 	EXPECT_EQ(KBLOOM_TYPE_CUCKOO, st.type);
 	EXPECT_EQ(12, st.fp_bits);
@@ -509,6 +513,117 @@ TEST_F(ck, churn_no_false_negatives)
 	       (unsigned long long)refused, (unsigned long long)st.kicks,
 	       st.occupancy_ppm / 1e6, CH_READERS,
 	       (unsigned long long)ch.tests, (unsigned long long)ch.fn);
+}
+
+/*
+ * FLUSH racing an ADD batch at high load: the batch's relocations must
+ * not carry an entry of before the flush into the part already zeroed.
+ * Afterwards every occupied slot holds the fingerprint of a key of the
+ * batch: the slots in use are at most the batch keys' summed counts.
+ */
+#define FR_BUCKETS	(1U << 16)
+#define FR_OLD		(FR_BUCKETS * 4 / 100 * 93)
+#define FR_NEW		40000U
+
+struct flush_race {
+	int fd;
+	__u8 *keys;
+	int started;
+	int ret;
+};
+
+static void *flush_race_adder(void *p)
+{
+	struct flush_race *fr = p;
+
+	__atomic_store_n(&fr->started, 1, __ATOMIC_RELEASE);
+	fr->ret = keys_op(fr->fd, KBLOOM_IOCTL_ADD, "fr", fr->keys, FR_NEW,
+			  NULL, NULL, NULL);
+	return NULL;
+}
+
+/* The filter "fr" at 93% load, @keys the batch of round @round. */
+static int flush_race_fill(int fd, __u8 *keys, int round)
+{
+	__u32 done;
+	int ret;
+
+	ret = create_shape(fd, "fr", 12, 4, FR_BUCKETS, 7 + round);
+	ret = ret ?: add_range(fd, "fr", 50 + round, 0, FR_OLD, &done);
+	ku_keys16(keys, 60 + round, 0, FR_NEW);
+	return ret;
+}
+
+/*
+ * One race, the FLUSH @delay_us into the batch; the slots in use minus
+ * the batch keys' summed counts.
+ */
+static long flush_race_once(struct __test_metadata *_metadata, int fd,
+			    __u8 *keys, __u64 *est, int round, long delay_us)
+{
+	struct flush_race fr = { .fd = fd, .keys = keys };
+	struct kbloom_stat st;
+	__u64 sum = 0;
+	pthread_t t;
+	__u32 i;
+
+	ASSERT_OK(flush_race_fill(fd, keys, round));
+	ASSERT_OK(pthread_create(&t, NULL, flush_race_adder, &fr));
+	while (!__atomic_load_n(&fr.started, __ATOMIC_ACQUIRE))
+		;
+	usleep(delay_us);
+	EXPECT_EQ(0, ku_name_cmd(fd, KBLOOM_IOCTL_FLUSH, "fr", 0));
+	pthread_join(t, NULL);
+	EXPECT_TRUE(fr.ret == 0 || fr.ret == -ENOSPC);
+	ASSERT_OK(keys_op(fd, KBLOOM_IOCTL_COUNT, "fr", keys, FR_NEW, est,
+			  NULL, NULL));
+	for (i = 0; i < FR_NEW; i++)
+		sum += est[i];
+	ASSERT_OK(ku_stat(fd, "fr", &st));
+	ASSERT_OK(ku_destroy(fd, "fr"));
+	return (long)st.ones - (long)sum;
+}
+
+/* Microseconds of one batch without a flush (the guest's speed). */
+static long flush_race_batch_us(int fd, __u8 *keys)
+{
+	double t0;
+	long us;
+
+	if (flush_race_fill(fd, keys, 0))
+		return -1;
+	t0 = now_s();
+	keys_op(fd, KBLOOM_IOCTL_ADD, "fr", keys, FR_NEW, NULL, NULL, NULL);
+	us = (long)((now_s() - t0) * 1e6);
+	ku_destroy(fd, "fr");
+	return us;
+}
+
+#define FR_ROUNDS	16
+
+TEST_F(ck, flush_racing_add_keeps_no_old_entry)
+{
+	__u8 *keys = malloc(16ULL * FR_NEW);
+	__u64 *est = calloc(FR_NEW, sizeof(*est));
+	long extra, batch;
+	int round;
+
+	ASSERT_NE(NULL, keys);
+	ASSERT_NE(NULL, est);
+	batch = flush_race_batch_us(self->fd, keys);
+	ASSERT_LT(0, batch);
+	/* flushes spread over the batch, where its adds kick the most */
+	for (round = 0; round < FR_ROUNDS; round++) {
+		extra = flush_race_once(_metadata, self->fd, keys, est, round,
+					batch * (round + 1) / (FR_ROUNDS + 1));
+		if (extra > 0)
+			TH_LOG("round %d: %ld slots hold entries of before the flush",
+			       round, extra);
+		EXPECT_GE(0, extra);
+	}
+	TH_LOG("%d flushes over a batch of %ld us", FR_ROUNDS, batch);
+	free(est);
+	free(keys);
 }
 
 TEST_HARNESS_MAIN

@@ -77,6 +77,12 @@ TEST_F(dl, create_planned)
 			       6000000000ULL, &c));
 	EXPECT_EQ(4 * 8 * 1024, c.m);
 	EXPECT_EQ(4, c.k);
+	/* the planned shape comes back */
+	EXPECT_EQ(4, c.tables);
+	EXPECT_EQ(8, c.slots);
+	EXPECT_EQ(12, c.fp_bits);
+	EXPECT_EQ(2, c.counter_bits);
+	EXPECT_EQ(1024, c.buckets);
 	ASSERT_OK(ku_stat(self->fd, "p", &st));
 	EXPECT_EQ(4, st.tables);
 	EXPECT_EQ(8, st.slots);

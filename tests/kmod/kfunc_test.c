@@ -237,7 +237,7 @@ FIXTURE_VARIANT_ADD(kfunc, standard) {
 	.type = KBLOOM_TYPE_STANDARD,
 };
 
-/* variable-increment counting, L = 4 (the CREATE default) */
+/* variable-increment counting, the CREATE default L (3 for 4-bit) */
 FIXTURE_VARIANT_ADD(kfunc, vi) {
 	.type = KBLOOM_TYPE_VI_COUNTING,
 	.counter_bits = 4,

@@ -37,7 +37,8 @@ struct kbloom_vicbf;
  * struct kbloom_vicbf_opts - optional creation parameters (NULL: defaults)
  * @hash_id: enum kbloom_hash_id; 0 means KBLOOM_HASH_FAST
  * @counter_bits: 4 (also when 0) or 8
- * @vi_l: L, increments in [L, 2L): 2..2^(counter_bits - 2); 0 means 4
+ * @vi_l: L, increments in [L, 2L): 2..2^(counter_bits - 2); 0 means 3 for
+ *        4-bit counters (churn-safe), 4 for 8-bit ones
  * @reserved: must be 0
  * @seed: the hash seed
  * @name: NULL, or the name recorded in images (1..31 of [A-Za-z0-9_.-])

@@ -4,7 +4,8 @@
  * uapi/kbloom_image.h.  A save of one filter is one image; a save of every
  * filter is the images one after the other (each says its own length), and
  * restore reads either back.  Restore reads and verifies every image before
- * it changes anything.
+ * it changes anything, and is all or nothing: when the module refuses one
+ * image (a limit, memory), what this restore did is undone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,9 @@ struct image {
 	void *buf;
 	size_t len;
 	const char *name;	/* the filter to restore into */
+	bool skip;		/* -exist: the name exists, left alone */
+	void *old;		/* --replace: the image of the filter replaced */
+	size_t old_len;
 };
 
 static bool is_std(const char *path, const char *word)
@@ -179,7 +183,45 @@ struct in {
 	const char *path;
 	struct progress pg;
 	__u64 done;
+	__u64 size;		/* of a regular file; 0: unknown (a pipe) */
 };
+
+/*
+ * The rest of the image whose header is @h (img->len bytes in all) after
+ * the header.  The buffer grows with what arrives (doubling), never to
+ * the length a header claims before the input has it.  Return: payload
+ * bytes read (fewer than claimed at the end of the input), or -errno.
+ */
+static ssize_t read_payload(struct in *in, struct image *img,
+			    const struct kbloom_image_hdr *h)
+{
+	size_t got = sizeof(*h), cap;
+	ssize_t r;
+	char *nb;
+
+	cap = img->len < IO_CHUNK ? img->len : IO_CHUNK;
+	img->buf = malloc(cap);
+	if (!img->buf)
+		return -ENOMEM;
+	memcpy(img->buf, h, sizeof(*h));
+	while (got < img->len) {
+		if (got == cap) {
+			cap = cap > img->len / 2 ? img->len : 2 * cap;
+			nb = realloc(img->buf, cap);
+			if (!nb)
+				return -ENOMEM;
+			img->buf = nb;
+		}
+		r = read_full(in->fd, (char *)img->buf + got, cap - got,
+			      &in->pg, &in->done);
+		if (r < 0)
+			return r;
+		got += r;
+		if (got < cap)
+			break;
+	}
+	return got - sizeof(*h);
+}
 
 /*
  * The next image of the input into @img.  Return: 1 read, 0 at the end of
@@ -189,7 +231,7 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 		      unsigned int idx)
 {
 	struct kbloom_image_hdr h;
-	__u64 payload;
+	__u64 rest;		/* bytes after the base header */
 	ssize_t r;
 	int ret;
 
@@ -202,23 +244,26 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 	if ((size_t)r < sizeof(h))
 		return ctl_syserr(c, EMSGSIZE, "truncated header",
 				  "restore: %s: image %u", in->path, idx);
-	payload = kb_le64(h.payload_len);
-	ret = kb_image_check(&h, KBLOOM_IMAGE_HDR_LEN + payload);
+	/* version 3: a geometry tail between the base header and payload */
+	img->len = kb_image_hdr_len_of(kb_le16(h.version));
+	img->len = (img->len ?: sizeof(h)) + kb_le64(h.payload_len);
+	ret = kb_image_check(&h, img->len);
 	if (ret)
 		return ctl_syserr(c, ret, "not a valid kbloom image header",
 				  "restore: %s: image %u", in->path, idx);
-	img->len = KBLOOM_IMAGE_HDR_LEN + payload;
-	img->buf = malloc(img->len);
-	if (!img->buf)
+	rest = img->len - sizeof(h);
+	/* a file shorter than the header says: refused before reading */
+	if (in->size && rest > in->size - in->done)
+		return ctl_syserr(c, EMSGSIZE, "truncated payload",
+				  "restore: %s: image %u", in->path, idx);
+	r = read_payload(in, img, &h);
+	if (r == -ENOMEM)
 		return ctl_syserr(c, ENOMEM, NULL, "restore: %s: image %u",
 				  in->path, idx);
-	memcpy(img->buf, &h, sizeof(h));
-	r = read_full(in->fd, (char *)img->buf + sizeof(h), payload, &in->pg,
-		      &in->done);
 	if (r < 0)
 		return ctl_syserr(c, (int)r, NULL, "restore: read %s",
 				  in->path);
-	if ((__u64)r < payload)
+	if ((__u64)r < rest)
 		return ctl_syserr(c, EMSGSIZE, "truncated payload",
 				  "restore: %s: image %u", in->path, idx);
 	ret = kb_image_verify(img->buf, img->len);
@@ -263,8 +308,10 @@ static void free_images(struct image *v, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(v[i].buf);
+		free(v[i].old);
+	}
 	free(v);
 }
 
@@ -292,29 +339,88 @@ static int restore_names(struct ctl *c, const char *name, struct image *v,
 	return 0;
 }
 
-/* Without --replace, no target may exist: checked before any restore. */
-static int restore_free(struct ctl *c, const struct image *v, unsigned int n)
+/*
+ * Before any restore, each existing target: an error, skipped (-exist),
+ * or saved to be put back if the restore is undone (--replace).
+ */
+static int restore_plan(struct ctl *c, struct image *v, unsigned int n)
 {
 	struct kbloom_stat st;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < n && !c->set[CO_REPLACE]; i++) {
+	for (i = 0; i < n; i++) {
 		ret = kbloom_dev_stat(c->dev_fd, v[i].name, &st);
-		if (!ret)
-			return ctl_syserr(c, EEXIST, "use --replace",
-					  "restore %s", v[i].name);
-		if (ret != -ENOENT)
+		if (ret == -ENOENT)
+			continue;
+		if (!ret && c->set[CO_REPLACE])
+			ret = kbloom_dev_save_alloc(c->dev_fd, v[i].name,
+						    &v[i].old, &v[i].old_len);
+		if (ret)
 			return ctl_syserr(c, ret, NULL, "restore %s",
 					  v[i].name);
+		if (c->set[CO_EXIST])
+			v[i].skip = true;
+		else if (!c->set[CO_REPLACE])
+			return ctl_syserr(c, EEXIST, "use --replace",
+					  "restore %s", v[i].name);
 	}
 	return 0;
+}
+
+/* Undo the restores of v[0..@n): destroy or put the replaced one back. */
+static int restore_undo(struct ctl *c, const struct image *v, unsigned int n)
+{
+	unsigned int i;
+	int ret, bad = 0;
+
+	for (i = n; i-- > 0;) {
+		if (v[i].skip)
+			continue;
+		if (v[i].old)
+			ret = kbloom_dev_restore(c->dev_fd, v[i].name, v[i].old,
+						 v[i].old_len,
+						 KBLOOM_RESTORE_REPLACE);
+		else
+			ret = kbloom_dev_destroy(c->dev_fd, v[i].name);
+		if (ret) {
+			ctl_syserr(c, ret, NULL, "restore: undo %s", v[i].name);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* Restore every image, or none: the first failure undoes the others. */
+static int restore_all(struct ctl *c, const struct image *v, unsigned int n)
+{
+	__u32 flags = c->set[CO_REPLACE] ? KBLOOM_RESTORE_REPLACE : 0;
+	unsigned int i, done = 0;
+	char detail[64];
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].skip)
+			continue;
+		ret = kbloom_dev_restore(c->dev_fd, v[i].name, v[i].buf,
+					 v[i].len, flags);
+		if (ret)
+			break;
+		done++;
+	}
+	if (!ret)
+		return 0;
+	snprintf(detail, sizeof(detail), "nothing restored: %u undone", done);
+	ctl_syserr(c, ret, done ? detail : NULL, "restore %s", v[i].name);
+	if (restore_undo(c, v, i))
+		ctl_warn(c, "restore: the undo failed: the filters named above may be left as this restore made them");
+	return KBCTL_SYS;
 }
 
 static int in_open(struct ctl *c, struct in *in, const char *path)
 {
 	struct stat st;
-	__u64 total = 0;
+	off_t off;
 
 	memset(in, 0, sizeof(*in));
 	if (is_std(path, "stdin")) {
@@ -327,22 +433,25 @@ static int in_open(struct ctl *c, struct in *in, const char *path)
 			return ctl_syserr(c, errno, NULL, "restore: open %s",
 					  path);
 	}
-	if (!fstat(in->fd, &st) && S_ISREG(st.st_mode))
-		total = st.st_size;
-	progress_start(c, &in->pg, "restore: read", total, true);
+	/* what is left from the offset: stdin may be a file partly read */
+	off = lseek(in->fd, 0, SEEK_CUR);
+	if (!fstat(in->fd, &st) && S_ISREG(st.st_mode) && off >= 0 &&
+	    off < st.st_size)
+		in->size = st.st_size - off;
+	progress_start(c, &in->pg, "restore: read", in->size, true);
 	return 0;
 }
 
 static int cmd_restore(struct ctl *c, int argc, char **argv)
 {
 	const char *path = c->val[CO_INPUT], *name = argc ? argv[0] : NULL;
-	__u32 flags = c->set[CO_REPLACE] ? KBLOOM_RESTORE_REPLACE : 0;
 	struct image *v = NULL;
-	unsigned int n = 0, i;
-	char detail[64];
+	unsigned int n = 0;
 	struct in in;
 	int ret;
 
+	if (c->set[CO_EXIST] && c->set[CO_REPLACE])
+		return ctl_usage(c, "-exist and --replace: choose one (allowed: -exist skips existing filters, --replace swaps them)");
 	if (name) {
 		ret = arg_name(c, "NAME", name);
 		if (ret)
@@ -365,17 +474,9 @@ static int cmd_restore(struct ctl *c, int argc, char **argv)
 	if (!ret)
 		ret = ctl_dev(c);
 	if (!ret)
-		ret = restore_free(c, v, n);
-	for (i = 0; !ret && i < n; i++) {
-		ret = kbloom_dev_restore(c->dev_fd, v[i].name, v[i].buf,
-					 v[i].len, flags);
-		if (!ret)
-			continue;
-		snprintf(detail, sizeof(detail), "%u of %u filters restored",
-			 i, n);
-		ret = ctl_syserr(c, ret, n > 1 ? detail : NULL, "restore %s",
-				 v[i].name);
-	}
+		ret = restore_plan(c, v, n);
+	if (!ret)
+		ret = restore_all(c, v, n);
 out:
 	free_images(v, n);
 	return ret;
@@ -400,16 +501,22 @@ const struct ctl_cmd image_cmds[] = {
 	},
 	{
 		.name = "restore",
-		.synopsis = "[NAME] [-i FILE|-] [--replace]",
+		.synopsis = "[NAME] [-i FILE|-] [--replace|-exist]",
 		.summary = "create filters from saved images",
 		.help =
 "Reads images from standard input or FILE and verifies all of them before\n"
 "anything changes.  With NAME the input must hold one image, restored\n"
 "under NAME; without, every image is restored under its recorded name.\n"
-"An existing filter is an error unless --replace is given: then it is\n"
-"swapped atomically (readers see the old or the new filter).\n",
+"An existing filter is an error, unless --replace is given: then it is\n"
+"swapped atomically (readers see the old or the new filter); or -exist:\n"
+"then it is left as it is and its image skipped.\n"
+"All or nothing: when the module refuses an image (a limit such as\n"
+"max_filters or max_total_bytes, or memory), the filters this restore\n"
+"created are destroyed and those it replaced are put back, so the module\n"
+"holds what it held before (exit 3).\n",
 		.max_args = 1,
-		.opts = CTL_OPT(CO_INPUT) | CTL_OPT(CO_REPLACE),
+		.opts = CTL_OPT(CO_INPUT) | CTL_OPT(CO_REPLACE) |
+			CTL_OPT(CO_EXIST),
 		.run = cmd_restore,
 	},
 	{ 0 }

@@ -72,7 +72,7 @@ struct ctl_optdef {
 
 static const struct ctl_optdef opt_table[] = {
 	{ CO_EXIST, "-exist|--exist", NULL,
-	  "not an error: an identical filter (create), a missing one (destroy, flush), absent keys (del)" },
+	  "not an error: an identical filter (create), a missing one (destroy, flush), absent keys (del), an existing one (restore: skipped)" },
 	{ CO_QUIET, "-q|-quiet|--quiet", NULL,
 	  "print nothing but errors (test: the exit code tells)" },
 	{ CO_JSON, "-j|--json", NULL, "JSON output (read commands)" },

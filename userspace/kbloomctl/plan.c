@@ -137,12 +137,11 @@ static int plan_shape_row(struct plan_row *r, __u64 n, __u64 p)
 	return 0;
 }
 
-/* The planner of a row's type (VI-CBF: kb_vi_plan() with L = 4). */
+/* The planner of a row's type (VI-CBF: kb_vi_plan() at its default L). */
 static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
-		return kb_vi_plan(n, p, KB_VI_L_DEFAULT, r->counter_bits,
-				  &r->plan);
+		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
 		return plan_shape_row(r, n, p);
 	return kb_plan(r->type, n, p, r->counter_bits, &r->plan);

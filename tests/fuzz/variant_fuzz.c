@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target over the cuckoo and d-left image loaders (make fuzz):
+ * every input goes to kb_image_verify(), kbloom_cuckoo_load() and
+ * kbloom_dleft_load(), as it is and with its checksum made right.
+ * Whatever the bytes, nothing may crash, overread or leak, and for each
+ * loader:
+ *   - it accepts exactly the images kb_image_verify() accepts whose type
+ *     is its own, and writes nothing on failure;
+ *   - a loaded filter saves the input back byte for byte, reports an
+ *     occupancy within its slots or cells, and a key it adds tests
+ *     present, counts at least once and deletes.
+ * A violation aborts, which libFuzzer reports as a crash.
+ *
+ * Seed corpus: -kbloom_seed_corpus=DIR writes valid cuckoo images (every
+ * bucket size, short and long fingerprints, both hashes, one full) and
+ * d-left images (8-, 16-, 32- and odd-width cells, saturated counters)
+ * into DIR and exits.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz_crc.h"
+#include "fuzz_seed.h"
+#include "libkbloom.h"
+#include "libkbloom_cuckoo.h"
+#include "libkbloom_dleft.h"
+#include "uapi/kbloom_image.h"
+#include "uapi/kbloom_variants.h"
+
+static const char vf_key[] = "fuzz-key";
+#define VF_KEY_LEN	((__u32)sizeof(vf_key) - 1)
+
+static void check(int cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "variant_fuzz: %s\n", what);
+		abort();
+	}
+}
+
+/* A loader's error: one of the image errors, and nothing written. */
+static void load_refused(int ret, const void *out, int ver, __u8 type,
+			 __u8 own)
+{
+	check(out == NULL, "output written on failure");
+	check(ret == -EMSGSIZE || ret == -EBADMSG ||
+	      ret == -EPROTONOSUPPORT || ret == -EOPNOTSUPP,
+	      "unexpected load error");
+	check(ver || type != own, "a valid image of the loader's type refused");
+}
+
+static void cuckoo_exercise(struct kbloom_cuckoo *c, const uint8_t *data,
+			    size_t size)
+{
+	struct kbloom_cuckoo_stats st;
+	size_t len = 0;
+	void *img;
+	int ret;
+
+	len = kbloom_cuckoo_image_size(c);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_cuckoo_save(c, img, len, &len) == 0, "save failed");
+	check(len == size && !memcmp(img, data, size), "round trip differs");
+	free(img);
+	check(kbloom_cuckoo_stats(c, &st) == 0, "stats failed");
+	check(st.used <= st.shape.m, "occupancy above the slots");
+	ret = kbloom_cuckoo_add(c, vf_key, VF_KEY_LEN);
+	check(ret == 0 || ret == -ENOSPC, "add failed");
+	if (ret)
+		return;
+	check(kbloom_cuckoo_test(c, vf_key, VF_KEY_LEN) == 1,
+	      "false negative");
+	check(kbloom_cuckoo_count(c, vf_key, VF_KEY_LEN) >= 1, "count 0");
+	check(kbloom_cuckoo_del(c, vf_key, VF_KEY_LEN) == 0, "delete failed");
+}
+
+static void dleft_exercise(struct kbloom_dleft *f, const uint8_t *data,
+			   size_t size)
+{
+	struct kbloom_dleft_stats st;
+	size_t len;
+	__u64 n;
+	void *img;
+	int ret;
+
+	len = kbloom_dleft_image_size(f);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_dleft_save(f, img, len, &len) == 0, "save failed");
+	check(len == size && !memcmp(img, data, size), "round trip differs");
+	free(img);
+	check(kbloom_dleft_stats(f, &st) == 0, "stats failed");
+	check(st.cells_used <= st.shape.m, "occupancy above the cells");
+	ret = kbloom_dleft_add(f, vf_key, VF_KEY_LEN);
+	check(ret == 0 || ret == 1 || ret == -ENOSPC, "add failed");
+	if (ret < 0)
+		return;
+	check(kbloom_dleft_test(f, vf_key, VF_KEY_LEN) == 1, "false negative");
+	check(kbloom_dleft_count(f, vf_key, VF_KEY_LEN, &n) == 0 && n >= 1,
+	      "count 0");
+	check(kbloom_dleft_del(f, vf_key, VF_KEY_LEN) == 0, "delete failed");
+}
+
+static void one_image(const uint8_t *data, size_t size)
+{
+	struct kbloom_cuckoo *c = NULL;
+	struct kbloom_dleft *f = NULL;
+	__u8 type = 0;
+	int ver, ret;
+
+	if (size >= sizeof(struct kbloom_image_hdr))
+		type = ((const struct kbloom_image_hdr *)data)->type;
+	ver = kb_image_verify(data, size);
+	ret = kbloom_cuckoo_load(data, size, &c);
+	if (ret) {
+		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
+	} else {
+		check(!ver && type == KBLOOM_TYPE_CUCKOO,
+		      "cuckoo: an image accepted that kb_image_verify refuses");
+		cuckoo_exercise(c, data, size);
+		kbloom_cuckoo_destroy(c);
+	}
+	ret = kbloom_dleft_load(data, size, &f);
+	if (ret) {
+		load_refused(ret, f, ver, type, KBLOOM_TYPE_DLEFT);
+		return;
+	}
+	check(!ver && type == KBLOOM_TYPE_DLEFT,
+	      "d-left: an image accepted that kb_image_verify refuses");
+	dleft_exercise(f, data, size);
+	kbloom_dleft_destroy(f);
+}
+
+/* Each input in an 8-byte aligned copy, as is and with its crc fixed. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = aligned_alloc(8, (size + 8) & ~(size_t)7);
+
+	check(copy != NULL, "out of memory");
+	memcpy(copy, data, size);
+	one_image(copy, size);
+	fuzz_fix_crc(copy, size);
+	one_image(copy, size);
+	free(copy);
+	return 0;
+}
+
+/* ---- seed corpus ------------------------------------------------------- */
+
+static int save_cuckoo(const char *dir, const char *name,
+		       const struct kbloom_cuckoo *c)
+{
+	size_t len = kbloom_cuckoo_image_size(c);
+	void *img = malloc(len);
+	int ret = img ? kbloom_cuckoo_save(c, img, len, &len) : -ENOMEM;
+
+	if (!ret)
+		ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
+/* A cuckoo image of @fp-bit prints, @slots a bucket, filled with @n keys. */
+static int cuckoo_seed(const char *dir, unsigned int i, __u32 fp,
+		       __u32 slots, __u64 buckets, __u32 hash, __u64 n)
+{
+	struct kbloom_opts o = { .hash_id = hash, .seed = 0x5EED + i,
+				 .name = "seed" };
+	struct kbloom_cuckoo *c;
+	char name[64];
+	__u64 j, key;
+	int ret;
+
+	ret = kbloom_cuckoo_create_shape(fp, slots, buckets, &o, &c);
+	if (ret)
+		return ret;
+	for (j = 0; j < n; j++) {
+		key = j * 0x9E3779B97F4A7C15ULL;
+		kbloom_cuckoo_add(c, &key, 8);	/* the last ones may not fit */
+	}
+	snprintf(name, sizeof(name), "cuckoo-%u.img", i);
+	ret = save_cuckoo(dir, name, c);
+	kbloom_cuckoo_destroy(c);
+	return ret;
+}
+
+static int save_dleft(const char *dir, const char *name,
+		      const struct kbloom_dleft *f)
+{
+	size_t len = kbloom_dleft_image_size(f);
+	void *img = malloc(len);
+	int ret = img ? kbloom_dleft_save(f, img, len, &len) : -ENOMEM;
+
+	if (!ret)
+		ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
+/* A d-left image of @s holding @n keys and a saturated hot key. */
+static int dleft_seed(const char *dir, unsigned int i,
+		      const struct kb_shape *s, __u32 hash, __u64 n)
+{
+	struct kbloom_dleft_opts o = { .hash_id = hash, .seed = 0xD1EF + i,
+				       .name = "seed" };
+	struct kbloom_dleft *f;
+	char name[64];
+	__u64 j, key;
+	int ret;
+
+	ret = kbloom_dleft_create_shape(s, &o, &f);
+	if (ret)
+		return ret;
+	for (j = 0; j < n; j++) {
+		key = j * 0x9E3779B97F4A7C15ULL;
+		kbloom_dleft_add(f, &key, 8);
+	}
+	for (j = 0; j < 20; j++)
+		kbloom_dleft_add(f, "hot", 3);
+	snprintf(name, sizeof(name), "dleft-%u.img", i);
+	ret = save_dleft(dir, name, f);
+	kbloom_dleft_destroy(f);
+	return ret;
+}
+
+static int write_corpus(const char *dir)
+{
+	static const struct { __u32 fp, slots, hash; __u64 buckets, n; } c[] = {
+		{ 12, 4, KBLOOM_HASH_FAST, 64, 200 },
+		{ 8, 1, KBLOOM_HASH_SIPHASH13, 32, 40 },
+		{ 16, 2, KBLOOM_HASH_FAST, 16, 30 },
+		{ 24, 8, KBLOOM_HASH_FAST, 8, 70 },
+		{ 4, 4, KBLOOM_HASH_FAST, 4, 100 },	/* full */
+	};
+	static const struct kb_shape d[] = {
+		{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+		  .fp_bits = 12, .counter_bits = 4, .buckets = 16 },
+		{ .type = KBLOOM_TYPE_DLEFT, .tables = 2, .slots = 8,
+		  .fp_bits = 6, .counter_bits = 2, .buckets = 8 },
+		{ .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
+		  .fp_bits = 28, .counter_bits = 4, .buckets = 4 },
+		{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 3,
+		  .fp_bits = 13, .counter_bits = 3, .buckets = 8 },
+	};
+	unsigned int i;
+	int ret = 0;
+
+	mkdir(dir, 0755);
+	for (i = 0; !ret && i < sizeof(c) / sizeof(c[0]); i++)
+		ret = cuckoo_seed(dir, i, c[i].fp, c[i].slots, c[i].buckets,
+				  c[i].hash, c[i].n);
+	for (i = 0; !ret && i < sizeof(d) / sizeof(d[0]); i++)
+		ret = dleft_seed(dir, i, &d[i],
+				 i & 1 ? KBLOOM_HASH_SIPHASH13 :
+					 KBLOOM_HASH_FAST, 40);
+	return ret;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	return fuzz_seed_option(*argc, *argv, "variant_fuzz", write_corpus);
+}
