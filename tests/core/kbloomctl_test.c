@@ -636,6 +636,34 @@ out:
 	free(path);
 }
 
+/* -p: the same JSON as -j, indented two spaces a level */
+TEST(plan_pretty_json)
+{
+	struct kbctl_res j, p;
+	size_t i, n = 0;
+	bool in_str = false;
+
+	ASSERT_EQ(0, kbctl_run(&j, "plan", "capacity", "5000", "fpr", "1e-4",
+			       "-j"));
+	ASSERT_EQ(0, kbctl_run(&p, "plan", "capacity", "5000", "fpr", "1e-4",
+			       "-p"));
+	EXPECT_TRUE(kbj_valid(p.out, p.out_len)) TH_LOG("%s", p.out);
+	EXPECT_EQ(0, strncmp(p.out, "{\n  \"capacity\": 5000,\n  \"", 25))
+		TH_LOG("%s", p.out);
+	EXPECT_NE(NULL, strstr(p.out, "\n    {\n      \"type\": \"standard\","));
+	/* without the whitespace outside strings: -j's bytes */
+	for (i = 0; i < p.out_len; i++) {
+		in_str ^= p.out[i] == '"' && (!i || p.out[i - 1] != '\\');
+		if (in_str || !strchr(" \n", p.out[i]))
+			p.out[n++] = p.out[i];
+	}
+	p.out[n] = 0;
+	j.out[j.out_len - 1] = 0;	/* its final newline */
+	EXPECT_STREQ(j.out, p.out);
+	kbctl_free(&j);
+	kbctl_free(&p);
+}
+
 /* The writer with hard strings, checked by python3 and by kbj_valid(). */
 TEST(json_writer_and_validator)
 {
