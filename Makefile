@@ -8,7 +8,10 @@
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
 #   make fuzz         libFuzzer over the image loaders, 60 s each
-#   make install | install-headers | clean
+#   make install | install-user | install-module | install-headers
+#   make uninstall | clean
+#   make dkms | install-dkms-src | dkms-remove | deb
+#   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
 
@@ -31,9 +34,32 @@ B := build
 CACHE := $(B)/cache
 LSRC := $(CACHE)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
+# KDIR from the command line or the environment: make hands neither to
+# $(shell), so it goes to mk/kver.sh explicitly; without it, the release
+# of the installed linux-headers-amd64.
+ifeq ($(origin KDIR),undefined)
 KVER = $(shell mk/kver.sh)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR = /usr/src/linux-headers-$(KVER)
+else
+KVER = $(shell KDIR='$(KDIR)' mk/kver.sh)
+endif
+
+# Versions: VERSION (MAJOR.MINOR.PATCH); the library's SONAME carries MAJOR.
+VERSION := $(shell cat VERSION)
+SO_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+SO_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME := libkbloom.so.$(SO_MAJOR)
+SO_REAL := $(SONAME).$(SO_MINOR)
+
+# Install directories (GNU names); DESTDIR is prepended to each.
 PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+MODDIR ?= /lib/modules/$(KVER)/updates
 
 CC := gcc
 CLANG ?= clang
@@ -43,7 +69,7 @@ ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine)
 WARN := -Wall -Wextra -Wno-unused-parameter
 INCS := -I. -Iuserspace/include -I$(B)
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
+ALL_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCS) -MMD -MP -D_GNU_SOURCE
 ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I. -I$(B) -I$(ARCH_INC)
 LIBS := -lxdp -lbpf -lelf -lz -lm -lpthread
@@ -78,6 +104,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
+	install-user install-module uninstall install-dkms-src dkms dkms-remove deb \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -96,12 +123,24 @@ BTF_SRC := $(CACHE)/linux-btf-src
 RESOLVE_BTFIDS := $(CACHE)/btf/resolve_btfids
 KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 
-$(B)/kbloom.ko: $(KMOD_SRCS) $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
+# Its BTF prerequisite names the kernel release: left out when every goal
+# is one of the userspace ones, so that they (make install-user, the
+# library, a single test) never ask for a kernel tree.
+USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
+	install-dkms-src dkms-remove deb \
+	$(B)/%
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
+KBTF :=
+endif
+endif
+
+$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
 	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
 		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
-		--include='*/' --include='Kbuild' --include='*.c' \
+		--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
 		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) \
 		CONFIG_DEBUG_INFO_BTF_MODULES= modules
@@ -115,7 +154,7 @@ $(RESOLVE_BTFIDS): | $(BTF_SRC)/.extracted
 	$(Q)mk/btf.sh resolve-btfids $(BTF_SRC) $@
 
 $(CACHE)/btf/%/vmlinux.btf: | $(BTF_SRC)/.extracted
-	$(Q)mk/btf.sh base $* $(BTF_SRC) $@
+	$(Q)KDIR=$(KDIR) mk/btf.sh base $* $(BTF_SRC) $@
 
 # --- BPF objects and skeletons -----------------------------------------------
 bpf: $(BPF_OBJS) $(BPF_SKELS)
@@ -170,15 +209,30 @@ $(B)/libkbloom-asan.a: $(LIB_ASAN_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/libkbloom.so: $(LIB_PIC_OBJS)
+# The shared library exports the functions of the public headers only
+# (mk/libsyms.sh writes the version script); its real name carries
+# MAJOR.MINOR, its SONAME MAJOR, and the two names beside it link to it.
+PUB_HDRS := $(wildcard userspace/include/*.h)
+SO_LIBS := -lxdp -lbpf -lm -lpthread
+
+$(B)/libkbloom.map: $(LIB_PIC_OBJS) $(PUB_HDRS) mk/libsyms.sh
+	$(say) GEN $@
+	$(Q)mk/libsyms.sh KBLOOM_$(SO_MAJOR) $@ $(PUB_HDRS) -- $(LIB_PIC_OBJS)
+
+$(B)/$(SO_REAL): $(LIB_PIC_OBJS) $(B)/libkbloom.map
 	$(say) LD $@
-	$(Q)$(CC) -shared -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs \
+		-Wl,--version-script,$(B)/libkbloom.map -o $@ $(LIB_PIC_OBJS) $(SO_LIBS)
+
+$(B)/libkbloom.so: $(B)/$(SO_REAL)
+	$(Q)ln -sf $(SO_REAL) $(B)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
 
 ctl: $(B)/kbloomctl
 
 $(B)/kbloomctl: $(CTL_OBJS) $(B)/libkbloom.a
 	$(say) LD $@
-	$(Q)$(CC) -o $@ $(CTL_OBJS) $(B)/libkbloom.a $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CTL_OBJS) $(B)/libkbloom.a $(LIBS)
 
 # --- tests -------------------------------------------------------------------
 # Each tests/<suite>/<name>.c is one kselftest-harness program; the core
@@ -300,10 +354,95 @@ $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VAR_SRCS) -lm -lpthread
 
-install: all install-headers
-	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(PREFIX)/sbin/kbloomctl
-	install -D -m 0644 $(B)/libkbloom.a $(DESTDIR)$(PREFIX)/lib/libkbloom.a
-	$(if $(wildcard doc/kbloomctl.8),install -D -m 0644 doc/kbloomctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/kbloomctl.8)
+# --- install -------------------------------------------------------------------
+# install-user: the library (shared, static, pkg-config), the headers,
+# kbloomctl, its man page and bash completion; it needs no kernel tree.
+# install-module: kbloom.ko into $(MODDIR), then depmod (when DESTDIR is
+# empty).  uninstall removes what both put in place.  The XDP loaders need
+# no BPF object at run time: each is built into the library as a skeleton.
+MAN8 := doc/kbloomctl.8
+INST_SO := $(SO_REAL) $(SONAME) libkbloom.so libkbloom.a
+INST_HDRS := $(notdir $(PUB_HDRS))
+INST_UAPI := $(notdir $(wildcard uapi/*.h))
+
+install: install-user install-module
+
+install-user: lib ctl $(B)/kbloomctl.bash install-headers
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(B)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libkbloom.so
+	install -m 0644 $(B)/libkbloom.a $(DESTDIR)$(LIBDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+		mk/libkbloom.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libkbloom.pc
+	install -D -m 0755 $(B)/kbloomctl $(DESTDIR)$(SBINDIR)/kbloomctl
+	install -D -m 0644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/kbloomctl.8
+	install -D -m 0644 $(B)/kbloomctl.bash $(DESTDIR)$(BASHCOMPDIR)/kbloomctl
+	$(if $(DESTDIR),,ldconfig)
+
+install-module: $(B)/kbloom.ko
+	install -D -m 0644 $(B)/kbloom.ko $(DESTDIR)$(MODDIR)/kbloom.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# Every file of both installs, then the directories that only kbloom
+# filled; MODDIR only when a module is there (no kernel tree asked).
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(INST_SO))
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libkbloom.pc
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(INST_HDRS))
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/kbloom
+	rm -f $(DESTDIR)$(SBINDIR)/kbloomctl
+	rm -f $(DESTDIR)$(MANDIR)/man8/kbloomctl.8
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/kbloomctl
+	$(if $(wildcard $(DESTDIR)/lib/modules/*/updates/kbloom.ko), \
+		rm -f $(wildcard $(DESTDIR)/lib/modules/*/updates/kbloom.ko))
+	$(if $(DESTDIR),,ldconfig)
+
+# DKMS: install-dkms-src puts the module's sources (and the build glue
+# that makes its BTF) into /usr/src/kbloom-VERSION with a dkms.conf;
+# dkms adds, builds and installs them for KVER (the running kernel's
+# release, or KDIR's).  dkms-remove undoes it.
+DKMS_SRC = $(DESTDIR)/usr/src/kbloom-$(VERSION)
+DKMS_KVER = $(if $(filter command line environment,$(origin KDIR)),$(KVER),$(shell uname -r))
+
+install-dkms-src:
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/uapi $(DKMS_SRC)/mk
+	install -m 0644 Makefile Kbuild VERSION $(DKMS_SRC)/
+	install -m 0644 kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	install -m 0644 uapi/*.h $(DKMS_SRC)/uapi/
+	install -m 0755 mk/kver.sh mk/btf.sh mk/guest-kernel.sh $(DKMS_SRC)/mk/
+	sed 's|#MODULE_VERSION#|$(VERSION)|' mk/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+
+dkms: install-dkms-src
+	@command -v dkms >/dev/null || { echo "dkms: not installed (apt-get install dkms)" >&2; exit 1; }
+	dkms add kbloom/$(VERSION)
+	dkms build kbloom/$(VERSION) -k $(DKMS_KVER)
+	dkms install kbloom/$(VERSION) -k $(DKMS_KVER)
+
+dkms-remove:
+	dkms remove kbloom/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# Debian packages (kbloom-dkms, libkbloom1, libkbloom-dev, kbloomctl) with
+# Debian's tools, from a copy of the tree in build/deb (dpkg-buildpackage
+# writes beside the source); then lintian's view of them.
+DEB_DIR := $(B)/deb
+
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
+		{ echo "deb: needs debhelper and dh-dkms (apt-get install debhelper dh-dkms)" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/kbloom-$(VERSION)
+	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_DIR)/kbloom-$(VERSION)/
+	cd $(DEB_DIR)/kbloom-$(VERSION) && dpkg-buildpackage -us -uc -b
+	$(if $(shell command -v lintian),lintian $(DEB_DIR)/*.changes)
+
+# The bash completion: kbloomctl prints it from its own command tables.
+$(B)/kbloomctl.bash: $(B)/kbloomctl
+	$(say) GEN $@
+	$(Q)$(B)/kbloomctl completion bash > $@.tmp
+	$(Q)mv $@.tmp $@
 
 # The public headers go to $(PREFIX)/include, the contract (uapi/) to
 # $(PREFIX)/include/kbloom/uapi.  The public headers spell it
@@ -312,12 +451,12 @@ install: all install-headers
 # -> uapi/.  So -I$(PREFIX)/include is all a program needs, and each header
 # compiles alone (tests/core/install_test.c checks that).
 install-headers:
-	install -d $(DESTDIR)$(PREFIX)/include/kbloom/uapi
-	install -m 0644 userspace/include/*.h $(DESTDIR)$(PREFIX)/include/
-	install -m 0644 uapi/*.h $(DESTDIR)$(PREFIX)/include/kbloom/uapi/
+	install -d $(DESTDIR)$(INCLUDEDIR)/kbloom/uapi
+	install -m 0644 $(PUB_HDRS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 uapi/*.h $(DESTDIR)$(INCLUDEDIR)/kbloom/uapi/
 
 clean:
 	$(say) CLEAN build
-	$(Q)find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
+	$(Q)[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +
 
 -include $(shell find $(B) -path $(CACHE) -prune -o -name '*.d' -type f -print 2>/dev/null)

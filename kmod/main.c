@@ -182,12 +182,32 @@ static const struct file_operations kb_fops = {
 	.llseek = noop_llseek,
 };
 
+/*
+ * A fixed minor of the "local use" range of misc (devices.txt: 10,
+ * 243-254), so that the devname alias below lets kmod's static-nodes
+ * create /dev/kbloom before the module is loaded and the first open
+ * load it; kb_misc_register() falls back to a dynamic minor when taken.
+ */
+#define KB_MISC_MINOR	249
+
 static struct miscdevice kb_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
+	.minor = KB_MISC_MINOR,
 	.name = "kbloom",
 	.fops = &kb_fops,
 	.mode = 0600,
 };
+
+static int kb_misc_register(void)
+{
+	int ret = misc_register(&kb_misc);
+
+	if (ret != -EBUSY)
+		return ret;
+	pr_info("misc minor %d taken: a dynamic minor for /dev/kbloom\n",
+		KB_MISC_MINOR);
+	kb_misc.minor = MISC_DYNAMIC_MINOR;
+	return misc_register(&kb_misc);
+}
 
 static int __init kb_init(void)
 {
@@ -199,7 +219,7 @@ static int __init kb_init(void)
 	ret = kb_kfunc_init();
 	if (ret)
 		goto err_cache;
-	ret = misc_register(&kb_misc);
+	ret = kb_misc_register();
 	if (ret)
 		goto err_cache;
 	return 0;
@@ -221,3 +241,6 @@ module_exit(kb_exit);
 
 MODULE_DESCRIPTION("Named counting and blocked Bloom filters behind /dev/kbloom");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(KBLOOM_VERSION);
+MODULE_ALIAS_MISCDEV(KB_MISC_MINOR);
+MODULE_ALIAS("devname:kbloom");

@@ -10,9 +10,14 @@
 #   mk/btf.sh resolve-btfids SRC OUT
 #                                   build tools/bpf/resolve_btfids of SRC,
 #                                   the binary to OUT
-#   mk/btf.sh base KVER SRC OUT     the guest kernel's BTF (its vmlinuz from
-#                                   mk/guest-kernel.sh, the .BTF section of
-#                                   the vmlinux in it) into OUT
+#   mk/btf.sh base KVER SRC OUT     the BTF of kernel KVER into OUT: the
+#                                   running kernel's /sys/kernel/btf/vmlinux
+#                                   when it is KVER, else the .BTF section
+#                                   of $KDIR/vmlinux (a build tree), else
+#                                   the guest kernel's (Debian's
+#                                   linux-image-KVER from
+#                                   mk/guest-kernel.sh, the vmlinux in its
+#                                   vmlinuz)
 #   mk/btf.sh module IN BASE RESOLVE_BTFIDS OUT
 #                                   IN (a kbloom.ko without BTF) with BTF
 #                                   relative to BASE (pahole -J --btf_base,
@@ -82,12 +87,31 @@ cmd_resolve_btfids() {
 	rm -rf "$obj" "$log"
 }
 
+# The target kernel's own BTF into $2 when it is at hand (running, or
+# the vmlinux of the build tree $KDIR); Return: 0 when written.
+own_base() {
+	local kver=$1 out=$2
+	if [ "$(uname -r)" = "$kver" ] && [ -r /sys/kernel/btf/vmlinux ]; then
+		echo "  BTF      base: /sys/kernel/btf/vmlinux (running $kver)" >&2
+		cp /sys/kernel/btf/vmlinux "$out.tmp"
+	elif [ -n "${KDIR:-}" ] && [ -f "$KDIR/vmlinux" ] &&
+	     readelf -S -W "$KDIR/vmlinux" | grep -q ' \.BTF '; then
+		echo "  BTF      base: $KDIR/vmlinux" >&2
+		objcopy -O binary --only-section=.BTF "$KDIR/vmlinux" "$out.tmp"
+	else
+		return 1
+	fi
+	[ -s "$out.tmp" ] || die "empty base BTF for $kver"
+	mv "$out.tmp" "$out"
+}
+
 cmd_base() {
 	local kver=$1 src=$2 out=$3 kdir elf tmp
 	need objcopy readelf
+	mkdir -p "$(dirname "$out")"
+	own_base "$kver" "$out" && return 0
 	kdir=$("$here/guest-kernel.sh" "$kver")
 	tmp=$out.tmp
-	mkdir -p "$(dirname "$out")"
 	# tests/vm/run boots the vmlinux inside vmlinuz: use it when it is
 	# there, else decompress vmlinuz with the kernel's own script.
 	elf=$kdir/vmlinux

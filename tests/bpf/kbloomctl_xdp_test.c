@@ -187,6 +187,7 @@ static const struct usage_case usage_cases[] = {
 	{ A("map", "test", UPATH), "missing KEY" },
 	{ A("map", "test", UPATH, "--key", "ipv4", "300.1.1.1"), "300.1.1.1" },
 	{ A("map", "test", UPATH, "--key", "ip"), "--key 'ip': unknown encoding" },
+	{ A("map", "test", UPATH, "g1"), "KEY 1 'g1': not an IP address" },
 	{ A("map", "load", UPATH, "-o", "f"),
 	  "option -o: not accepted by map load" },
 	{ A("map", "save", UPATH, "extra"), "argument 'extra': unexpected" },
@@ -894,6 +895,11 @@ TEST_F_TIMEOUT(sw, map_load_roundtrip, 120)
 	OK(&r, "map", "test", gf, "--key", "ipv4", "10.1.0.7", "-j");
 	EXPECT_JSON(&r);
 	EXPECT_NE(NULL, strstr(r.out, "\"present\":true"));
+	kbctl_free(&r);
+	/* addresses without --key: the filter's keys are addresses */
+	OK(&r, "map", "test", gf, "10.1.0.42", "-j");
+	EXPECT_NE(NULL, strstr(r.out, "{\"key\":\"10.1.0.42\",\"present\":true}"))
+		TH_LOG("%s", r.out);
 	kbctl_free(&r);
 	EXPECT_EQ(1, kbctl_run(&r, "map", "test", gf, "--key", "ipv4",
 			       "192.0.2.1"));

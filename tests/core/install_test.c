@@ -13,10 +13,29 @@
  * so nothing of the source tree can be found.  Both directories must
  * hold as many headers as their sources (userspace/include, uapi/).
  *
+ * install-user: "make install-user DESTDIR=<tmp>/root KDIR=<nowhere>" (no
+ * kernel tree is asked for), then a program including every installed
+ * public header builds with the flags of
+ * "pkg-config --cflags --libs libkbloom" (PKG_CONFIG_SYSROOT_DIR=<tmp>/root)
+ * and runs against the installed libkbloom.so.1 (readelf -d: the SONAME;
+ * dlopen: the public API is exported, the library's internals are not);
+ * "make uninstall" leaves no file behind.
+ *
+ * make deb: when build/deb holds the four packages, unpacked they hold
+ * the files of "make install-user install-dkms-src" (PREFIX=/usr and
+ * Debian's LIBDIR; docs aside), and a program builds with pkg-config
+ * against libkbloom-dev and runs against libkbloom1 (skipped otherwise).
+ *
+ * KDIR: a fake kernel tree whose include/generated/utsrelease.h says
+ * "9.9.9-kbloom" (include/config/kernel.release: the upstream "9.9.9", as
+ * Debian's headers have it): "make -n kmod" given KDIR on the command line
+ * or in the environment builds against that tree for that release.
+ *
  * The source tree is found from the test's own path (build/tests/core/x:
  * three levels up) or $KBLOOM_SRC; the compiler is $CC, or cc.  No root
  * needed; the temporary directory is removed at teardown.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -26,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 /* the 6.1 harness itself has unused parameters under -Wextra */
@@ -241,6 +261,292 @@ TEST_F(inst, xdp_program_includes)
 		inst_cc(), "-fsyntax-only", "-Wall", "-Werror", inc, src,
 		NULL }))
 		TH_LOG("%s", inst_log(self->log_fd, buf));
+}
+
+/* --- install-user, pkg-config, the shared library, uninstall ----------- */
+
+#define INST_SONAME	"libkbloom.so.1"
+
+static int inst_files;
+
+static int inst_count_one(const char *path, const struct stat *sb, int flag,
+			  struct FTW *ftw)
+{
+	inst_files += flag != FTW_D && flag != FTW_DP;
+	return 0;
+}
+
+/* Files (not directories) under @dir */
+static int inst_count_files(const char *dir)
+{
+	inst_files = 0;
+	nftw(dir, inst_count_one, 16, FTW_PHYS);
+	return inst_files;
+}
+
+/*
+ * make -C src @target DESTDIR=@root PREFIX=@prefix [@var], with no kernel
+ * tree to be found
+ */
+static int inst_make_in(FIXTURE_DATA(inst) *self, const char *target,
+			const char *root, const char *prefix, const char *var)
+{
+	char dest[PATH_MAX + 16], pre[PATH_MAX + 8];
+
+	snprintf(dest, sizeof(dest), "DESTDIR=%s", root);
+	snprintf(pre, sizeof(pre), "PREFIX=%s", prefix);
+	return inst_run(self->tmp, self->log_fd, (char *const[]){
+		"make", "-s", "-C", self->src, (char *)target, dest, pre,
+		"KDIR=/nonexistent/kbloom-kdir", (char *)var, NULL });
+}
+
+static int inst_make(FIXTURE_DATA(inst) *self, const char *target,
+		     const char *root)
+{
+	return inst_make_in(self, target, root, INST_PREFIX, NULL);
+}
+
+/* prog.c: every installed public header, a filter, where it came from */
+static int inst_write_prog(FIXTURE_DATA(inst) *self, const char *path)
+{
+	glob_t g;
+	size_t i;
+	FILE *f;
+
+	if (inst_glob(self->inc, "", &g) <= 0)
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		goto err_glob;
+	fputs("#define _GNU_SOURCE\n", f);
+	for (i = 0; i < g.gl_pathc; i++)
+		fprintf(f, "#include <%s>\n", strrchr(g.gl_pathv[i], '/') + 1);
+	fputs("#include <dlfcn.h>\n#include <stdio.h>\n"
+	      "int main(void)\n{\n"
+	      "\tstruct kbloom_filter *f;\n\tDl_info di;\n\n"
+	      "\tif (kbloom_create(KBLOOM_TYPE_BLOCKED, 1000, 10000000000ULL, NULL, &f))\n"
+	      "\t\treturn 2;\n"
+	      "\tif (kbloom_add(f, \"key\", 3) < 0 || kbloom_test(f, \"key\", 3) != 1)\n"
+	      "\t\treturn 3;\n"
+	      "\tkbloom_destroy(f);\n"
+	      "\tif (!dladdr((void *)kbloom_create, &di))\n\t\treturn 4;\n"
+	      "\tputs(di.dli_fname);\n\treturn 0;\n}\n", f);
+	globfree(&g);
+	return fclose(f) ? -1 : 0;
+err_glob:
+	globfree(&g);
+	return -1;
+}
+
+/* Build @prog.c with pkg-config's flags against @root, run it */
+static void inst_build_run(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(inst) *self, const char *root,
+			   const char *libdir)
+{
+	char pc[PATH_MAX + 32], lib[PATH_MAX + 16], buf[INST_LOG_MAX];
+
+	snprintf(pc, sizeof(pc), "%s%s/pkgconfig", root, libdir);
+	snprintf(lib, sizeof(lib), "%s%s", root, libdir);
+	ASSERT_EQ(0, setenv("PKG_CONFIG_SYSROOT_DIR", root, 1));
+	ASSERT_EQ(0, setenv("PKG_CONFIG_PATH", pc, 1));
+	ASSERT_EQ(0, setenv("LD_LIBRARY_PATH", lib, 1));
+	ASSERT_EQ(0, setenv("CC", inst_cc(), 1));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"sh", "-c", "$CC -Wall -Werror -o prog prog.c "
+		"$(pkg-config --cflags --libs libkbloom)", NULL }))
+		TH_LOG("build against %s: %s", root, inst_log(self->log_fd, buf));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"readelf", "-d", "prog", NULL }));
+	EXPECT_NE(NULL, strstr(inst_log(self->log_fd, buf),
+			       "Shared library: [" INST_SONAME "]"));
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"./prog", NULL })) TH_LOG("%s", inst_log(self->log_fd, buf));
+	/* kbloom_create() came from the installed library */
+	EXPECT_EQ(0, strncmp(inst_log(self->log_fd, buf), lib, strlen(lib)))
+		TH_LOG("loaded from %s, not %s", buf, lib);
+}
+
+/* The installed library: its SONAME, what it exports and what not */
+static void inst_check_so(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(inst) *self, const char *root,
+			  const char *libdir)
+{
+	char so[PATH_MAX + 32], buf[INST_LOG_MAX];
+	void *h;
+
+	snprintf(so, sizeof(so), "%s%s/" INST_SONAME, root, libdir);
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"readelf", "-d", so, NULL }));
+	EXPECT_NE(NULL, strstr(inst_log(self->log_fd, buf),
+			       "Library soname: [" INST_SONAME "]")) TH_LOG("%s", buf);
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, h) TH_LOG("dlopen %s: %s", so, dlerror());
+	EXPECT_NE(NULL, dlsym(h, "kbloom_create"));
+	EXPECT_NE(NULL, dlsym(h, "kbloom_dev_version"));
+	/* internals: a kind's ops of the XDP family, a planner helper */
+	EXPECT_EQ(NULL, dlsym(h, "kbx_gate_ops"));
+	EXPECT_EQ(NULL, dlsym(h, "exp_now_s"));
+	dlclose(h);
+}
+
+TEST_F(inst, user_install_pkgconfig_uninstall)
+{
+	static const char *const want[] = {
+		"/lib/libkbloom.a", "/lib/libkbloom.so", "/lib/" INST_SONAME,
+		"/lib/pkgconfig/libkbloom.pc", "/sbin/kbloomctl",
+		"/share/man/man8/kbloomctl.8",
+		"/share/bash-completion/completions/kbloomctl", NULL,
+	};
+	char root[PATH_MAX / 2], path[2 * PATH_MAX], buf[INST_LOG_MAX];
+	const char *const *w;
+	struct stat st;
+
+	snprintf(root, sizeof(root), "%s/root", self->tmp);
+	ASSERT_EQ(0, inst_make(self, "install-user", root))
+		TH_LOG("make install-user: %s", inst_log(self->log_fd, buf));
+	EXPECT_EQ(NULL, strstr(inst_log(self->log_fd, buf), "kver"))
+		TH_LOG("install-user asked for a kernel tree: %s", buf);
+	for (w = want; *w; w++) {
+		snprintf(path, sizeof(path), "%s%s%s", root, INST_PREFIX, *w);
+		EXPECT_EQ(0, stat(path, &st)) TH_LOG("%s not installed", path);
+	}
+	snprintf(self->inc, sizeof(self->inc), "%s%s/include", root,
+		 INST_PREFIX);
+	snprintf(path, sizeof(path), "%s/prog.c", self->tmp);
+	ASSERT_EQ(0, inst_write_prog(self, path));
+	inst_build_run(_metadata, self, root, INST_PREFIX "/lib");
+	inst_check_so(_metadata, self, root, INST_PREFIX "/lib");
+	ASSERT_EQ(0, inst_make(self, "uninstall", root))
+		TH_LOG("make uninstall: %s", inst_log(self->log_fd, buf));
+	EXPECT_EQ(0, inst_count_files(root));
+}
+
+/* a file of @text at @root/@rel, its directories made */
+static int inst_put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	if (mkdir(root, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static void inst_kdir_check(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(inst) *self, const char *kdir,
+			    char *const argv[])
+{
+	char want[PATH_MAX + 8], buf[INST_LOG_MAX];
+
+	snprintf(want, sizeof(want), "-C %s ", kdir);
+	ASSERT_EQ(0, inst_run(self->tmp, self->log_fd, argv))
+		TH_LOG("%s", inst_log(self->log_fd, buf));
+	inst_log(self->log_fd, buf);
+	EXPECT_NE(NULL, strstr(buf, want)) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "9.9.9-kbloom")) TH_LOG("%s", buf);
+	EXPECT_EQ(NULL, strstr(buf, "/linux-headers-")) TH_LOG("%s", buf);
+}
+
+TEST_F(inst, kdir_from_command_line_and_environment)
+{
+	char kdir[PATH_MAX], arg[PATH_MAX + 8];
+
+	snprintf(kdir, sizeof(kdir), "%s/kdir", self->tmp);
+	ASSERT_EQ(0, inst_put(kdir, "include/generated/utsrelease.h",
+			      "#define UTS_RELEASE \"9.9.9-kbloom\"\n"));
+	ASSERT_EQ(0, inst_put(kdir, "include/config/kernel.release",
+			      "9.9.9\n"));
+	/* make -n runs the $(MAKE) line: a tree that builds nothing */
+	ASSERT_EQ(0, inst_put(kdir, "Makefile", "modules:\n\ttrue\n"));
+	snprintf(arg, sizeof(arg), "KDIR=%s", kdir);
+	inst_kdir_check(_metadata, self, kdir, (char *const[]){
+		"make", "-n", "-C", self->src, "kmod", arg, NULL });
+	ASSERT_EQ(0, setenv("KDIR", kdir, 1));
+	inst_kdir_check(_metadata, self, kdir, (char *const[]){
+		"make", "-n", "-C", self->src, "kmod", NULL });
+}
+
+/* --- make deb: the packages hold what make install puts in place ------ */
+
+#define DEB_PKGS	"{kbloom-dkms,libkbloom1,libkbloom-dev,kbloomctl}_*.deb"
+
+/* The files of @dir as "./path" lines (docs left out, man pages unzipped) */
+static const char *inst_files_of(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(inst) *self, const char *dir,
+				 char *buf)
+{
+	EXPECT_EQ(0, inst_run(self->tmp, self->log_fd, (char *const[]){
+		"sh", "-c", "cd \"$1\" && find . ! -type d "
+		"! -path './usr/share/doc/*' | sed 's/\\.gz$//' | LC_ALL=C sort",
+		"_", (char *)dir, NULL }));
+	return inst_log(self->log_fd, buf);
+}
+
+/* Unpack the four packages of build/deb into @root; Return: how many */
+static int inst_unpack_debs(FIXTURE_DATA(inst) *self, const char *root)
+{
+	char pat[PATH_MAX + 128];
+	size_t i, n = 0;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/build/deb/" DEB_PKGS, self->src);
+	if (glob(pat, GLOB_BRACE, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++)
+		n += !inst_run(self->tmp, self->log_fd, (char *const[]){
+			"dpkg-deb", "-x", g.gl_pathv[i], (char *)root, NULL });
+	globfree(&g);
+	return (int)n;
+}
+
+/*
+ * The packages of "make deb" (when build/deb has them) hold the files of
+ * make install-user and install-dkms-src (PREFIX=/usr, Debian's LIBDIR);
+ * a program builds with pkg-config against the unpacked libkbloom-dev and
+ * runs against libkbloom1.
+ */
+TEST_F(inst, deb_packages_match_install)
+{
+	char debs[PATH_MAX / 2], inst[PATH_MAX / 2], libdir[PATH_MAX];
+	char want[INST_LOG_MAX], got[INST_LOG_MAX], path[PATH_MAX + 8];
+	glob_t g;
+
+	snprintf(debs, sizeof(debs), "%s/debs", self->tmp);
+	snprintf(inst, sizeof(inst), "%s/inst", self->tmp);
+	if (inst_unpack_debs(self, debs) != 4)
+		SKIP(return, "no packages in build/deb (make deb builds them)");
+	snprintf(path, sizeof(path), "%s/usr/lib/*/" INST_SONAME, debs);
+	ASSERT_EQ(0, glob(path, 0, NULL, &g));
+	snprintf(libdir, sizeof(libdir), "%.*s",
+		 (int)(strrchr(g.gl_pathv[0], '/') - g.gl_pathv[0] -
+		       strlen(debs)), g.gl_pathv[0] + strlen(debs));
+	globfree(&g);
+	snprintf(path, sizeof(path), "LIBDIR=%s", libdir);
+	ASSERT_EQ(0, inst_make_in(self, "install-user", inst, "/usr", path))
+		TH_LOG("%s", inst_log(self->log_fd, want));
+	ASSERT_EQ(0, inst_make_in(self, "install-dkms-src", inst, "/usr",
+				  NULL)) TH_LOG("%s", inst_log(self->log_fd, want));
+	inst_files_of(_metadata, self, inst, want);
+	inst_files_of(_metadata, self, debs, got);
+	EXPECT_STREQ(want, got);
+	EXPECT_NE(NULL, strstr(got, "\n./usr/src/kbloom-")) TH_LOG("%s", got);
+	EXPECT_NE(NULL, strstr(got, "\n./usr/sbin/kbloomctl\n"));
+	snprintf(self->inc, sizeof(self->inc), "%s/usr/include", debs);
+	snprintf(path, sizeof(path), "%s/prog.c", self->tmp);
+	ASSERT_EQ(0, inst_write_prog(self, path));
+	inst_build_run(_metadata, self, debs, libdir);
+	inst_check_so(_metadata, self, debs, libdir);
 }
 
 TEST_HARNESS_MAIN

@@ -156,10 +156,10 @@ TEST(dispatch_errors)
 	EXPECT_USAGE(&r, "option '-x': unknown (allowed: -exist -q -j --key -f");
 	kbctl_free(&r);
 	kbctl_run(&r, "list", "-f", "x");
-	EXPECT_USAGE(&r, "option -f: not accepted by list (accepted: -j)");
+	EXPECT_USAGE(&r, "option -f: not accepted by list (accepted: -j -n)");
 	kbctl_free(&r);
-	kbctl_run(&r, "add", "foo", "x", "-j");
-	EXPECT_USAGE(&r, "option -j: not accepted by add (accepted: --key -f)");
+	kbctl_run(&r, "del", "foo", "x", "-j");
+	EXPECT_USAGE(&r, "option -j: not accepted by del (accepted: -exist --key -f)");
 	kbctl_free(&r);
 	kbctl_run(&r, "-exist", "plan", "capacity", "1", "fpr", "0.1");
 	EXPECT_USAGE(&r, "option -exist: not accepted by plan");
@@ -262,7 +262,7 @@ static const struct usage_case other_cases[] = {
 	{ { "add", "foo", "a", "-f", "/dev/null" },
 	  "KEY 'a': not allowed with -f /dev/null" },
 	{ { "add", "foo", "--key", "base64", "a" },
-	  "--key 'base64': unknown encoding (allowed: str|hex|ipv4|ipv6|u64)" },
+	  "--key 'base64': unknown encoding (allowed: str|hex|ipv4|ipv6|u64|addr)" },
 	{ { "add", "foo", "--key", "ipv4", "10.0.0.256" },
 	  "KEY 1 '10.0.0.256': not an IPv4 address (allowed: a dotted quad" },
 	{ { "test", "foo", "--key=ipv6", "::1", "1::2::3" },
@@ -634,6 +634,34 @@ out:
 	kbctl_free(&r);
 	unlink(path);
 	free(path);
+}
+
+/* -p: the same JSON as -j, indented two spaces a level */
+TEST(plan_pretty_json)
+{
+	struct kbctl_res j, p;
+	size_t i, n = 0;
+	bool in_str = false;
+
+	ASSERT_EQ(0, kbctl_run(&j, "plan", "capacity", "5000", "fpr", "1e-4",
+			       "-j"));
+	ASSERT_EQ(0, kbctl_run(&p, "plan", "capacity", "5000", "fpr", "1e-4",
+			       "-p"));
+	EXPECT_TRUE(kbj_valid(p.out, p.out_len)) TH_LOG("%s", p.out);
+	EXPECT_EQ(0, strncmp(p.out, "{\n  \"capacity\": 5000,\n  \"", 25))
+		TH_LOG("%s", p.out);
+	EXPECT_NE(NULL, strstr(p.out, "\n    {\n      \"type\": \"standard\","));
+	/* without the whitespace outside strings: -j's bytes */
+	for (i = 0; i < p.out_len; i++) {
+		in_str ^= p.out[i] == '"' && (!i || p.out[i - 1] != '\\');
+		if (in_str || !strchr(" \n", p.out[i]))
+			p.out[n++] = p.out[i];
+	}
+	p.out[n] = 0;
+	j.out[j.out_len - 1] = 0;	/* its final newline */
+	EXPECT_STREQ(j.out, p.out);
+	kbctl_free(&j);
+	kbctl_free(&p);
 }
 
 /* The writer with hard strings, checked by python3 and by kbj_valid(). */

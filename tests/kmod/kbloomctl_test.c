@@ -181,7 +181,8 @@ TEST_F(ctl, create_exist)
 	kbctl_free(&r);
 	EXPECT_EQ(3, kbctl_run(&r, "create", "x", "blocked", "bits", "8192",
 			       "hashes", "6"));
-	EXPECT_STREQ("kbloomctl: create x: File exists\n", r.err);
+	EXPECT_STREQ("kbloomctl: create x: File exists (a filter of that name exists; -exist accepts an identical one)\n",
+		     r.err);
 	kbctl_free(&r);
 	OK(&r, "create", "x", "blocked", "bits", "8192", "hashes", "6",
 	   "-exist");

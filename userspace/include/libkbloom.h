@@ -40,6 +40,7 @@
 #ifndef _LIBKBLOOM_H
 #define _LIBKBLOOM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -289,10 +290,11 @@ int kbloom_load(const void *buf, size_t len, struct kbloom_filter **fp);
 int kbloom_load_into(struct kbloom_filter *f, const void *buf, size_t len);
 
 /**
- * kbloom_save_file() - write @f's image to @path atomically
+ * kbloom_save_file() - write @f's image to @path (kbloom_out_open())
  *
- * Written to a temporary file in the same directory, fsync()ed and renamed
- * over @path, so @path always holds a complete image.
+ * A regular file (or a new one) is replaced atomically and keeps its
+ * mode; a device, FIFO or "-" is written in place; a new image of a
+ * SipHash filter (its secret seed) is created 0600.
  *
  * Return: 0; -ENOMEM; -errno of open/write/fsync/rename.
  */
@@ -308,6 +310,54 @@ int kbloom_save_file(const struct kbloom_filter *f, const char *path);
  * image; -errno of open/read.
  */
 int kbloom_load_file(const char *path, struct kbloom_filter **fp);
+
+/*
+ * Output files: the one way every image is written to a name.
+ */
+
+struct kbloom_out;
+
+/* kbloom_out_open() flags */
+#define KBLOOM_OUT_SECRET	(1U << 0)	/* a new file is created 0600 */
+
+/**
+ * kbloom_out_open() - open @path for writing one output
+ * @path: a file name, or "-" for standard output
+ * @flags: KBLOOM_OUT_*
+ * @op: out: the output, for kbloom_out_fd(), _write(), _close()
+ *
+ * A regular file, or a name that does not exist, is written to a
+ * temporary file beside it and renamed over it by kbloom_out_close(): the
+ * name always holds a whole output, and an existing file keeps its mode
+ * (and, for root, its owner).  A symlink is followed (its target is
+ * replaced, the link stays).  "-", a device (/dev/null), a FIFO, a socket
+ * and names under /dev and /proc (/dev/stdout) are written in place.  A
+ * new file is created 0666 less the umask, 0600 with KBLOOM_OUT_SECRET.
+ *
+ * Return: 0; -EINVAL for a NULL or empty @path, a NULL @op or an unknown
+ * flag; -ENOMEM; -errno of stat/open (a FIFO's open waits for a reader).
+ */
+int kbloom_out_open(const char *path, unsigned int flags,
+		    struct kbloom_out **op);
+
+/* kbloom_out_fd() - its file descriptor, to write to; -EINVAL for NULL */
+int kbloom_out_fd(const struct kbloom_out *o);
+
+/* kbloom_out_write() - all of @buf; Return: 0, -EINVAL, -errno of write */
+int kbloom_out_write(struct kbloom_out *o, const void *buf, size_t len);
+
+/**
+ * kbloom_out_close() - finish and free @o
+ * @commit: true: fsync() and rename into place; false: drop the
+ *          temporary file (the name keeps what it held)
+ *
+ * Return: 0; -EINVAL for NULL; -errno of fsync/close/rename (then nothing
+ * was replaced).
+ */
+int kbloom_out_close(struct kbloom_out *o, bool commit);
+
+/* kbloom_image_secret() - does the image carry a secret (a SipHash key)? */
+bool kbloom_image_secret(const void *img, size_t len);
 
 /*
  * Raw access, for loading BPF maps and kbloom.ko without a copy.

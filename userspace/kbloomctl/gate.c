@@ -445,7 +445,7 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	printf("occupancy:         %.2f%% (%llu bits set)\n",
 	       fi->occupancy_ppm / 1e4, (unsigned long long)fi->ones);
 	printf("n_est:             %llu\n", (unsigned long long)fi->n_est);
-	fmt_prob(a, sizeof(a), fi->fpr_now_pico);
+	fmt_fpr_now(a, sizeof(a), fi->fpr_now_pico, fi->params.inserted);
 	if (fi->params.capacity) {
 		fmt_prob(b, sizeof(b), fi->params.fpr_pico);
 		printf("fpr:               %s now, target %s\n", a, b);

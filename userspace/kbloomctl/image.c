@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "kbloomctl.h"
+#include "libkbloom.h"
 
 #define IO_CHUNK	(1U << 20)
 
@@ -30,28 +31,6 @@ struct image {
 static bool is_std(const char *path, const char *word)
 {
 	return !path || !strcmp(path, "-") || !strcmp(path, word);
-}
-
-static int write_full(int fd, const void *buf, size_t len,
-		      struct progress *pg, __u64 *done)
-{
-	const char *p = buf;
-	size_t n;
-	ssize_t w;
-
-	while (len) {
-		n = len < IO_CHUNK ? len : IO_CHUNK;
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= w;
-		*done += w;
-		progress_update(pg, *done);
-	}
-	return 0;
 }
 
 /* Read up to @len bytes; fewer only at the end of the input. */
@@ -80,99 +59,108 @@ static ssize_t read_full(int fd, void *buf, size_t len, struct progress *pg,
 
 /* --- save ------------------------------------------------------------------ */
 
-struct out {
-	int fd;
-	char *tmp;		/* temporary file renamed over the target */
-	const char *path;	/* for messages */
-};
-
-static int out_open(struct ctl *c, struct out *o, const char *path)
+/* Does any of the @n filters hash with a secret key (SipHash)? */
+static bool any_secret(struct ctl *c, const struct kbloom_list_entry *e,
+		       __u32 n)
 {
-	const char *slash;
-	int ret;
+	struct kbloom_stat st;
+	__u32 i;
 
-	memset(o, 0, sizeof(*o));
-	if (is_std(path, "stdout")) {
-		o->fd = STDOUT_FILENO;
-		o->path = "standard output";
-		return 0;
+	for (i = 0; i < n; i++) {
+		/* one that vanished or cannot be read: assume it does */
+		if (kbloom_dev_stat(c->dev_fd, e[i].name, &st) ||
+		    st.hash_id == KBLOOM_HASH_SIPHASH13)
+			return true;
 	}
-	o->path = path;
-	slash = strrchr(path, '/');
-	if (slash)
-		ret = asprintf(&o->tmp, "%.*s/.%s.XXXXXX", (int)(slash - path),
-			       path, slash + 1);
-	else
-		ret = asprintf(&o->tmp, ".%s.XXXXXX", path);
-	if (ret < 0) {
-		o->tmp = NULL;
-		return ctl_syserr(c, ENOMEM, NULL, "save");
-	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		ret = ctl_syserr(c, errno, NULL, "save: create %s", path);
-		free(o->tmp);
-		o->tmp = NULL;
-		return ret;
-	}
-	return 0;
+	return false;
 }
 
-/* Finish the output: fsync and rename a file, or drop it on @failed. */
-static int out_close(struct ctl *c, struct out *o, bool failed)
+/* Write the image @buf of @name to @o, with a progress line. */
+static int save_write(struct ctl *c, struct kbloom_out *o, const char *path,
+		      const char *name, const void *buf, size_t len)
 {
-	int ret = 0;
+	char op[64];
 
-	if (!o->tmp)
-		return 0;
-	if (!failed && (fchmod(o->fd, 0644) || fsync(o->fd)))
-		ret = ctl_syserr(c, errno, NULL, "save: write %s", o->path);
-	if (close(o->fd) && !failed && !ret)
-		ret = ctl_syserr(c, errno, NULL, "save: write %s", o->path);
-	if (!failed && !ret && rename(o->tmp, o->path))
-		ret = ctl_syserr(c, errno, NULL, "save: rename to %s", o->path);
-	if (failed || ret)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return ret;
+	snprintf(op, sizeof(op), "save %s", name);
+	return ctl_out_send(c, o, op, path, buf, len);
 }
 
-static int save_one(struct ctl *c, struct out *o, const char *name,
-		    bool skip_missing)
+/* The image of @name, or an exit code after a message; 0 and no image
+ * for a filter gone since the list with @skip_missing.
+ */
+static int save_fetch(struct ctl *c, const char *name, bool skip_missing,
+		      void **buf, size_t *len)
 {
-	struct progress pg;
-	void *buf = NULL;
-	char label[64];
-	__u64 done = 0;
-	size_t len;
 	int ret;
 
-	ret = kbloom_dev_save_alloc(c->dev_fd, name, &buf, &len);
+	*buf = NULL;
+	ret = kbloom_dev_save_alloc(c->dev_fd, name, buf, len);
 	if (ret == -ENOENT && skip_missing)
 		return 0;
 	if (ret)
 		return ctl_syserr(c, ret, ret == -ENOENT ? "no such filter" :
 				  NULL, "save %s", name);
-	snprintf(label, sizeof(label), "save %s", name);
-	progress_start(c, &pg, label, len, true);
-	ret = write_full(o->fd, buf, len, &pg, &done);
-	free(buf);
-	if (ret) {
-		progress_fail(&pg);
-		return ctl_syserr(c, ret, NULL, "save %s: write %s", name,
-				  o->path);
-	}
-	progress_end(&pg);
 	return 0;
+}
+
+static int save_one(struct ctl *c, struct kbloom_out *o, const char *path,
+		    const char *name, bool skip_missing)
+{
+	size_t len;
+	void *buf;
+	int ret;
+
+	ret = save_fetch(c, name, skip_missing, &buf, &len);
+	if (!ret && buf)
+		ret = save_write(c, o, path, name, buf, len);
+	free(buf);
+	return ret;
+}
+
+/* save NAME: the image first, so that its secret decides the mode */
+static int save_named(struct ctl *c, const char *path, const char *name)
+{
+	struct kbloom_out *o;
+	size_t len;
+	void *buf;
+	int ret;
+
+	ret = save_fetch(c, name, false, &buf, &len);
+	if (ret)
+		return ret;
+	ret = ctl_out_open(c, "save", path, kbloom_image_secret(buf, len), &o);
+	if (!ret) {
+		ret = save_write(c, o, path, name, buf, len);
+		ret = ctl_out_close(c, "save", path, o, ret != 0) ?: ret;
+	}
+	free(buf);
+	return ret;
+}
+
+static int save_all(struct ctl *c, const char *path)
+{
+	struct kbloom_list_entry *e = NULL;
+	struct kbloom_out *o;
+	__u32 n = 0, i;
+	int ret;
+
+	ret = kbloom_dev_list_alloc(c->dev_fd, &e, &n);
+	if (ret)
+		return ctl_syserr(c, ret, NULL, "save: list");
+	ret = ctl_out_open(c, "save", path, any_secret(c, e, n), &o);
+	if (ret)
+		goto out;
+	for (i = 0; !ret && i < n; i++)
+		ret = save_one(c, o, path, e[i].name, true);
+	ret = ctl_out_close(c, "save", path, o, ret != 0) ?: ret;
+out:
+	free(e);
+	return ret;
 }
 
 static int cmd_save(struct ctl *c, int argc, char **argv)
 {
-	struct kbloom_list_entry *e = NULL;
 	const char *path = c->val[CO_OUTPUT];
-	__u32 n = 0, i;
-	struct out o;
 	int ret;
 
 	if (argc) {
@@ -180,28 +168,12 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	if (is_std(path, "stdout") && isatty(STDOUT_FILENO))
+	if (ctl_out_is_std(path) && isatty(STDOUT_FILENO))
 		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
 	ret = ctl_dev(c);
 	if (ret)
 		return ret;
-	if (!argc) {
-		ret = kbloom_dev_list_alloc(c->dev_fd, &e, &n);
-		if (ret)
-			return ctl_syserr(c, ret, NULL, "save: list");
-	}
-	ret = out_open(c, &o, path);
-	if (ret)
-		goto out;
-	if (argc)
-		ret = save_one(c, &o, argv[0], false);
-	for (i = 0; !ret && i < n; i++)
-		ret = save_one(c, &o, e[i].name, true);
-	if (out_close(c, &o, ret != 0) && !ret)
-		ret = KBCTL_SYS;
-out:
-	free(e);
-	return ret;
+	return argc ? save_named(c, path, argv[0]) : save_all(c, path);
 }
 
 /* --- restore ----------------------------------------------------------------- */
@@ -519,8 +491,10 @@ const struct ctl_cmd image_cmds[] = {
 "The image (uapi/kbloom_image.h) holds the parameters, the counts and the\n"
 "bits or counters; libkbloom and the BPF map loader read it too.  Without\n"
 "NAME the images of every filter follow one another.  Output goes to\n"
-"standard output (never to a terminal) or to FILE, written atomically\n"
-"(a temporary file renamed over it).\n",
+"standard output (never to a terminal) or to FILE: a regular or new FILE\n"
+"is written atomically (a temporary file renamed over it) and keeps its\n"
+"mode, a device or FIFO is written in place, a symlink is followed; a new\n"
+"FILE holding a SipHash filter (its secret seed) is created 0600.\n",
 		.max_args = 1,
 		.opts = CTL_OPT(CO_OUTPUT),
 		.run = cmd_save,

@@ -9,21 +9,46 @@
 
 #include "kbloomctl.h"
 
+/* -p: every writer of this run indents */
+static bool json_pretty_on;
+
+void json_set_pretty(bool on)
+{
+	json_pretty_on = on;
+}
+
 void json_init(struct json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
 	j->need_comma = false;
 	j->after_key = false;
+	j->pretty = json_pretty_on;
 }
 
-/* Before any value: the comma that separates it from the previous one. */
+/* -p: a new line, indented to @depth */
+static void json_indent(struct json *j, int depth)
+{
+	if (!j->pretty)
+		return;
+	fputc('\n', j->f);
+	fprintf(j->f, "%*s", 2 * depth, "");
+}
+
+/*
+ * Before any value: the comma that separates it from the previous one
+ * (and with -p, a new line in a container).
+ */
 static void json_sep(struct json *j)
 {
-	if (j->after_key)
+	if (j->after_key) {
 		j->after_key = false;
-	else if (j->need_comma)
-		fputc(',', j->f);
+	} else {
+		if (j->need_comma)
+			fputc(',', j->f);
+		if (j->depth)
+			json_indent(j, j->depth);
+	}
 	j->need_comma = true;
 }
 
@@ -37,6 +62,8 @@ static void json_open(struct json *j, char ch)
 
 static void json_close(struct json *j, char ch)
 {
+	if (j->need_comma)	/* not empty: the bracket on its own line */
+		json_indent(j, j->depth - 1);
 	fputc(ch, j->f);
 	j->depth--;
 	j->need_comma = true;
@@ -95,7 +122,7 @@ void json_key(struct json *j, const char *k)
 {
 	json_sep(j);
 	json_raw_str(j, k);
-	fputc(':', j->f);
+	fputs(j->pretty ? ": " : ":", j->f);
 	j->after_key = true;
 }
 

@@ -7,10 +7,13 @@
  *   kw.c       keyword tables: the one KEYWORD VALUE parser (kw.h)
  *   keys.c     key encodings; keys from arguments, a file or stdin
  *   output.c   messages, exit codes, progress line, formatting
+ *   outfile.c  -o FILE: the one output path (kbloom_out of libkbloom.h)
  *   json.c     the -j writer
  *   module.c   create destroy flush add del test list stat (/dev/kbloom)
+ *   add_report.c  add -j (which keys were new), the capacity warning
  *   image.c    save restore (/dev/kbloom images)
  *   plan.c     plan (no module needed)
+ *   complete.c completion bash (the script, from the tables main.c hands it)
  *   xdp.c      xdp detach status (pinned XDP instances of libkbloom_xdp.h)
  *   xdp_attach.c  xdp attach
  *   xdp_log.c, xdp_args.c, xdp_ns.c, xdp_inst.c
@@ -76,6 +79,8 @@ enum ctl_opt {
 	CO_REPLACE,		/* --replace */
 	CO_HELP,		/* -h, --help */
 	CO_VERSION,		/* -V, --version */
+	CO_PRETTY,		/* -p, --pretty: indented -j (where -j is) */
+	CO_NAMES,		/* -n, -name: list: names only */
 	/* hook: options of later commands (XDP: --dev, --mode, ...) here */
 	CO__COUNT
 };
@@ -122,6 +127,7 @@ enum key_enc {
 	KENC_IPV4,
 	KENC_IPV6,
 	KENC_U64,
+	KENC_ADDR,	/* ipv4 or ipv6, by its form */
 };
 
 /**
@@ -156,6 +162,26 @@ extern const struct ctl_cmd cuckoo_cmds[];
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
 
+/* outfile.c: -o FILE ("-", "stdout" or NULL: standard output) */
+struct kbloom_out;
+bool ctl_out_is_std(const char *path);
+const char *ctl_out_name(const char *path);
+int ctl_out_open(struct ctl *c, const char *op, const char *path,
+		 bool secret, struct kbloom_out **o);
+int ctl_out_send(struct ctl *c, struct kbloom_out *o, const char *op,
+		 const char *path, const void *buf, size_t len);
+int ctl_out_close(struct ctl *c, const char *op, const char *path,
+		  struct kbloom_out *o, bool failed);
+
+/* an option's spellings ("-o|--output") and value name, for complete.c */
+struct ctl_optname {
+	const char *names;
+	const char *arg;
+};
+
+void complete_bash(FILE *f, const struct ctl_cmd *const *tabs,
+		   const struct ctl_optname *opts, size_t nopts);
+
 /* cuckoo.c */
 struct kbloom_stat;
 int cuckoo_create(struct ctl *c, int argc, char **argv);
@@ -166,8 +192,16 @@ int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);
 void sketches_stat_text(const struct kbloom_stat *st);
 
+/* add_report.c: add -j (per-key "new") and the capacity warning */
+struct keyset;
+int add_pre_test(struct ctl *c, const char *name, const struct keyset *ks,
+		 __u8 **was);
+int add_report(struct ctl *c, const struct keyset *ks, __u8 *was,
+	       const char *name, __u64 done);
+
 /* create_send.c */
 int create_send(struct ctl *c, struct kbloom_create *cr, bool seed);
+const char *create_exist_hint(const struct ctl *c);
 
 /* output.c */
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -184,6 +218,7 @@ int ctl_list_end(const struct ctl *c, struct json *j);
 const char *type_name(__u32 type);
 const char *hash_name(__u32 hash_id);
 void fmt_prob(char *buf, size_t len, __u64 pico);
+void fmt_fpr_now(char *buf, size_t len, __u64 pico, __u64 inserted);
 double pico_to_double(__u64 pico);
 void fmt_size(char *buf, size_t len, __u64 bytes);
 
@@ -247,9 +282,11 @@ struct json {
 	int depth;
 	bool need_comma;
 	bool after_key;
+	bool pretty;		/* newlines and two spaces per level */
 };
 
 void json_init(struct json *j, FILE *f);
+void json_set_pretty(bool on);
 void json_obj(struct json *j);
 void json_obj_end(struct json *j);
 void json_arr(struct json *j);

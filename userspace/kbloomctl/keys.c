@@ -27,7 +27,7 @@
 #define BAD_KEYS_SHOWN	10
 
 const char *const key_enc_names[] = { "str", "hex", "ipv4", "ipv6", "u64",
-				       NULL };
+				       "addr", NULL };
 
 int keys_enc_opt(struct ctl *c)
 {
@@ -140,11 +140,20 @@ int key_parse(enum key_enc enc, const char *s, size_t slen, __u8 *out,
 			out[i] = (__u8)(v >> (8 * i));
 		*outlen = 8;
 		return 0;
+	case KENC_ADDR:
+		*outlen = inet_pton(AF_INET, tmp, out) == 1 ? 4 :
+			  inet_pton(AF_INET6, tmp, out) == 1 ? 16 : 0;
+		if (*outlen)
+			return 0;
+		break;
 	default:
 		break;
 	}
 bad:
 	switch (enc) {
+	case KENC_ADDR:
+		snprintf(why, wl, "not an IP address (allowed: IPv4 such as 192.0.2.1 or IPv6 such as 2001:db8::1)");
+		break;
 	case KENC_IPV4:
 		snprintf(why, wl, "not an IPv4 address (allowed: a dotted quad such as 192.0.2.1)");
 		break;
@@ -196,6 +205,11 @@ void key_render(enum key_enc enc, const __u8 *key, __u32 len, char *out,
 	case KENC_IPV6:
 		if (inet_ntop(enc == KENC_IPV4 ? AF_INET : AF_INET6, key, out,
 			      ol))
+			return;
+		break;
+	case KENC_ADDR:
+		if ((len == 4 || len == 16) &&
+		    inet_ntop(len == 4 ? AF_INET : AF_INET6, key, out, ol))
 			return;
 		break;
 	case KENC_U64:

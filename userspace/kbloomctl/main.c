@@ -16,6 +16,7 @@
 #include "kbloomctl.h"
 
 static int cmd_help(struct ctl *c, int argc, char **argv);
+static int cmd_completion(struct ctl *c, int argc, char **argv);
 
 static const struct ctl_cmd main_cmds[] = {
 	{
@@ -24,6 +25,14 @@ static const struct ctl_cmd main_cmds[] = {
 		.summary = "show the commands, or one command's arguments",
 		.max_args = CTL_ARGS_ANY,
 		.run = cmd_help,
+	},
+	{
+		.name = "completion",
+		.synopsis = "bash",
+		.summary = "print the bash completion script (from the command tables)",
+		.min_args = 1,
+		.max_args = 1,
+		.run = cmd_completion,
 	},
 	{ 0 }
 };
@@ -68,7 +77,7 @@ static const struct ctl_optdef opt_table[] = {
 	  "print nothing but errors (test: the exit code tells)" },
 	{ CO_JSON, "-j|--json", NULL, "JSON output (read commands)" },
 	{ CO_KEY, "--key|-k", "ENC",
-	  "key encoding: str (default), hex, ipv4, ipv6, u64" },
+	  "key encoding: str (default), hex, ipv4, ipv6, u64, addr (ipv4 or ipv6)" },
 	{ CO_FILE, "-f|--file", "FILE",
 	  "keys from FILE, one per line ('-': standard input)" },
 	{ CO_OUTPUT, "-o|--output", "FILE",
@@ -79,6 +88,9 @@ static const struct ctl_optdef opt_table[] = {
 	  "restore: replace an existing filter atomically" },
 	{ CO_HELP, "-h|--help", NULL, "show help and exit" },
 	{ CO_VERSION, "-V|--version", NULL, "show the version and exit" },
+	{ CO_PRETTY, "-p|--pretty", NULL,
+	  "indented JSON output (implies -j; where -j is accepted)" },
+	{ CO_NAMES, "-n|-name|--name", NULL, "list: the names only" },
 	/* hook: options of later commands here (see enum ctl_opt) */
 };
 
@@ -92,6 +104,14 @@ static const char *opt_shown(const struct ctl_optdef *o, char *buf, size_t len)
 
 	snprintf(buf, len, "%.*s", (int)n, o->names);
 	return buf;
+}
+
+/* @cmd's options: -p wherever -j is */
+static unsigned int cmd_opts(const struct ctl_cmd *cmd)
+{
+	unsigned int o = cmd->opts | ALWAYS_OPTS;
+
+	return o & CTL_OPT(CO_JSON) ? o | CTL_OPT(CO_PRETTY) : o;
 }
 
 static const struct ctl_optdef *opt_def(enum ctl_opt id)
@@ -238,7 +258,7 @@ static void print_cmd_help(FILE *f, const char *path, const struct ctl_cmd *cmd)
 			fprintf(f, "  %-9s %s\n", s->name, s->summary);
 	}
 	fprintf(f, "\nOptions:\n");
-	print_opts(f, (cmd->opts | ALWAYS_OPTS) & ~CTL_OPT(CO_VERSION));
+	print_opts(f, cmd_opts(cmd) & ~CTL_OPT(CO_VERSION));
 }
 
 static int cmd_help(struct ctl *c, int argc, char **argv)
@@ -269,6 +289,22 @@ static int cmd_help(struct ctl *c, int argc, char **argv)
 	return ctl_flush_stdout(c);
 }
 
+static int cmd_completion(struct ctl *c, int argc, char **argv)
+{
+	struct ctl_optname names[N_OPTS];
+	size_t i;
+
+	if (strcmp(argv[0], "bash"))
+		return ctl_usage(c, "SHELL '%s': unknown (allowed: bash)",
+				 argv[0]);
+	for (i = 0; i < N_OPTS; i++) {
+		names[i].names = opt_table[i].names;
+		names[i].arg = opt_table[i].arg;
+	}
+	complete_bash(stdout, cmd_tables, names, N_OPTS);
+	return ctl_flush_stdout(c);
+}
+
 /*
  * Is @a, after the command @pos[0], one of that command's --KEYWORD
  * arguments?  Yes for a "--WORD" that is not an option the command
@@ -285,7 +321,7 @@ static bool kw_arg(char **pos, int npos, const char *a,
 	cmd = cmd_find(NULL, pos[0]);
 	if (!cmd || !cmd->kw || !cmd->kw->dashed)
 		return false;
-	return !o || !((cmd->opts | ALWAYS_OPTS) & CTL_OPT(o->id));
+	return !o || !(cmd_opts(cmd) & CTL_OPT(o->id));
 }
 
 /*
@@ -352,14 +388,16 @@ static int parse_opts(struct ctl *c, int argc, char **argv, char **pos,
 
 static int check_opts(struct ctl *c, const struct ctl_cmd *cmd)
 {
-	unsigned int ok = cmd->opts | ALWAYS_OPTS;
+	unsigned int ok = cmd_opts(cmd);
 	char one[32], allowed[256];
 	int i;
 
 	for (i = 0; i < CO__COUNT; i++) {
 		if (!c->set[i] || (ok & CTL_OPT(i)))
 			continue;
-		opts_list(allowed, sizeof(allowed), ok & ~ALWAYS_OPTS);
+		/* -p goes with -j: not listed on its own */
+		opts_list(allowed, sizeof(allowed),
+			  ok & ~ALWAYS_OPTS & ~CTL_OPT(CO_PRETTY));
 		return ctl_usage(c, "option %s: not accepted by %s (accepted: %s)",
 				 opt_shown(opt_def(i), one, sizeof(one)),
 				 c->cmd_path,
@@ -445,6 +483,10 @@ static int dispatch(struct ctl *c, int npos, char **pos)
 		ret = keys_enc_opt(c);
 	if (ret)
 		return ret;
+	if (c->set[CO_PRETTY]) {
+		c->set[CO_JSON] = true;
+		json_set_pretty(true);
+	}
 	return cmd->run(c, npos - i, pos + i);
 }
 

@@ -24,6 +24,7 @@
 #include <bpf/bpf.h>
 
 #include "kbloomctl.h"
+#include "libkbloom.h"
 #include "libkbloom_xdp.h"
 #include "uapi/kbloom_image.h"
 
@@ -231,39 +232,20 @@ static int cmd_load(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
-static int write_all(int fd, const void *buf, size_t len, struct progress *pg)
-{
-	const char *p = buf;
-	size_t done = 0, n;
-	ssize_t w;
-
-	while (done < len) {
-		n = len - done < IO_CHUNK ? len - done : IO_CHUNK;
-		w = write(fd, p + done, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += w;
-		progress_update(pg, done);
-	}
-	return 0;
-}
-
 static int cmd_save(struct ctl *c, int argc, char **argv)
 {
 	const char *out = c->val[CO_OUTPUT];
-	char op[PATH_MAX + 16], *tmp = NULL;
-	struct progress pg;
+	char op[PATH_MAX + 16];
+	struct kbloom_out *o;
 	struct fpath f;
 	void *img = NULL;
 	size_t len;
-	int fd = STDOUT_FILENO, ret;
+	int ret;
 
 	ret = fpath_parse(c, argv[0], &f);
 	if (ret)
 		return ret;
-	if (is_std(out, "stdout") && isatty(STDOUT_FILENO))
+	if (ctl_out_is_std(out) && isatty(STDOUT_FILENO))
 		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, f.path);
 	ret = fpath_open(c, &f);
@@ -274,38 +256,12 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 		ret = xdp_fail(c, ret, "%s", op);
 		goto out;
 	}
-	if (!is_std(out, "stdout")) {
-		if (asprintf(&tmp, "%s.tmpXXXXXX", out) < 0) {
-			tmp = NULL;
-			ret = ctl_syserr(c, ENOMEM, NULL, "%s", op);
-			goto out;
-		}
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			ret = ctl_syserr(c, errno, NULL, "%s: create %s", op, out);
-			goto out;
-		}
-	}
-	progress_start(c, &pg, "save", len, true);
-	ret = write_all(fd, img, len, &pg);
-	if (!ret && tmp && (fchmod(fd, 0644) || fsync(fd)))
-		ret = -errno;
-	if (tmp && close(fd) && !ret)
-		ret = -errno;
-	if (!ret && tmp && rename(tmp, out))
-		ret = -errno;
-	if (ret) {
-		progress_fail(&pg);
-		if (tmp)
-			unlink(tmp);
-		ret = ctl_syserr(c, ret, NULL, "%s: write %s", op,
-				 tmp ? out : "standard output");
+	ret = ctl_out_open(c, op, out, kbloom_image_secret(img, len), &o);
+	if (ret)
 		goto out;
-	}
-	progress_end(&pg);
-	ret = KBCTL_OK;
+	ret = ctl_out_send(c, o, op, out, img, len);
+	ret = ctl_out_close(c, op, out, o, ret != 0) ?: ret;
 out:
-	free(tmp);
 	free(img);
 	fpath_close(&f);
 	return ret;
@@ -363,7 +319,7 @@ static void params_text(const struct fpath *f,
 	printf("occupancy:    %.2f%% (%llu bits set)\n",
 	       fi->occupancy_ppm / 1e4, (unsigned long long)fi->ones);
 	printf("n_est:        %llu\n", (unsigned long long)fi->n_est);
-	fmt_prob(a, sizeof(a), fi->fpr_now_pico);
+	fmt_fpr_now(a, sizeof(a), fi->fpr_now_pico, fi->params.inserted);
 	if (fi->params.capacity) {
 		fmt_prob(b, sizeof(b), fi->params.fpr_pico);
 		printf("fpr:          %s now, target %s%s\n", a, b,
@@ -508,6 +464,9 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	__u32 len;
 	int ret, r;
 
+	/* an mcast port's or a gate's filter holds addresses */
+	if (!c->set[CO_KEY])
+		c->key_enc = KENC_ADDR;
 	ret = fpath_parse(c, argv[0], &f);
 	ret = ret ?: keys_collect(c, argc - 1, argv + 1, &ks);
 	if (ret)
@@ -638,8 +597,9 @@ static const struct ctl_cmd map_sub[] = {
 		.synopsis = "PATH KEY... | PATH -f FILE | PATH -",
 		.summary = "test keys against a pinned filter: exit 0 if all possibly present",
 		.help =
-"Keys as for the module's test (--key str|hex|ipv4|ipv6|u64; an address\n"
-"of a gate or a group of an mcast port is --key ipv4 or ipv6).  Exit\n"
+"Keys as for the module's test, but addresses by default: the filter of\n"
+"a gate or of an mcast port holds IPv4 or IPv6 addresses (--key addr;\n"
+"--key str|hex|ipv4|ipv6|u64 as for the module).  Exit\n"
 "status 0 when every key is possibly present, 1 when any is definitely\n"
 "absent.\n",
 		.min_args = 1,

@@ -243,7 +243,10 @@ static int mc_list_open(struct ctl *c, int argc, char **argv, int most,
 	return ret ?: mc_which(c, m, argc, argv, ids, n);
 }
 
-/* fpr_now in percent; below the 1e-12 resolution: "<1e-10%" */
+/*
+ * fpr_now in percent; below the 1e-12 resolution: "<1e-10%", the
+ * "<1e-12" of the stat commands (fmt_fpr_now()) in percent
+ */
 static void fpr_cell(char *buf, size_t len,
 		     const struct kbloom_xdp_filter_info *fi)
 {

@@ -44,6 +44,8 @@ static int op_err(struct ctl *c, int err, const char *name, const char *extra)
 	char hint[96], both[192];
 	const char *h = err_hint(err, name, hint, sizeof(hint));
 
+	if (extra && !*extra)
+		extra = NULL;
 	if (extra && h) {
 		snprintf(both, sizeof(both), "%s; %s", h, extra);
 		h = both;
@@ -190,7 +192,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return ret;
 	ret = kbloom_dev_create(c->dev_fd, &cr);
 	if (ret)
-		return op_err(c, ret, argv[0], NULL);
+		return op_err(c, ret, argv[0], ret == -EEXIST ?
+			      create_exist_hint(c) : NULL);
 	return KBCTL_OK;
 }
 
@@ -295,6 +298,8 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		}
 	}
 	rc = ctl_dev(c);
+	if (!rc && req == KBLOOM_IOCTL_ADD && c->set[CO_JSON])
+		rc = add_pre_test(c, name, &ks, &res);
 	if (rc)
 		goto out;
 	snprintf(detail, sizeof(detail), "%s %s", c->cmd_path, name);
@@ -339,6 +344,8 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		}
 		if (!rc && b.hits < ks.count)
 			rc = KBCTL_ABSENT;
+	} else if (req == KBLOOM_IOCTL_ADD) {
+		rc = add_report(c, &ks, res, name, b.done);
 	} else if (req == KBLOOM_IOCTL_DEL && b.hits && !c->set[CO_EXIST]) {
 		ctl_warn(c, "del %s: %llu of %llu keys definitely absent, not deleted (-exist ignores them)",
 			 name, (unsigned long long)b.hits,
@@ -394,58 +401,95 @@ static void list_row(struct ctl *c, struct json *j, int w, const char *name,
 	       (unsigned long long)st->inserted);
 }
 
-static int cmd_list(struct ctl *c, int argc, char **argv)
+/*
+ * The stats of the @n filters of @e into @st, before anything is printed;
+ * a filter destroyed since the list is dropped (unless @named).
+ */
+static int list_stats(struct ctl *c, struct kbloom_list_entry *e, __u32 *n,
+		      struct kbloom_stat *st, bool named)
 {
-	struct kbloom_list_entry *e = NULL, one = { 0 };
-	struct kbloom_stat st;
-	struct json j;
-	__u32 n = 0, i;
-	int ret, w = 4;
+	__u32 i, kept = 0;
+	int ret;
 
-	if (argc) {
-		ret = arg_name(c, "NAME", argv[0]);
+	for (i = 0; i < *n; i++) {
+		ret = kbloom_dev_stat(c->dev_fd, e[i].name, &st[kept]);
+		if (ret == -ENOENT && !named)
+			continue;	/* destroyed meanwhile */
 		if (ret)
-			return ret;
+			return op_err(c, ret, e[i].name, NULL);
+		e[kept++] = e[i];
 	}
-	ret = ctl_dev(c);
-	if (ret)
-		return ret;
-	if (argc) {
-		memcpy(one.name, argv[0], strlen(argv[0]));
-		e = &one;
-		n = 1;
-	} else {
-		ret = kbloom_dev_list_alloc(c->dev_fd, &e, &n);
-		if (ret)
-			return op_err(c, ret, NULL, NULL);
-	}
+	*n = kept;
+	return 0;
+}
+
+/* The table (or -j array) of @n filters; -n: their names only */
+static void list_print(struct ctl *c, const struct kbloom_list_entry *e,
+		       const struct kbloom_stat *st, __u32 n)
+{
+	bool names = c->set[CO_NAMES];
+	struct json j;
+	int w = 4;
+	__u32 i;
+
 	if (c->set[CO_JSON]) {
 		json_init(&j, stdout);
 		json_arr(&j);
-	} else if (!ctl_quiet(c) && n) {
+	} else if (!ctl_quiet(c) && n && !names) {
 		for (i = 0; i < n; i++)
 			if ((int)strlen(e[i].name) > w)
 				w = strlen(e[i].name);
 		printf("%-*s %-8s %5s %10s %3s %10s %10s\n", w, "NAME", "TYPE",
 		       "ID", "M", "K", "BYTES", "INSERTED");
 	}
-	for (i = 0; i < n; i++) {
-		ret = kbloom_dev_stat(c->dev_fd, e[i].name, &st);
-		if (ret == -ENOENT && !argc)
-			continue;	/* destroyed meanwhile */
-		if (ret) {
-			ret = op_err(c, ret, e[i].name, NULL);
-			goto out;
-		}
-		if (!ctl_quiet(c))
-			list_row(c, &j, w, e[i].name, &st);
+	for (i = 0; i < n && !ctl_quiet(c); i++) {
+		if (names && c->set[CO_JSON])
+			json_str(&j, e[i].name);
+		else if (names)
+			printf("%s\n", e[i].name);
+		else
+			list_row(c, &j, w, e[i].name, &st[i]);
 	}
 	if (c->set[CO_JSON]) {
 		json_arr_end(&j);
 		json_end(&j);
 	}
+}
+
+static int cmd_list(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_list_entry *e = NULL, one = { 0 };
+	struct kbloom_stat *st = NULL;
+	__u32 n = 1;
+	int ret;
+
+	if (argc) {
+		ret = arg_name(c, "NAME", argv[0]);
+		if (ret)
+			return ret;
+		memcpy(one.name, argv[0], strlen(argv[0]));
+		e = &one;
+	}
+	ret = ctl_dev(c);
+	if (ret)
+		return ret;
+	if (!argc) {
+		ret = kbloom_dev_list_alloc(c->dev_fd, &e, &n);
+		if (ret)
+			return op_err(c, ret, NULL, NULL);
+	}
+	st = calloc(n ? n : 1, sizeof(*st));
+	if (!st) {
+		ret = op_err(c, -ENOMEM, NULL, NULL);
+		goto out;
+	}
+	ret = list_stats(c, e, &n, st, argc);
+	if (ret)
+		goto out;
+	list_print(c, e, st, n);
 	ret = ctl_flush_stdout(c);
 out:
+	free(st);
 	if (e != &one)
 		free(e);
 	return ret;
@@ -522,10 +566,7 @@ static void stat_text(const char *name, const struct kbloom_stat *st)
 	else
 		printf("n_est:        %llu\n", (unsigned long long)st->n_est);
 	printf("saturations:  %llu\n", (unsigned long long)st->saturations);
-	if (st->fpr_now_pico || !st->inserted)
-		fmt_prob(a, sizeof(a), st->fpr_now_pico);
-	else
-		snprintf(a, sizeof(a), "< 1e-12");
+	fmt_fpr_now(a, sizeof(a), st->fpr_now_pico, st->inserted);
 	if (st->capacity) {
 		fmt_prob(b, sizeof(b), st->fpr_pico);
 		printf("fpr:          %s now, target %s%s\n", a, b,
@@ -648,10 +689,13 @@ const struct ctl_cmd module_cmds[] = {
 "lone -), in the --key encoding: str (default: the bytes as given),\n"
 "hex, ipv4, ipv6, u64 (8 bytes little-endian).  A key is 1..64 bytes.\n"
 "Every key is parsed before any is added: a bad key (reported with its\n"
-"line number) refuses the whole batch.\n",
+"line number) refuses the whole batch.  -j: per key, \"new\" when it was\n"
+"definitely absent just before the add (and the first of equal keys), as\n"
+"RedisBloom's BF.MADD.  Past a planned filter's capacity a warning says\n"
+"that its false-positive target no longer holds (-q: not).\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
-		.opts = KEY_OPTS,
+		.opts = KEY_OPTS | CTL_OPT(CO_JSON),
 		.run = cmd_add,
 	},
 	{
@@ -690,10 +734,13 @@ const struct ctl_cmd module_cmds[] = {
 	},
 	{
 		.name = "list",
-		.synopsis = "[NAME]",
+		.synopsis = "[NAME] [-n]",
 		.summary = "list the filters: name, type, id, m, k, bytes, inserted",
+		.help =
+"With -n only the names, one a line (-j: an array of strings), as ipset's\n"
+"list -n.\n",
 		.max_args = 1,
-		.opts = CTL_OPT(CO_JSON),
+		.opts = CTL_OPT(CO_JSON) | CTL_OPT(CO_NAMES),
 		.run = cmd_list,
 	},
 	{

@@ -172,6 +172,19 @@ void fmt_prob(char *buf, size_t len, __u64 pico)
 	snprintf(buf, len, "%.3g", pico_to_double(pico));
 }
 
+/*
+ * A filter's false-positive rate now, as every stat prints it: below the
+ * 1e-12 resolution of a filter that holds keys, "<1e-12" (not "0"; in
+ * percent, as mcast ports shows it: "<1e-10%").
+ */
+void fmt_fpr_now(char *buf, size_t len, __u64 pico, __u64 inserted)
+{
+	if (!pico && inserted)
+		snprintf(buf, len, "<1e-12");
+	else
+		fmt_prob(buf, len, pico);
+}
+
 /* "4096 (4.0 KiB)" */
 void fmt_size(char *buf, size_t len, __u64 bytes)
 {

@@ -404,22 +404,14 @@ static void hdr_json(const struct hdr *h)
 
 static int hdr_write(struct ctl *c, const struct hdr *h)
 {
-	bool out = !strcmp(h->out, "-") || !strcmp(h->out, "stdout");
-	FILE *f = out ? stdout : fopen(h->out, "we");
+	struct kbloom_out *o;
+	int ret;
 
-	if (!f)
-		return ctl_syserr(c, errno, NULL, "%s: open %s", c->cmd_path,
-				  h->out);
-	if (fwrite(h->buf, 1, h->sent, f) != (size_t)h->sent || fflush(f)) {
-		if (!out)
-			fclose(f);
-		return ctl_syserr(c, errno ? errno : EIO, NULL, "%s: write %s",
-				  c->cmd_path, h->out);
-	}
-	if (!out && fclose(f))
-		return ctl_syserr(c, errno, NULL, "%s: write %s", c->cmd_path,
-				  h->out);
-	return KBCTL_OK;
+	ret = ctl_out_open(c, c->cmd_path, h->out, false, &o);
+	if (ret)
+		return ret;
+	ret = ctl_out_send(c, o, c->cmd_path, h->out, h->buf, h->sent);
+	return ctl_out_close(c, c->cmd_path, h->out, o, ret != 0) ?: ret;
 }
 
 int ipbf_cmd_header(struct ctl *c, int argc, char **argv)

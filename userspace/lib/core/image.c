@@ -239,23 +239,6 @@ int kbloom_load_into(struct kbloom_filter *f, const void *buf, size_t len)
 	return 0;
 }
 
-static int kbf_write_all(int fd, const void *buf, size_t len)
-{
-	const __u8 *p = buf;
-	ssize_t r;
-
-	while (len) {
-		r = write(fd, p, len > (1U << 30) ? (1U << 30) : len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		p += r;
-		len -= r;
-	}
-	return 0;
-}
-
 /* Read up to len bytes; return the number read (short only at EOF). */
 static ssize_t kbf_read_all(int fd, void *buf, size_t len)
 {
@@ -279,33 +262,22 @@ static ssize_t kbf_read_all(int fd, void *buf, size_t len)
 
 int kbloom_save_file(const struct kbloom_filter *f, const char *path)
 {
-	char tmp[PATH_MAX];
+	struct kbloom_out *o;
 	void *img = NULL;
 	size_t len;
-	int fd, ret;
+	int ret;
 
 	if (!f || !path)
 		return -EINVAL;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
 	ret = kbloom_save_alloc(f, &img, &len);
 	if (ret)
 		return ret;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out_free;
-	}
-	ret = kbf_write_all(fd, img, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
+	ret = kbloom_out_open(path, kbloom_image_secret(img, len) ?
+			      KBLOOM_OUT_SECRET : 0, &o);
 	if (ret)
-		unlink(tmp);
+		goto out_free;
+	ret = kbloom_out_write(o, img, len);
+	ret = kbloom_out_close(o, !ret) ?: ret;
 out_free:
 	free(img);
 	return ret;
