@@ -18,6 +18,7 @@
  *              names and geometry, namespaces and interfaces, instances
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
+ *   gate_cuckoo.c  gate stats lines of a cuckoo gate
  *   map.c      map load save dump stat test (a pinned filter)
  *   netinst.c, netinst_xdp.c
  *              what ipbf and mcbf share, and their xdp detach
@@ -430,5 +431,11 @@ int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
 const char *gate_mode_name(__u32 mode);
+
+/* gate_cuckoo.c (for gate.c) */
+struct kbloom_gate_cuckoo_info;
+void gate_cuckoo_text(const struct kbloom_gate_cuckoo_info *ci);
+void gate_cuckoo_json(struct json *j,
+		      const struct kbloom_gate_cuckoo_info *ci);
 
 #endif /* _KBLOOMCTL_H */

@@ -28,7 +28,7 @@
 #include "uapi/kbloom_plan.h"
 #include "xdp_priv.h"
 
-static void kbx_blocks_unmap(struct kbx_blocks *b)
+void kbx_blocks_unmap(struct kbx_blocks *b)
 {
 	if (b->words)
 		munmap(b->words, b->len);
@@ -89,12 +89,12 @@ static int kbx_blocks_map(struct kbx_blocks *b, int fd, __u32 map_id)
 	return 0;
 }
 
-/* The mapped blocks map of @p's slot, (re)mapped when the slot changed. */
-int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
-		      struct kbx_blocks **bp)
+/* The mapped blocks map of @slot, (re)mapped when the slot changed. */
+int kbx_slot_blocks(struct kbloom_xdp *x, __u32 slot, __u32 nblocks,
+		    struct kbx_blocks **bp)
 {
 	struct kbx_blocks *b;
-	__u32 slot = p->slot, id;
+	__u32 id;
 	int fd, ret;
 
 	if (slot >= x->nslots)
@@ -114,15 +114,21 @@ int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
 			return ret;
 		}
 	}
-	if (b->nblocks < p->nblocks)
+	if (b->nblocks < nblocks)
 		return -EINVAL;
 	*bp = b;
 	return 0;
 }
 
+int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
+		      struct kbx_blocks **bp)
+{
+	return kbx_slot_blocks(x, p->slot, p->nblocks, bp);
+}
+
 /* A new blocks map of @nblocks, mapped into @b. */
-static int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
-			  struct kbx_blocks *b)
+int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
+		   struct kbx_blocks *b)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o,
 		    .map_flags = BPF_F_MMAPABLE | BPF_F_INNER_MAP);
@@ -151,7 +157,7 @@ static int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
 	return ret;
 }
 
-static int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd)
+int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd)
 {
 	char leaf[32];
 
@@ -423,6 +429,11 @@ int kbloom_xdp_filter_info(struct kbloom_xdp *x, __u32 id,
  */
 static int kbx_image_variant_ok(const struct kbloom_xdp *x, __u32 id)
 {
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO) {
+		kbx_log(x, "%s: filter %u is a cuckoo filter: kbloomctl gate load / save (kbloom_gate_cuckoo_load_image())",
+			x->name, id);
+		return -EOPNOTSUPP;
+	}
 	if (x->variant != KBLOOM_XDP_VARIANT_KFUNC)
 		return 0;
 	kbx_log(x, "%s: filter %u: the kfunc variant reads kbloom.ko's filters; save or restore the module filter instead",
