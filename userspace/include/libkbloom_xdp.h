@@ -100,6 +100,11 @@ struct kbloom_xdp_geom {
 
 #define KBLOOM_XDP_DEF_CAPACITY	1024ULL
 #define KBLOOM_XDP_DEF_FPR_PICO	100000000ULL	/* 1e-4 */
+/*
+ * The default rate of a cuckoo gate: 16-bit fingerprints (b = 4: one
+ * bucket per 64-bit word), the widest the XDP form takes, 0.0116%.
+ */
+#define KBLOOM_XDP_CUCKOO_DEF_FPR_PICO	200000000ULL	/* 2e-4 */
 
 /**
  * enum kbloom_xdp_variant - where the filters of an mcast or gate path live
@@ -114,7 +119,10 @@ struct kbloom_xdp_geom {
  *                            it has no BTF, with a log line saying so
  * @KBLOOM_XDP_VARIANT_CUCKOO: the gate only: a cuckoo filter in BPF maps
  *                             planned from @geom's capacity and fpr
- *                             (b = 4, load 0.95; m and k must be 0)
+ *                             (b = 4, load 0.95; m and k must be 0; fpr
+ *                             0: KBLOOM_XDP_CUCKOO_DEF_FPR_PICO; rates
+ *                             below 0.0116% need fingerprints wider than
+ *                             the XDP form's 16 bits: -EINVAL)
  */
 enum kbloom_xdp_variant {
 	KBLOOM_XDP_VARIANT_AUTO = 0,

@@ -10,6 +10,7 @@
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
  *   gate rebuild NAME [SIZE]
+ *   gate load|save NAME FILE     (a cuckoo gate: gate_cuckoo.c)
  *
  * A kfunc gate ("xdp attach gate ... module-filter F") tests a kbloom.ko
  * filter instead: add and del go to it too, test and stats show what it
@@ -717,13 +718,39 @@ static const struct ctl_cmd gate_sub[] = {
 		.max_args = 13,
 		.run = cmd_rebuild,
 	},
+	{
+		.name = "load",
+		.synopsis = "NAME FILE",
+		.summary = "replace a cuckoo gate's filter with an image",
+		.help =
+"FILE: a version-3 cuckoo filter image (kbloomctl save of a cuckoo filter\n"
+"of kbloom.ko, libkbloom_cuckoo, gate save), of any size with buckets of\n"
+"at most 64 bits.  It is verified, the addresses of the set it lacks are\n"
+"added to it, and it is swapped in whole.  Only for a gate made with\n"
+"filter cuckoo (a blocked gate: map load).\n",
+		.min_args = 2,
+		.max_args = 2,
+		.run = gate_cmd_load,
+	},
+	{
+		.name = "save",
+		.synopsis = "NAME FILE",
+		.summary = "write a cuckoo gate's filter as an image",
+		.help =
+"The filter of a gate made with filter cuckoo as a version-3 image, which\n"
+"kbloomctl restore loads into kbloom.ko and gate load into another gate\n"
+"(a blocked gate: map save).\n",
+		.min_args = 2,
+		.max_args = 2,
+		.run = gate_cmd_save,
+	},
 	{ 0 }
 };
 
 const struct ctl_cmd gate_cmds[] = {
 	{
 		.name = "gate",
-		.synopsis = "add|del|test|list|mode|stats|rebuild ...",
+		.synopsis = "add|del|test|list|mode|stats|rebuild|load|save ...",
 		.summary = "a gate's set of addresses, its policy and counters",
 		.sub = gate_sub,
 	},

@@ -18,7 +18,7 @@
  *              names and geometry, namespaces and interfaces, instances
  *   mcast.c    mcast join leave ports groups stats
  *   gate.c     gate add del test list mode stats rebuild
- *   gate_cuckoo.c  gate stats lines of a cuckoo gate
+ *   gate_cuckoo.c  gate load save, the stats lines of a cuckoo gate
  *   map.c      map load save dump stat test (a pinned filter)
  *   netinst.c, netinst_xdp.c
  *              what ipbf and mcbf share, and their xdp detach
@@ -437,5 +437,7 @@ struct kbloom_gate_cuckoo_info;
 void gate_cuckoo_text(const struct kbloom_gate_cuckoo_info *ci);
 void gate_cuckoo_json(struct json *j,
 		      const struct kbloom_gate_cuckoo_info *ci);
+int gate_cmd_load(struct ctl *c, int argc, char **argv);
+int gate_cmd_save(struct ctl *c, int argc, char **argv);
 
 #endif /* _KBLOOMCTL_H */

@@ -223,9 +223,7 @@ static int cmd_load(struct ctl *c, int argc, char **argv)
 	ret = read_image(c, in, op, &img, &len);
 	ret = ret ?: fpath_open(c, &f);
 	if (!ret) {
-		ret = kbloom_xdp_variant(f.x) == KBLOOM_XDP_VARIANT_CUCKOO ?
-		      kbloom_gate_cuckoo_load_image(f.x, img, len) :
-		      kbloom_xdp_filter_load_image(f.x, f.id, img, len);
+		ret = kbloom_xdp_filter_load_image(f.x, f.id, img, len);
 		ret = ret ? xdp_fail(c, ret, "%s", op) : KBCTL_OK;
 	}
 	fpath_close(&f);
@@ -271,9 +269,7 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	ret = fpath_open(c, &f);
 	if (ret)
 		goto out;
-	ret = kbloom_xdp_variant(f.x) == KBLOOM_XDP_VARIANT_CUCKOO ?
-	      kbloom_gate_cuckoo_save_image(f.x, &img, &len) :
-	      kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
+	ret = kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
 	if (ret) {
 		ret = xdp_fail(c, ret, "%s", op);
 		goto out;
@@ -435,9 +431,7 @@ static int show(struct ctl *c, int argc, char **argv, bool blocks)
 		goto out;
 	ret = kbloom_xdp_filter_info(f.x, f.id, &fi);
 	if (!ret && blocks)
-		ret = kbloom_xdp_variant(f.x) == KBLOOM_XDP_VARIANT_CUCKOO ?
-	      kbloom_gate_cuckoo_save_image(f.x, &img, &len) :
-	      kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
+		ret = kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
 	if (ret) {
 		ret = xdp_fail(c, ret, "%s %s", c->cmd_path, f.path);
 		goto out;

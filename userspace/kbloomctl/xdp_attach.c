@@ -87,8 +87,7 @@ struct attach {
 	AT("match", "src|dst", KWT_ENUM, match, .words = match_words,	\
 	   .vals = match_flags),					\
 	AT("filter", "blocked|cuckoo", KWT_ENUM, cuckoo,		\
-	   .words = filter_words, .vals = filter_ids,			\
-	   .extra = "cuckoo: gate del deletes from the filter")
+	   .words = filter_words, .vals = filter_ids)
 #define AT_MODULE							\
 	AT("variant", "auto|map|kfunc", KWT_ENUM, variant,		\
 	   .words = variant_words, .vals = variant_ids),		\

@@ -68,7 +68,7 @@ int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
 	if (!t.capacity)
 		t.capacity = KBLOOM_XDP_DEF_CAPACITY;
 	if (!t.fpr_pico)
-		t.fpr_pico = KBLOOM_XDP_DEF_FPR_PICO;
+		t.fpr_pico = KBLOOM_XDP_CUCKOO_DEF_FPR_PICO;
 	ret = kb_cuckoo_plan(t.capacity, t.fpr_pico, &s);
 	if (ret) {
 		kbx_log(x, "%s: no cuckoo filter for capacity %llu at fpr %llu pico (fingerprints of %u..%u bits, at most %llu slots)",
