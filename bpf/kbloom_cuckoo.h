@@ -84,16 +84,29 @@ static __always_inline __u64 kbc_word(void *blocks, __u64 w, int *err)
 	return *(volatile __u64 *)&b->w[w % KBLOOM_BLOCK_WORDS];
 }
 
-/* Field @n of @width bits of the slot array. */
+/*
+ * Field @n of @width bits of the slot array: one block lookup, two when
+ * the field spills past the block's last word.
+ */
 static __always_inline __u64 kbc_field(void *blocks, __u64 n, __u32 width,
 				       int *err)
 {
-	__u64 w = kb_field_word(n, width), hi = 0;
+	__u64 w = kb_field_word(n, width), lo, hi = 0;
 	__u32 sh = kb_field_shift(n, width);
+	__u32 idx = (__u32)(w / KBLOOM_BLOCK_WORDS);
+	__u32 j = (__u32)(w % KBLOOM_BLOCK_WORDS);
+	struct kbloom_block *b = bpf_map_lookup_elem(blocks, &idx);
 
+	if (!b) {
+		*err = 1;
+		return 0;
+	}
+	lo = *(volatile __u64 *)&b->w[j];
 	if (kb_field_spills(sh, width))
-		hi = kbc_word(blocks, w + 1, err);
-	return kb_field_get(kbc_word(blocks, w, err), hi, sh, width);
+		hi = j + 1 < KBLOOM_BLOCK_WORDS ?
+		     *(volatile __u64 *)&b->w[(j + 1) % KBLOOM_BLOCK_WORDS] :
+		     kbc_word(blocks, w + 1, err);
+	return kb_field_get(lo, hi, sh, width);
 }
 
 /* L: b fields of f bits, each holding 1 (b = slots: 1, 2, 4 or 8). */
