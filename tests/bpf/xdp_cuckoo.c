@@ -28,8 +28,7 @@
 #include "libkbloom_xdp.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_xdp_maps.h"
-#include "tests/bpf/xdp_cuckoo.skel.h"
-#include "tests/bpf/xdp_util.h"
+#include "tests/bpf/xdp_cuckoo_util.h"
 
 #define NKEYS		1000000ULL
 #define PICO_02		2000000000ULL	/* 0.2% */
@@ -37,67 +36,27 @@
 
 FIXTURE(ck) {
 	char name[64];
-	struct kbloom_xdp *x;
-	struct xdp_cuckoo *probe;
-	int fd;
+	struct ckt_gate g;
+	struct kbloom_xdp *x;	/* g.x */
+	int fd;			/* g.fd */
 	struct kbt_log log;
 };
-
-static void ck_cleanup(FIXTURE_DATA(ck) *self)
-{
-	if (self->probe)
-		xdp_cuckoo__destroy(self->probe);
-	self->probe = NULL;
-	if (self->x)
-		kbloom_xdp_close(self->x);
-	self->x = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-}
-
-static int ck_reuse(FIXTURE_DATA(ck) *self, struct bpf_map *map,
-		    const char *pin)
-{
-	char p[512];
-	int fd, ret;
-
-	snprintf(p, sizeof(p), "%s/%s", kbloom_xdp_dir(self->x), pin);
-	fd = bpf_obj_get(p);
-	if (fd < 0)
-		return -errno;
-	ret = bpf_map__reuse_fd(map, fd);
-	close(fd);
-	return ret;
-}
 
 /* A cuckoo gate for @capacity keys at 0.2%, and the probe on its maps. */
 static int ck_make(FIXTURE_DATA(ck) *self, __u64 capacity)
 {
 	struct kbloom_xdp_opts o = {
 		.mode = KBLOOM_GATE_MONITOR,
-		.variant = KBLOOM_XDP_VARIANT_CUCKOO,
 		.geom = { .capacity = capacity, .fpr_pico = PICO_02,
 			  .seed = SEED },
 		.max_keys = 1U << 16,
 		.log = kbt_log_line, .log_ctx = &self->log,
 	};
-	int ret;
+	int ret = ckt_gate_make(&self->g, self->name, &o);
 
-	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_GATE, &o, &self->x);
-	if (ret)
-		return ret;
-	self->probe = xdp_cuckoo__open();
-	if (!self->probe)
-		return -errno;
-	ret = ck_reuse(self, self->probe->maps.probe_cuckoo, "gate_cuckoo");
-	ret = ret ?: ck_reuse(self, self->probe->maps.probe_filters,
-			      "gate_filters");
-	ret = ret ?: ck_reuse(self, self->probe->maps.probe_cseq, "gate_cseq");
-	ret = ret ?: xdp_cuckoo__load(self->probe);
-	if (ret)
-		return ret;
-	self->fd = bpf_program__fd(self->probe->progs.kbloom_cuckoo_probe);
-	return 0;
+	self->x = self->g.x;
+	self->fd = self->g.fd;
+	return ret;
 }
 
 FIXTURE_SETUP(ck)
@@ -108,17 +67,10 @@ FIXTURE_SETUP(ck)
 
 FIXTURE_TEARDOWN(ck)
 {
-	ck_cleanup(self);
+	ckt_gate_free(&self->g);
+	kbt_unpin(self->name);
 }
 
-/* Key @i of stream @s: 16 bytes. */
-static void key_of(__u64 s, __u64 i, __u8 key[16])
-{
-	__u64 r = s * 0x100000000ULL + i, a = kbt_rand(&r), b = kbt_rand(&r);
-
-	memcpy(key, &a, 8);
-	memcpy(key + 8, &b, 8);
-}
 
 /* An IPv4 address 10.x.y.z from @i. */
 static void addr_of(__u32 i, __u8 a[4])
@@ -127,21 +79,6 @@ static void addr_of(__u32 i, __u8 a[4])
 	a[1] = (__u8)(i >> 16);
 	a[2] = (__u8)(i >> 8);
 	a[3] = (__u8)i;
-}
-
-/* The probe's answer on a key of 4 or 16 bytes: 1, 0, or -1 (error). */
-static int probe(int fd, const __u8 *key, __u32 len)
-{
-	__u8 frame[32] = {};
-	__u32 rv;
-
-	frame[0] = (__u8)len;
-	memcpy(frame + 1, key, len);
-	if (kbt_run(fd, frame, sizeof(frame), 0, &rv))
-		return -1;
-	if (rv == XDP_PASS)
-		return 1;
-	return rv == XDP_DROP ? 0 : -1;
 }
 
 static struct kbloom_cuckoo *ck_build(__u64 n)
@@ -154,7 +91,7 @@ static struct kbloom_cuckoo *ck_build(__u64 n)
 	if (kbloom_cuckoo_create(n, PICO_02, &o, &c))
 		return NULL;
 	for (i = 0; i < n; i++) {
-		key_of(1, i, key);
+		ckt_key(1, i, key);
 		if (kbloom_cuckoo_add(c, key, 16)) {
 			kbloom_cuckoo_destroy(c);
 			return NULL;
@@ -197,15 +134,15 @@ TEST_F_TIMEOUT(ck, bpf_library_loader_agree_1m, 600)
 	EXPECT_EQ(2, info.params.gen);
 
 	for (i = 0; i < NKEYS; i++) {
-		key_of(1, i, key);
-		b = probe(self->fd, key, 16);
+		ckt_key(1, i, key);
+		b = ckt_probe(self->fd, key, 16);
 		ASSERT_LE(0, b);
 		missing += b != 1;
 	}
 	EXPECT_EQ(0, missing);
 	for (i = 0; i < NKEYS; i++) {
-		key_of(2, i, key);
-		b = probe(self->fd, key, 16);
+		ckt_key(2, i, key);
+		b = ckt_probe(self->fd, key, 16);
 		ASSERT_LE(0, b);
 		if (b != kbloom_cuckoo_test(c, key, 16) ||
 		    b != kbloom_gate_cuckoo_test(self->x, key, 16))
@@ -247,19 +184,19 @@ TEST_F(ck, gate_del_deletes_from_the_filter)
 	EXPECT_EQ(-EEXIST, kbloom_gate_add(self->x, a, 4));
 	for (i = 0; i < 500; i++) {
 		addr_of(i, a);
-		ASSERT_EQ(1, probe(self->fd, a, 4));
+		ASSERT_EQ(1, ckt_probe(self->fd, a, 4));
 	}
 	for (i = 0; i < 250; i++) {
 		addr_of(i, a);
 		ASSERT_EQ(0, kbloom_gate_del(self->x, a, 4));
-		gone += probe(self->fd, a, 4) == 0;
+		gone += ckt_probe(self->fd, a, 4) == 0;
 	}
 	EXPECT_EQ(-ENOENT, kbloom_gate_del(self->x, a, 4));
 	/* a deleted address may still match another's fingerprint: rarely */
 	EXPECT_GE(gone, 248);
 	for (i = 250; i < 500; i++) {
 		addr_of(i, a);
-		ASSERT_EQ(1, probe(self->fd, a, 4));
+		ASSERT_EQ(1, ckt_probe(self->fd, a, 4));
 	}
 	ASSERT_EQ(0, kbloom_gate_cuckoo_info(self->x, &info));
 	EXPECT_EQ(250, info.params.inserted);
@@ -332,7 +269,7 @@ TEST_F_TIMEOUT(ck, churn_no_false_negatives, 120)
 	while (kbt_now() < end) {
 		for (i = 0; i < 3000; i++) {
 			addr_of(i, a);
-			b = probe(self->fd, a, 4);
+			b = ckt_probe(self->fd, a, 4);
 			tests++;
 			misses += b == 0;
 			errors += b < 0;
@@ -411,7 +348,7 @@ static void unchanged(struct __test_metadata *_metadata,
 	EXPECT_EQ(n, info.params.inserted);
 	for (i = 0; i < n; i++) {
 		addr_of(i, a);
-		EXPECT_EQ(1, probe(self->fd, a, 4));
+		EXPECT_EQ(1, ckt_probe(self->fd, a, 4));
 	}
 }
 
@@ -534,7 +471,7 @@ TEST_F(ck, params_larger_than_the_map_refused)
 	/* BPF: buckets beyond the map are an error, never an answer */
 	for (i = 0; i < 200; i++) {
 		addr_of(1000 + i, a);
-		aborted += probe(self->fd, a, 4) < 0;
+		aborted += ckt_probe(self->fd, a, 4) < 0;
 	}
 	EXPECT_GT(aborted, 100);
 
