@@ -36,10 +36,14 @@
  * positive, which the gate's exact map catches).  After
  * KBLOOM_CUCKOO_BPF_TRIES unstable reads the answer is "possibly
  * present": a writer stalled inside its window costs exact lookups, never
- * a false negative.  The loads are ordered by x86-64's memory model (loads
- * are not reordered with older loads; the JIT keeps the program's order)
- * and by compiler barriers here; BPF before Linux 6.15 has no load-acquire
- * for weakly ordered machines.
+ * a false negative.  Words and counter are aligned 64- and 32-bit loads
+ * (one instruction each, never torn); barrier() keeps the compiler from
+ * moving or caching them across the two reads of the counter (clang 14
+ * has no atomic loads for BPF), and at run time x86-64's memory model
+ * keeps their order (loads are not reordered with older loads; the JIT
+ * keeps the program's).  A word the compiler chose to load twice could
+ * differ only if a writer ran meanwhile, which the counter then shows.
+ * BPF before Linux 6.15 has no load-acquire for weakly ordered machines.
  */
 #ifndef _KBLOOM_CUCKOO_BPF_H
 #define _KBLOOM_CUCKOO_BPF_H
@@ -81,7 +85,7 @@ static __always_inline __u64 kbc_word(void *blocks, __u64 w, int *err)
 		*err = 1;
 		return 0;
 	}
-	return *(volatile __u64 *)&b->w[w % KBLOOM_BLOCK_WORDS];
+	return b->w[w % KBLOOM_BLOCK_WORDS];
 }
 
 /*
@@ -101,10 +105,10 @@ static __always_inline __u64 kbc_field(void *blocks, __u64 n, __u32 width,
 		*err = 1;
 		return 0;
 	}
-	lo = *(volatile __u64 *)&b->w[j];
+	lo = b->w[j];
 	if (kb_field_spills(sh, width))
 		hi = j + 1 < KBLOOM_BLOCK_WORDS ?
-		     *(volatile __u64 *)&b->w[(j + 1) % KBLOOM_BLOCK_WORDS] :
+		     b->w[(j + 1) % KBLOOM_BLOCK_WORDS] :
 		     kbc_word(blocks, w + 1, err);
 	return kb_field_get(lo, hi, sh, width);
 }
@@ -144,7 +148,7 @@ static __always_inline int kbc_read(void *blocks, __u32 i1, __u32 i2,
 
 static __always_inline __u32 kbc_seq(const struct kbloom_cuckoo_seq *s)
 {
-	return *(volatile const __u32 *)&s->seq;
+	return s->seq;
 }
 
 /*
