@@ -199,34 +199,25 @@ static int gc_params_put(struct kbloom_xdp *x,
 int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 {
 	struct kbloom_cuckoo_params p;
-	struct kbx_blocks *b = &x->slots[0];
 	__u32 slot = 0;
 	int ret;
 
 	ret = kbx_cuckoo_geom(x, o ? &o->geom : NULL, &p);
+	ret = ret ?: kbx_slot_fill(x, 0, slot, p.nblocks, NULL, 0, 0);
 	if (ret)
 		return ret;
-	kbx_blocks_unmap(b);
-	ret = kbx_blocks_new(x, 0, p.nblocks, b);
-	if (ret)
-		return ret;
-	ret = kbp_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
-	if (ret)
-		goto err_unmap;
 	p.gen = 1;
 	ret = gc_params_put(x, &p, BPF_NOEXIST);
 	if (ret)
 		goto err_slot;
-	ret = kbx_filter_pin(x, 0, b->fd);
+	ret = kbx_filter_pin(x, 0, x->slots[slot].fd);
 	if (ret)
 		goto err_params;
 	return 0;
 err_params:
 	bpf_map_delete_elem(x->cuckoo->params_fd, &slot);
 err_slot:
-	bpf_map_delete_elem(x->filters_fd, &slot);
-err_unmap:
-	kbx_blocks_unmap(b);
+	kbx_slot_drop(x, slot);
 	return ret;
 }
 
@@ -267,7 +258,6 @@ static int gc_swap(struct kbloom_xdp *x, struct kbloom_cuckoo_params *np,
 		   const __u64 *words)
 {
 	struct kbloom_cuckoo_params cur;
-	struct kbx_blocks *b;
 	__u32 old, slot;
 	int ret;
 
@@ -276,33 +266,18 @@ static int gc_swap(struct kbloom_xdp *x, struct kbloom_cuckoo_params *np,
 		return ret;
 	old = cur.slot;
 	slot = old ^ 1;
-	if (slot >= x->nslots)
-		return -EINVAL;
-	b = &x->slots[slot];
-	kbx_blocks_unmap(b);
-	ret = kbx_blocks_new(x, 0, np->nblocks, b);
+	ret = kbx_slot_fill(x, 0, slot, np->nblocks, words, np->nwords, 0);
 	if (ret)
 		return ret;
-	memcpy(b->words, words, np->nwords * 8);
-	ret = kbp_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
-	if (ret)
-		goto err_unmap;
 	np->slot = slot;
 	np->gen = cur.gen + 1;
 	ret = gc_params_put(x, np, BPF_EXIST);
-	if (ret)
-		goto err_slot;
-	if (kbx_filter_pin(x, 0, b->fd))
-		kbx_log(x, "%s: re-pinning filter_0 failed", x->name);
-	kbp_rcu_sync();
-	bpf_map_delete_elem(x->filters_fd, &old);
-	kbx_blocks_unmap(&x->slots[old]);
+	if (ret) {
+		kbx_slot_drop(x, slot);
+		return ret;
+	}
+	kbx_slot_retire(x, 0, slot, old);
 	return 0;
-err_slot:
-	bpf_map_delete_elem(x->filters_fd, &slot);
-err_unmap:
-	kbx_blocks_unmap(b);
-	return ret;
 }
 
 /* The parameters of a library filter, for gc_swap(). */

@@ -135,9 +135,18 @@ int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
 /* filter.c */
 int kbx_slot_blocks(struct kbloom_xdp *x, __u32 slot, __u32 nblocks,
 		    struct kbx_blocks **bp);
-int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
-		   struct kbx_blocks *b);
-void kbx_blocks_unmap(struct kbx_blocks *b);
+/*
+ * Replacing a filter: kbx_slot_fill() makes a new blocks map of @nblocks
+ * in the idle @slot, @nwords of @words copied in (@le: little-endian
+ * bytes; NULL: zeroed), and enters it into <path>_filters; then the
+ * caller publishes parameters naming @slot and calls kbx_slot_retire()
+ * (pin it as filter_<id>, empty @old after a grace period), or
+ * kbx_slot_drop() to undo.
+ */
+int kbx_slot_fill(struct kbloom_xdp *x, __u32 id, __u32 slot,
+		  __u32 nblocks, const __u64 *words, __u64 nwords, int le);
+void kbx_slot_drop(struct kbloom_xdp *x, __u32 slot);
+void kbx_slot_retire(struct kbloom_xdp *x, __u32 id, __u32 slot, __u32 old);
 int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd);
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
 int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
