@@ -13,6 +13,8 @@
  *    deleted address is gone from the filter, not only from the set;
  *  - adds and deletes at 90% load (kicks) in one thread, BPF lookups of
  *    the addresses that stay in another: no false negative;
+ *  - a counter left odd (a writer died in its window): "possibly
+ *    present" until the next writer repairs it; replaced programs;
  *  - bad inputs refused with their errno and a log line, nothing changed:
  *    blocked geometry, a rate needing buckets wider than 64 bits, the
  *    variant on mcast, images of another type, of too wide buckets or
@@ -203,6 +205,54 @@ TEST_F(ck, gate_del_deletes_from_the_filter)
 	EXPECT_EQ(250, info.used);
 	EXPECT_EQ(0, info.seq & 1);
 	EXPECT_EQ(KBLOOM_XDP_VARIANT_CUCKOO, kbloom_xdp_variant(self->x));
+}
+
+/*
+ * A writer that died inside its window leaves the counter odd: lookups
+ * then answer "possibly present" (the exact map decides), the next writer
+ * makes it even again.  Replacing the programs keeps the filter.
+ */
+TEST_F(ck, odd_counter_and_replace)
+{
+	struct kbloom_cuckoo_seq odd = { .seq = 7 };
+	struct kbloom_gate_cuckoo_info info;
+	__u32 zero = 0, i, maybe = 0;
+	char path[512];
+	__u8 a[4];
+	int fd;
+
+	ASSERT_EQ(0, ck_make(self, 1000));
+	addr_of(1, a);
+	ASSERT_EQ(0, kbloom_gate_add(self->x, a, 4));
+	snprintf(path, sizeof(path), "%s/gate_cseq", kbloom_xdp_dir(self->x));
+	fd = bpf_obj_get(path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, bpf_map_update_elem(fd, &zero, &odd, 0));
+	close(fd);
+	for (i = 100; i < 200; i++) {
+		addr_of(i, a);
+		maybe += ckt_probe(self->fd, a, 4) == 1;
+	}
+	EXPECT_EQ(100, maybe);
+	addr_of(2, a);
+	ASSERT_EQ(0, kbloom_gate_add(self->x, a, 4));
+	EXPECT_NE(NULL, strstr(self->log.text, "counter was odd"));
+	ASSERT_EQ(0, kbloom_gate_cuckoo_info(self->x, &info));
+	EXPECT_EQ(10, info.seq);
+	maybe = 0;
+	for (i = 100; i < 200; i++) {
+		addr_of(i, a);
+		maybe += ckt_probe(self->fd, a, 4) == 1;
+	}
+	EXPECT_GT(5, maybe);
+
+	ASSERT_EQ(0, kbloom_xdp_replace(self->x));
+	EXPECT_EQ(KBLOOM_XDP_VARIANT_CUCKOO, kbloom_xdp_variant(self->x));
+	addr_of(1, a);
+	EXPECT_EQ(1, kbloom_gate_cuckoo_test(self->x, a, 4));
+	addr_of(3, a);
+	ASSERT_EQ(0, kbloom_gate_add(self->x, a, 4));
+	EXPECT_EQ(1, ckt_probe(self->fd, a, 4));
 }
 
 /* ---- churn: writers move entries while BPF reads ----------------------------- */

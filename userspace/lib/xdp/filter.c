@@ -50,8 +50,14 @@ void kbx_filter_release(struct kbloom_xdp *x)
 
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 {
-	int ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
+	int ret;
 
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO) {
+		kbx_log(x, "%s: filter %u is a cuckoo filter (kbloomctl gate stats, gate save; kbloom_gate_cuckoo_info())",
+			x->name, id);
+		return -EOPNOTSUPP;
+	}
+	ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 	if (ret)
 		return ret;
 	if (p->version != KBLOOM_XDP_LAYOUT_VERSION ||
@@ -448,11 +454,6 @@ int kbloom_xdp_filter_info(struct kbloom_xdp *x, __u32 id,
  */
 static int kbx_image_variant_ok(const struct kbloom_xdp *x, __u32 id)
 {
-	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO) {
-		kbx_log(x, "%s: filter %u is a cuckoo filter: kbloomctl gate load / save (kbloom_gate_cuckoo_load_image())",
-			x->name, id);
-		return -EOPNOTSUPP;
-	}
 	if (x->variant != KBLOOM_XDP_VARIANT_KFUNC)
 		return 0;
 	kbx_log(x, "%s: filter %u: the kfunc variant reads kbloom.ko's filters; save or restore the module filter instead",

@@ -221,6 +221,24 @@ err_slot:
 	return ret;
 }
 
+/*
+ * Under the lock, before writing: an odd counter means that a writer died
+ * inside its window (writers hold the lock); make it even again, or the
+ * next window would run with an even counter.  The slots are whole: a
+ * writer's moves never leave an entry out of both its buckets.
+ */
+static void gc_seq_repair(struct kbloom_xdp *x)
+{
+	__u32 *seq = &x->cuckoo->seq->seq;
+	__u32 v = __atomic_load_n(seq, __ATOMIC_RELAXED);
+
+	if (!(v & 1))
+		return;
+	kbx_log(x, "%s: the cuckoo filter's writer counter was odd (a writer stopped inside its window): reset",
+		x->name);
+	__atomic_store_n(seq, v + 1, __ATOMIC_RELEASE);
+}
+
 /* Under the lock: add (@add) or delete one key of filter 0. */
 int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
 		    __u32 len)
@@ -231,6 +249,7 @@ int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
 	struct kbx_blocks *b;
 	int ret, put;
 
+	gc_seq_repair(x);
 	ret = gc_get(x, &p, &b);
 	ret = ret ?: gc_bind(x, &p, b, &c);
 	if (ret)
