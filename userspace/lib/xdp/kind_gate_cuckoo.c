@@ -224,8 +224,10 @@ err_slot:
 /*
  * Under the lock, before writing: an odd counter means that a writer died
  * inside its window (writers hold the lock); make it even again, or the
- * next window would run with an even counter.  The slots are whole: a
- * writer's moves never leave an entry out of both its buckets.
+ * next window would run with an even counter.  No entry of a returned
+ * add is lost: the dead writer had copied every entry it moved before
+ * overwriting its old slot; a slot it left half written is at worst a
+ * stray fingerprint (a false positive).
  */
 static void gc_seq_repair(struct kbloom_xdp *x)
 {
