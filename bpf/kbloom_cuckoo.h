@@ -51,6 +51,30 @@
 #include "bpf/kbloom_bpf.h"
 #include "uapi/kbloom_variants.h"
 
+/*
+ * The two maps a cuckoo filter table adds to <path>_filters
+ * (uapi/kbloom_xdp_maps.h): its parameters (BPF_F_NO_PREALLOC: an update
+ * replaces them under RCU) and the writers' counter (mmapped by the
+ * loader), named @name.
+ */
+#define KBLOOM_CUCKOO_PARAMS_MAP(name)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct kbloom_cuckoo_params);		\
+	} name SEC(".maps")
+
+#define KBLOOM_CUCKOO_SEQ_MAP(name)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_ARRAY);			\
+		__uint(map_flags, BPF_F_MMAPABLE);			\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct kbloom_cuckoo_seq);		\
+	} name SEC(".maps")
+
 /* The cuckoo filter of a filter table: parameters, blocks and counter. */
 struct kbloom_bpf_cuckoo {
 	const struct kbloom_cuckoo_params *p;

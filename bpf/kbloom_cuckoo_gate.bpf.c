@@ -18,22 +18,9 @@
 #include "bpf/kbloom_gate.h"
 #include "bpf/kbloom_cuckoo.h"
 
-/* BPF_F_NO_PREALLOC: an update replaces the parameters under RCU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_params);
-} gate_cuckoo SEC(".maps");
+KBLOOM_CUCKOO_PARAMS_MAP(gate_cuckoo);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_seq);
-} gate_cseq SEC(".maps");
+KBLOOM_CUCKOO_SEQ_MAP(gate_cseq);
 
 /* The cuckoo filter's answer: KBLOOM_ABSENT, KBLOOM_MAYBE or -ENOENT. */
 static __always_inline int gate_filter_test(const __u8 *addr, __u32 len)

@@ -103,13 +103,7 @@ struct {
 	__type(value, struct kbloom_block);
 } ck_inner SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_params);
-} ck_params SEC(".maps");
+KBLOOM_CUCKOO_PARAMS_MAP(ck_params);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
@@ -118,13 +112,7 @@ struct {
 	__array(values, struct kbloom_blocks);
 } ck_filters SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_seq);
-} ck_seq SEC(".maps");
+KBLOOM_CUCKOO_SEQ_MAP(ck_seq);
 
 const volatile struct xb_cfg cfg;
 

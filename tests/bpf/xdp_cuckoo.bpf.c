@@ -14,13 +14,7 @@
 
 KBLOOM_BTF_TYPES;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_params);
-} probe_cuckoo SEC(".maps");
+KBLOOM_CUCKOO_PARAMS_MAP(probe_cuckoo);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
@@ -29,13 +23,7 @@ struct {
 	__array(values, struct kbloom_blocks);
 } probe_filters SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kbloom_cuckoo_seq);
-} probe_cseq SEC(".maps");
+KBLOOM_CUCKOO_SEQ_MAP(probe_cseq);
 
 SEC("xdp")
 int kbloom_cuckoo_probe(struct xdp_md *ctx)
