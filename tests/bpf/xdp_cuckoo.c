@@ -415,9 +415,25 @@ static void bad_image(struct __test_metadata *_metadata,
 	unchanged(_metadata, self, 20, 1);
 }
 
-TEST_F(ck, bad_images_change_nothing)
+/* bad_image() of an empty cuckoo filter's image, its last byte @flip-ped. */
+static void bad_cuckoo_image(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(ck) *self, __u32 fp_bits, int flip,
+			     int err, const char *sub)
 {
 	struct kbloom_cuckoo *c = NULL;
+	size_t len;
+	void *img;
+
+	ASSERT_EQ(0, kbloom_cuckoo_create_shape(fp_bits, 4, 1000, NULL, &c));
+	ASSERT_EQ(0, ck_image(c, &img, &len));
+	((__u8 *)img)[len - 1] ^= (__u8)flip;
+	bad_image(_metadata, self, img, len, err, sub);
+	free(img);
+	kbloom_cuckoo_destroy(c);
+}
+
+TEST_F(ck, bad_images_change_nothing)
+{
 	struct kbloom_filter *f = NULL;
 	struct kbloom_xdp_opts bo = { .log = kbt_log_line,
 				      .log_ctx = &self->log };
@@ -442,20 +458,11 @@ TEST_F(ck, bad_images_change_nothing)
 	free(img);
 	kbloom_destroy(f);
 	/* 20-bit fingerprints: buckets of 80 bits */
-	ASSERT_EQ(0, kbloom_cuckoo_create_shape(20, 4, 1000, NULL, &c));
-	ASSERT_EQ(0, ck_image(c, &img, &len));
-	bad_image(_metadata, self, img, len, -EINVAL,
-		  "buckets of at most 64 bits");
-	free(img);
-	kbloom_cuckoo_destroy(c);
+	bad_cuckoo_image(_metadata, self, 20, 0, -EINVAL,
+			 "buckets of at most 64 bits");
 	/* a valid image with one payload byte changed */
-	ASSERT_EQ(0, kbloom_cuckoo_create_shape(12, 4, 1000, NULL, &c));
-	ASSERT_EQ(0, ck_image(c, &img, &len));
-	((__u8 *)img)[len - 1] ^= 1;
-	bad_image(_metadata, self, img, len, -EBADMSG,
-		  "not a valid cuckoo filter image");
-	free(img);
-	kbloom_cuckoo_destroy(c);
+	bad_cuckoo_image(_metadata, self, 12, 1, -EBADMSG,
+			 "not a valid cuckoo filter image");
 	/* the cuckoo calls on a blocked gate */
 	kbt_name(bname, sizeof(bname), "ckb");
 	ASSERT_EQ(0, kbloom_xdp_create(bname, KBLOOM_XDP_GATE, &bo, &blocked));
