@@ -55,6 +55,7 @@
 #include <linux/types.h>
 #include <linux/const.h>
 #include "kbloom_base.h"
+#include "kbloom_variants.h"
 
 /* struct kbloom_params.version: this layout */
 #define KBLOOM_XDP_LAYOUT_VERSION	1U
@@ -239,6 +240,79 @@ struct kbloom_gate_stats {
 	__u64 errors;
 	__u64 drops;
 	__u64 passed;
+};
+
+/* ---- cuckoo filters (the gate's cuckoo variant) ------------------------ */
+
+/*
+ * A cuckoo filter in BPF is a blocks map as above holding the slot array
+ * of uapi/kbloom_variants.h word for word: word w of the array is word
+ * w % 8 of block w / 8, so the first nwords words of the map are the
+ * payload of the filter's version-3 image and the rest of the last block
+ * is zero.  A bucket of b f-bit slots is one packed field of b f bits
+ * (bucket i is bits [i b f, + b f)): with b f dividing 512 (f = 16, b = 4)
+ * every bucket lies in one 64-byte block, otherwise a few straddle two
+ * (f = 12, b = 4: 2 bucket positions in 32).  The XDP form takes buckets
+ * of at most KBLOOM_CUCKOO_BPF_BUCKET_BITS (f <= 16 at b = 4).
+ *
+ *   <path>_cuckoo   BPF_MAP_TYPE_HASH, BPF_F_NO_PREALLOC, filter id ->
+ *                   struct kbloom_cuckoo_params: the shape and hash, and
+ *                   the slot of <path>_filters holding the blocks map
+ *                   (swapped as for blocked filters: params last);
+ *   <path>_cseq     BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE, 0 -> struct
+ *                   kbloom_cuckoo_seq: odd while a writer changes slots.
+ *
+ * Writers are the loader (libkbloom_cuckoo over the mmapped blocks map,
+ * serialised by the instance lock): seq + 1, the slot stores (a kick
+ * path moved from its end back to its start, so an entry is always in
+ * one of its buckets), seq + 1.  A program reads seq, both buckets, seq
+ * again: a fingerprint found stands; "absent" stands only if seq was
+ * even and unchanged, else it reads again, and after
+ * KBLOOM_CUCKOO_BPF_TRIES unstable reads it answers "possibly present".
+ */
+
+/* Reads of a BPF lookup before it gives up and answers "possibly present" */
+#define KBLOOM_CUCKOO_BPF_TRIES	4U
+
+/* The widest bucket (b f bits) of the XDP form: one field of two words */
+#define KBLOOM_CUCKOO_BPF_BUCKET_BITS	64U
+
+/**
+ * struct kbloom_cuckoo_params - a cuckoo filter, as the programs see it
+ * @shape: the geometry (KBLOOM_TYPE_CUCKOO, kb_shape_check())
+ * @version: KBLOOM_XDP_LAYOUT_VERSION
+ * @hash_id: enum kbloom_hash_id
+ * @seed: hash seed
+ * @nwords: words of the slot array, kb_shape_words(@shape)
+ * @nblocks: blocks of the blocks map, (@nwords + 7) / 8
+ * @slot: index in <path>_filters of the blocks map holding the filter
+ * @gen: generation, bumped each time the blocks map changes
+ * @inserted: keys in the filter (adds minus deletes through the loader)
+ * @kicks: entries relocated by the loader's adds
+ * @overflows: adds refused for lack of room (-ENOSPC)
+ * @capacity: planned n, 0 for an explicit shape
+ * @fpr_pico: planned p in 1e-12 units, 0 for an explicit shape
+ */
+struct kbloom_cuckoo_params {
+	struct kb_shape shape;
+	__u32 version;
+	__u32 hash_id;
+	__u64 seed;
+	__u64 nwords;
+	__u32 nblocks;
+	__u32 slot;
+	__u64 gen;
+	__u64 inserted;
+	__u64 kicks;
+	__u64 overflows;
+	__u64 capacity;
+	__u64 fpr_pico;
+};
+
+/* The writers' sequence counter (odd while slots change). */
+struct kbloom_cuckoo_seq {
+	__u32 seq;
+	__u32 reserved;
 };
 
 #endif /* _UAPI_KBLOOM_XDP_MAPS_H */

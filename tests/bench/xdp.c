@@ -16,6 +16,11 @@
  *   - the kernel's bloom map with max_entries = n and nr_hashes =
  *     round(-log2(0.01)) = 7, sized as the kernel sizes it
  *     (n * 7 * 7 / 5 bits rounded up to a power of two);
+ *   - a cuckoo filter (bpf/kbloom_cuckoo.h) planned by libkbloom_cuckoo
+ *     for (n, 1%) and filled by it, behind its filter table as the gate's
+ *     cuckoo variant reaches it: its absent lookup against the blocked
+ *     table lookup is the line "cuckoo absent lookup time vs table absent
+ *     lookup" (goal at 8M: <= 1.3x);
  *   - the floor: the key and one random load from an array map of the
  *     filter's size, the next run waiting for it (one cache miss per
  *     run); the same load without the wait (misses of consecutive runs
@@ -59,6 +64,7 @@
 #include <bpf/libbpf.h>
 
 #include "libkbloom.h"
+#include "libkbloom_cuckoo.h"
 #include "uapi/kbloom_xdp_maps.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
@@ -76,6 +82,7 @@ enum {
 	P_KB_PRESENT, P_KB_ABSENT, P_KB_INSERT,
 	P_TBL_PRESENT, P_TBL_ABSENT, P_TBL_INSERT, P_TBL_BLOCKS, P_TBL_PARAMS,
 	P_BF_PRESENT, P_BF_ABSENT, P_BF_PUSH,
+	P_CK_PRESENT, P_CK_ABSENT,
 	P_OLD_PRESENT, P_OLD_ABSENT, P_PW_PRESENT, P_PW_ABSENT, P_INS8,
 	NPROG,
 };
@@ -102,6 +109,8 @@ static const struct {
 	[P_BF_PRESENT] = { "xb_bf_present", "BLOOM_FILTER peek, present", XB_BF_PRESENT, 1 },
 	[P_BF_ABSENT] = { "xb_bf_absent", "BLOOM_FILTER peek, absent", XB_BF_ABSENT, 0 },
 	[P_BF_PUSH] = { "xb_bf_push", "BLOOM_FILTER push", -1, 0 },
+	[P_CK_PRESENT] = { "xb_ck_present", "cuckoo table lookup, present", XB_CK_PRESENT, 1 },
+	[P_CK_ABSENT] = { "xb_ck_absent", "cuckoo table lookup, absent", XB_CK_ABSENT, 0 },
 	[P_OLD_PRESENT] = { "xb_old_present", "exp: early-exit test, present", XB_OLD_PRESENT, 1 },
 	[P_OLD_ABSENT] = { "xb_old_absent", "exp: early-exit test, absent", XB_OLD_ABSENT, 0 },
 	[P_PW_PRESENT] = { "xb_pw_present", "exp: probe-wise test, present", XB_PW_PRESENT, 1 },
@@ -118,7 +127,8 @@ struct size_run {
 	double ns[NPROG];	/* medians */
 	double q1[NPROG], q3[NPROG];
 	double fill[NPROG];	/* the fill pass: fresh keys */
-	double fpr_kb, fpr_tbl, fpr_bf;
+	double fpr_kb, fpr_tbl, fpr_bf, fpr_ck;
+	struct kbloom_cuckoo_params ck;	/* the cuckoo filter's parameters */
 	char name[16];
 };
 
@@ -245,10 +255,66 @@ static int build_refs(struct size_run *r, __u64 **refp,
 	return 0;
 }
 
+/*
+ * The cuckoo filter of the n present keys, planned for (n, 1%) by
+ * libkbloom_cuckoo, and its parameters as the programs read them.
+ */
+static int build_cuckoo(struct size_run *r, struct kbloom_cuckoo **cp)
+{
+	struct kbloom_opts ko = { .hash_id = KBLOOM_HASH_FAST, .seed = SEED };
+	struct kbloom_cuckoo_stats st;
+	struct kbloom_cuckoo_params *p = &r->ck;
+	struct xb_key key;
+	__u32 i;
+	int err;
+
+	err = kbloom_cuckoo_create(r->n, P_PICO, &ko, cp);
+	for (i = 0; !err && i < r->n; i++) {
+		xb_key(&key, i, 0);
+		err = kbloom_cuckoo_add(*cp, &key, sizeof(key));
+	}
+	if (err)
+		return die("the cuckoo filter", err);
+	kbloom_cuckoo_stats(*cp, &st);
+	memset(p, 0, sizeof(*p));
+	p->shape = st.shape;
+	p->version = KBLOOM_XDP_LAYOUT_VERSION;
+	p->hash_id = KBLOOM_HASH_FAST;
+	p->seed = SEED;
+	p->nwords = kb_shape_words(&st.shape);
+	p->nblocks = (__u32)((p->nwords + KBLOOM_BLOCK_WORDS - 1) /
+			     KBLOOM_BLOCK_WORDS);
+	p->inserted = st.inserted;
+	p->capacity = r->n;
+	p->fpr_pico = P_PICO;
+	return 0;
+}
+
+/* The cuckoo filter's words into ck_inner, its table: ck_params, ck_filters. */
+static int load_cuckoo(struct xdp_bench *skel, const struct size_run *r,
+		       const struct kbloom_cuckoo *c)
+{
+	const __u64 *w = kbloom_cuckoo_words(c, NULL);
+	size_t bytes = (size_t)r->ck.nblocks * KBLOOM_BLOCK_BYTES;
+	__u32 zero = 0, fd = bpf_map__fd(skel->maps.ck_inner);
+	void *mem;
+
+	mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED)
+		return die("mmap the cuckoo blocks", errno);
+	memcpy(mem, w, r->ck.nwords * 8);
+	munmap(mem, bytes);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.ck_filters), &zero, &fd, 0) ||
+	    bpf_map_update_elem(bpf_map__fd(skel->maps.ck_params), &zero, &r->ck, 0))
+		return die("fill the cuckoo table", errno);
+	return 0;
+}
+
 static int run_size(struct size_run *r)
 {
 	static double samples[NPROG][ROUNDS_MAX];
 	struct kbloom_filter *lib = NULL;
+	struct kbloom_cuckoo *ck = NULL;
 	struct xdp_bench *skel = NULL;
 	struct bpf_program *prog;
 	__u64 runs[NPROG] = { 0 }, *ref = NULL;
@@ -258,7 +324,7 @@ static int run_size(struct size_run *r)
 	int ret = -1, rep, j, pi, err;
 	double ns;
 
-	if (build_refs(r, &ref, &lib))
+	if (build_refs(r, &ref, &lib) || build_cuckoo(r, &ck))
 		goto out;
 	nblocks = r->m / KBLOOM_BLOCK_BITS;
 
@@ -274,6 +340,7 @@ static int run_size(struct size_run *r)
 	skel->rodata->cfg.seed = SEED;
 	bpf_map__set_max_entries(skel->maps.kb_blocks, nblocks);
 	bpf_map__set_max_entries(skel->maps.kb_inner, nblocks);
+	bpf_map__set_max_entries(skel->maps.ck_inner, r->ck.nblocks);
 	bpf_map__set_max_entries(skel->maps.kbf, r->n);
 	bpf_map__set_map_extra(skel->maps.kbf, BF_HASHES);
 	for (pi = P_FIRST_EXP; pi < NPROG && nprog < NPROG; pi++) {
@@ -304,6 +371,8 @@ static int run_size(struct size_run *r)
 		die("fill the filter table", errno);
 		goto out;
 	}
+	if (load_cuckoo(skel, r, ck))
+		goto out;
 	for (pi = 0; pi < nprog; pi++) {
 		prog = bpf_object__find_program_by_name(skel->obj, progs[pi].prog);
 		fd[pi] = prog ? bpf_program__fd(prog) : -1;
@@ -369,9 +438,11 @@ static int run_size(struct size_run *r)
 	r->fpr_kb = (double)skel->bss->hits[XB_KB_ABSENT] / runs[P_KB_ABSENT];
 	r->fpr_tbl = (double)skel->bss->hits[XB_TBL_ABSENT] / runs[P_TBL_ABSENT];
 	r->fpr_bf = (double)skel->bss->hits[XB_BF_ABSENT] / runs[P_BF_ABSENT];
+	r->fpr_ck = (double)skel->bss->hits[XB_CK_ABSENT] / runs[P_CK_ABSENT];
 	ret = 0;
 out:
 	xdp_bench__destroy(skel);
+	kbloom_cuckoo_destroy(ck);
 	kbloom_destroy(lib);
 	free(ref);
 	return ret;
@@ -400,6 +471,9 @@ static const struct line lines[] = {
 	{ "table insert vs BPF_MAP_TYPE_BLOOM_FILTER push", P_BF_PUSH, P_TBL_INSERT, 0, 0, "table_insert_vs_bloom_map" },
 	{ "table present lookup time vs one-miss floor", P_TBL_PRESENT, P_FLOOR, 0, 1, "table_present_time_vs_floor" },
 	{ "table absent lookup time vs one-miss floor", P_TBL_ABSENT, P_FLOOR, 0, 1, "table_absent_time_vs_floor" },
+	{ "cuckoo absent lookup time vs table absent lookup", P_CK_ABSENT, P_TBL_ABSENT, 1.3, 1, "cuckoo_absent_time_vs_table_absent" },
+	{ "cuckoo present lookup time vs table present lookup", P_CK_PRESENT, P_TBL_PRESENT, 0, 1, "cuckoo_present_time_vs_table_present" },
+	{ "cuckoo absent lookup time vs one-miss floor", P_CK_ABSENT, P_FLOOR, 0, 1, "cuckoo_absent_time_vs_floor" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
@@ -447,6 +521,10 @@ static void write_json(const struct size_run *r, int nr, const char *machine,
 		fprintf(f, "   \"bloom_map\": {\"bits\": %llu, \"k\": %u, \"bytes\": %llu, \"fpr\": %.5f},\n",
 			(unsigned long long)r[s].bf_bits, BF_HASHES,
 			(unsigned long long)r[s].bf_bits / 8, r[s].fpr_bf);
+		fprintf(f, "   \"cuckoo\": {\"fp_bits\": %u, \"slots\": %u, \"buckets\": %llu, \"bytes\": %llu, \"fpr\": %.5f},\n",
+			r[s].ck.shape.fp_bits, r[s].ck.shape.slots,
+			(unsigned long long)r[s].ck.shape.buckets,
+			(unsigned long long)r[s].ck.nwords * 8, r[s].fpr_ck);
 		fprintf(f, "   \"ns\": {");
 		for (pi = 0; pi < nprog; pi++)
 			fprintf(f, "%s\"%s\": %.1f", pi ? ", " : "", progs[pi].prog + 3, r[s].ns[pi]);
@@ -544,6 +622,12 @@ int main(void)
 		       r[s].m / 8.0 / (1 << 20), r[s].k,
 		       (unsigned long long)r[s].bf_bits, (double)r[s].bf_bits / r[s].n,
 		       r[s].bf_bits / 8.0 / (1 << 20), BF_HASHES);
+	for (s = 0; s < nr; s++)
+		printf("  n = %-4s cuckoo %llu buckets of %u %u-bit slots (%.1f bits/key, %.2f MiB)\n",
+		       r[s].name, (unsigned long long)r[s].ck.shape.buckets,
+		       r[s].ck.shape.slots, r[s].ck.shape.fp_bits,
+		       r[s].ck.nwords * 64.0 / r[s].n,
+		       r[s].ck.nwords * 8.0 / (1 << 20));
 	printf("  %-36s", "ns per run");
 	for (s = 0; s < nr; s++)
 		printf(" %8s", r[s].name);
@@ -569,6 +653,9 @@ int main(void)
 	printf("\n  %-36s", "measured fpr: BLOOM_FILTER");
 	for (s = 0; s < nr; s++)
 		printf(" %7.2f%%", 100 * r[s].fpr_bf);
+	printf("\n  %-36s", "measured fpr: cuckoo");
+	for (s = 0; s < nr; s++)
+		printf(" %7.2f%%", 100 * r[s].fpr_ck);
 	printf("\n  goals at n = %s:", r[nr - 1].name);
 	for (l = 0; l < NLINES; l++) {
 		double v = ratio(&r[nr - 1], &lines[l]);

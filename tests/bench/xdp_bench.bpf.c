@@ -24,6 +24,13 @@
  *   xb_bf_present   BPF_MAP_TYPE_BLOOM_FILTER: bpf_map_peek_elem()
  *   xb_bf_absent
  *   xb_bf_push      bpf_map_push_elem()
+ *   xb_ck_present   a cuckoo filter of the same keys and target rate
+ *   xb_ck_absent    (bpf/kbloom_cuckoo.h) through its filter table, as the
+ *                   gate's cuckoo variant reaches it: params from a hash
+ *                   map, the blocks from an array of maps, the writers'
+ *                   counter from an array (ck_params, ck_filters ->
+ *                   ck_inner, ck_seq); filled by the driver with
+ *                   libkbloom_cuckoo
  *
  * Experiments (XDP_BENCH_EXPERIMENTS=1), alternatives measured against
  * the real thing:
@@ -41,6 +48,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
+#include "bpf/kbloom_cuckoo.h"
 #include "tests/bench/xdp_bench.h"
 
 KBLOOM_BTF_TYPES;
@@ -85,6 +93,26 @@ struct {
 	__uint(value_size, XB_KEY_LEN);
 	__uint(map_extra, 7);		/* hash functions, set by the driver */
 } kbf SEC(".maps");
+
+/* A cuckoo filter of the same keys, in its filter table. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	__uint(max_entries, 1);		/* set by the driver */
+	__type(key, __u32);
+	__type(value, struct kbloom_block);
+} ck_inner SEC(".maps");
+
+KBLOOM_CUCKOO_PARAMS_MAP(ck_params);
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, KBLOOM_SLOTS_PER_FILTER);
+	__type(key, __u32);
+	__array(values, struct kbloom_blocks);
+} ck_filters SEC(".maps");
+
+KBLOOM_CUCKOO_SEQ_MAP(ck_seq);
 
 const volatile struct xb_cfg cfg;
 
@@ -328,6 +356,29 @@ int xb_bf_push(struct xdp_md *ctx)
 	if (bpf_map_push_elem(&kbf, &k, BPF_ANY))
 		return XDP_ABORTED;
 	return XDP_PASS;
+}
+
+static __always_inline int xb_ck_test(__u32 absent, int slot)
+{
+	struct kbloom_bpf_cuckoo c;
+	struct xb_key k;
+
+	xb_next(&cur_lookup, &k, absent);
+	if (kbloom_bpf_cuckoo_get(&ck_params, &ck_filters, &ck_seq, 0, &c))
+		return XDP_ABORTED;
+	return xb_count(kbloom_bpf_cuckoo_test(&c, &k, XB_KEY_LEN), slot);
+}
+
+SEC("xdp")
+int xb_ck_present(struct xdp_md *ctx)
+{
+	return xb_ck_test(0, XB_CK_PRESENT);
+}
+
+SEC("xdp")
+int xb_ck_absent(struct xdp_md *ctx)
+{
+	return xb_ck_test(1, XB_CK_ABSENT);
 }
 
 /* ---- experiments ------------------------------------------------------- */

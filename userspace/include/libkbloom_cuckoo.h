@@ -78,6 +78,55 @@ int kbloom_cuckoo_create_shape(__u32 fp_bits, __u32 slots, __u64 buckets,
 			       const struct kbloom_opts *opts,
 			       struct kbloom_cuckoo **cp);
 
+/**
+ * struct kbloom_cuckoo_counts - the counts of a filter, without a scan
+ * @capacity, @fpr_pico: the planned (n, p), 0 for an explicit shape
+ * @inserted: keys added minus keys deleted
+ * @deleted: successful deletes
+ * @kicks: entries relocated by adds
+ * @overflows: adds refused with -ENOSPC
+ * @longest_path: the most entries one add relocated
+ */
+struct kbloom_cuckoo_counts {
+	__u64 capacity;
+	__u64 fpr_pico;
+	__u64 inserted;
+	__u64 deleted;
+	__u64 kicks;
+	__u64 overflows;
+	__u64 longest_path;
+};
+
+/**
+ * kbloom_cuckoo_create_in() - a filter over the caller's memory
+ * @s: a cuckoo shape (kb_shape_check())
+ * @hash_id, @seed: its hash (hash_id 0: KBLOOM_HASH_FAST)
+ * @words: the slot array, @nwords >= kb_shape_words(@s) words, kept (not
+ *         cleared) as the filter's contents and never freed here: e.g.
+ *         an mmapped BPF blocks map (uapi/kbloom_xdp_maps.h)
+ * @seq: the writers' sequence counter, odd while slots change, so that
+ *       readers outside this object (XDP programs, bpf/kbloom_cuckoo.h)
+ *       validate their reads as kbloom_cuckoo_test() does
+ * @start: NULL or the counts to start from (kept by the caller between
+ *         objects over the same words)
+ *
+ * The writer mutex is this object's: writers through other objects over
+ * the same words must be serialised by the caller (libkbloom_xdp takes
+ * the instance lock).
+ *
+ * Return: 0 and *@cp; -EINVAL (bad shape, hash id, too few words);
+ * -ENOMEM.
+ */
+int kbloom_cuckoo_create_in(const struct kb_shape *s, __u32 hash_id,
+			    __u64 seed, __u64 *words, __u64 nwords,
+			    __u32 *seq,
+			    const struct kbloom_cuckoo_counts *start,
+			    struct kbloom_cuckoo **cp);
+
+/* The counts (no scan of the array).  Return: 0 or -EINVAL. */
+int kbloom_cuckoo_counts(const struct kbloom_cuckoo *c,
+			 struct kbloom_cuckoo_counts *out);
+
 /* Free a filter (NULL is fine).  Not concurrent with any other use. */
 void kbloom_cuckoo_destroy(struct kbloom_cuckoo *c);
 

@@ -37,7 +37,10 @@
  *          id (kbloom_xdp_set_module_filter()), through the module's
  *          kfuncs (bpf/kbloom_kfunc_gate.bpf.c, kbloom_kfunc_mcast.bpf.c,
  *          with their name map gate_kfilter / mc_kfilter); needs
- *          kbloom.ko loaded with BTF (KBLOOM_XDP_MODULE_BTF).
+ *          kbloom.ko loaded with BTF (KBLOOM_XDP_MODULE_BTF);
+ *   cuckoo the gate only: its filter is a cuckoo filter in BPF maps
+ *          (bpf/kbloom_cuckoo_gate.bpf.c, with gate_cuckoo and gate_cseq),
+ *          so that kbloom_gate_del() deletes from the filter at once.
  *
  * Errors are negative errno values.  Common ones: -EINVAL for a bad
  * argument (the log says which), -ENOENT for a missing instance, port,
@@ -97,6 +100,11 @@ struct kbloom_xdp_geom {
 
 #define KBLOOM_XDP_DEF_CAPACITY	1024ULL
 #define KBLOOM_XDP_DEF_FPR_PICO	100000000ULL	/* 1e-4 */
+/*
+ * The default rate of a cuckoo gate: 16-bit fingerprints (b = 4: one
+ * bucket per 64-bit word), the widest the XDP form takes, 0.0116%.
+ */
+#define KBLOOM_XDP_CUCKOO_DEF_FPR_PICO	200000000ULL	/* 2e-4 */
 
 /**
  * enum kbloom_xdp_variant - where the filters of an mcast or gate path live
@@ -109,11 +117,18 @@ struct kbloom_xdp_geom {
  *                            kfuncs; create fails with -ENOENT when the
  *                            module is not loaded and -EOPNOTSUPP when
  *                            it has no BTF, with a log line saying so
+ * @KBLOOM_XDP_VARIANT_CUCKOO: the gate only: a cuckoo filter in BPF maps
+ *                             planned from @geom's capacity and fpr
+ *                             (b = 4, load 0.95; m and k must be 0; fpr
+ *                             0: KBLOOM_XDP_CUCKOO_DEF_FPR_PICO; rates
+ *                             below 0.0116% need fingerprints wider than
+ *                             the XDP form's 16 bits: -EINVAL)
  */
 enum kbloom_xdp_variant {
 	KBLOOM_XDP_VARIANT_AUTO = 0,
 	KBLOOM_XDP_VARIANT_MAP = 1,
 	KBLOOM_XDP_VARIANT_KFUNC = 2,
+	KBLOOM_XDP_VARIANT_CUCKOO = 3,
 };
 
 /* Present iff kbloom.ko is loaded with BTF: its kfuncs can be used. */
@@ -332,7 +347,8 @@ int kbloom_xdp_unpin(const char *pin_root, const char *name);
 enum kbloom_xdp_kind kbloom_xdp_kind(const struct kbloom_xdp *x);
 const char *kbloom_xdp_dir(const struct kbloom_xdp *x);
 
-/* The instance's variant: KBLOOM_XDP_VARIANT_MAP or _KFUNC (its pins say). */
+/* The instance's variant: KBLOOM_XDP_VARIANT_MAP, _KFUNC or _CUCKOO (its
+ * pins say). */
 enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x);
 
 /* ---- module filters (kfunc variant) --------------------------------------- */
@@ -635,6 +651,58 @@ int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len);
  */
 int kbloom_gate_rebuild(struct kbloom_xdp *x,
 			const struct kbloom_xdp_geom *geom);
+
+/*
+ * The cuckoo variant (KBLOOM_XDP_VARIANT_CUCKOO).  kbloom_gate_add()
+ * inserts the address's fingerprint (-ENOSPC when no kick path is found:
+ * the address is then not in the set either, and the log says to rebuild
+ * with a larger capacity); kbloom_gate_del() deletes it from the exact
+ * map and then from the filter; kbloom_gate_rebuild() re-plans the
+ * filter from @geom's capacity and fpr and refills it from the exact map.
+ * The calls below fail with -EOPNOTSUPP on a gate of another variant.
+ */
+
+/**
+ * struct kbloom_gate_cuckoo_info - kbloom_gate_cuckoo_info() output
+ * @params: gate_cuckoo's element (shape, hash, counts, slot, gen)
+ * @used: occupied slots
+ * @load_ppm: used / slots in parts per million
+ * @fpr_now_pico: 1 - (1 - 2^-f)^(2 used / buckets)
+ * @bytes: bytes of the blocks map
+ * @seq: the writers' counter (odd: a writer is inside its window)
+ */
+struct kbloom_gate_cuckoo_info {
+	struct kbloom_cuckoo_params params;
+	__u64 used;
+	__u64 load_ppm;
+	__u64 fpr_now_pico;
+	__u64 bytes;
+	__u32 seq;
+	__u32 reserved;
+};
+
+int kbloom_gate_cuckoo_info(struct kbloom_xdp *x,
+			    struct kbloom_gate_cuckoo_info *info);
+
+/* What the filter says of a key: 1 possibly present, 0 absent, -errno. */
+int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key,
+			    __u32 len);
+
+/*
+ * Replace the filter with a version-3 cuckoo image (libkbloom_cuckoo's
+ * kbloom_cuckoo_save(), kbloom.ko's SAVE), of any geometry: filled into
+ * the idle slot and swapped in whole.  The image is verified first:
+ * kb_image_verify()'s errors, -EOPNOTSUPP for another type; nothing
+ * changes then.  The exact map is not touched; its addresses that the
+ * image lacks are added to the new filter before the swap (-ENOSPC if
+ * they do not fit), so the filter always holds the whole set.
+ */
+int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
+				  size_t len);
+
+/* The filter's version-3 image, malloc()ed into *@img, *@len bytes. */
+int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
+				  size_t *len);
 
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);

@@ -10,10 +10,13 @@
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
  *   gate rebuild NAME [SIZE]
+ *   gate load|save NAME FILE     (a cuckoo gate: gate_cuckoo.c)
  *
  * A kfunc gate ("xdp attach gate ... module-filter F") tests a kbloom.ko
  * filter instead: add and del go to it too, test and stats show what it
- * says, and there is nothing to rebuild.
+ * says, and there is nothing to rebuild.  A cuckoo gate ("xdp attach
+ * gate ... filter cuckoo") deletes from its filter on del; its stats
+ * lines are gate_cuckoo.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -225,6 +228,14 @@ static int cmd_del(struct ctl *c, int argc, char **argv)
 	return set_cmd(c, argc, argv, false);
 }
 
+/* What the map-backed filter (blocked or cuckoo) says of an address. */
+static int gate_filter_test(struct kbloom_xdp *x, const __u8 *a, __u32 len)
+{
+	if (kbloom_xdp_variant(x) == KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbloom_gate_cuckoo_test(x, a, len);
+	return kbloom_xdp_filter_test(x, 0, a, len);
+}
+
 static int cmd_test(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
@@ -257,10 +268,10 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	if (ret)
 		goto out;
 	for (i = 0; i < as.n; i++) {
-		f = dev < 0 ? kbloom_xdp_filter_test(x, 0, as.a[i], as.len[i]) :
-			      (int)kbloom_dev_test_batch(dev, mf, as.a[i],
-							 as.len[i], as.len[i],
-							 1, NULL, NULL);
+		f = dev >= 0 ? (int)kbloom_dev_test_batch(dev, mf, as.a[i],
+							  as.len[i], as.len[i],
+							  1, NULL, NULL) :
+		    gate_filter_test(x, as.a[i], as.len[i]);
 		in = gate_member(exact, as.a[i], as.len[i]);
 		if (f < 0 || in < 0) {
 			ret = xdp_fail(c, f < 0 ? f : in, "%s %s: %s",
@@ -418,17 +429,11 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 	return KBCTL_OK;
 }
 
-static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
-		       const struct kbloom_xdp_filter_info *fi,
-		       const struct kbloom_gate_stats *st, int kf,
-		       const char *mf)
+static void stats_filter_text(const struct kbloom_xdp_filter_info *fi,
+			      int kf, const char *mf)
 {
 	char a[32], b[32];
 
-	printf("gate:              %s\n", name);
-	printf("policy:            %s, match %s\n", gate_mode_name(mode),
-	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
-	printf("set:               %llu addresses\n", (unsigned long long)keys);
 	if (kf)
 		printf("variant:           kfunc, module filter %s%s\n",
 		       mf[0] ? mf : "none", mf[0] && !fi->m ?
@@ -452,6 +457,21 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	} else {
 		printf("fpr:               %s now, no target\n", a);
 	}
+}
+
+static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
+		       const struct kbloom_xdp_filter_info *fi,
+		       const struct kbloom_gate_stats *st, int kf,
+		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
+{
+	printf("gate:              %s\n", name);
+	printf("policy:            %s, match %s\n", gate_mode_name(mode),
+	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	printf("set:               %llu addresses\n", (unsigned long long)keys);
+	if (ci)
+		gate_cuckoo_text(ci);
+	else
+		stats_filter_text(fi, kf, mf);
 	printf("packets:           %llu\n", (unsigned long long)st->packets);
 	printf("not_ip:            %llu\n", (unsigned long long)st->not_ip);
 	printf("malformed:         %llu\n", (unsigned long long)st->malformed);
@@ -467,13 +487,42 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	printf("passed:            %llu\n", (unsigned long long)st->passed);
 }
 
+static void stats_filter_json(struct json *j,
+			      const struct kbloom_xdp_filter_info *fi, int kf,
+			      const char *mf)
+{
+	char seed[24];
+
+	json_kstr(j, "variant", kf ? "kfunc" : "map");
+	json_key(j, "module_filter");
+	if (mf[0])
+		json_str(j, mf);
+	else
+		json_null(j);
+	json_ku64(j, "m", fi->m);
+	json_ku64(j, "k", fi->params.k);
+	json_kstr(j, "hash", hash_name(fi->params.hash_id));
+	snprintf(seed, sizeof(seed), "0x%016llx",
+		 (unsigned long long)fi->params.seed);
+	json_kstr(j, "seed", seed);
+	json_ku64(j, "inserted", fi->params.inserted);
+	json_ku64(j, "ones", fi->ones);
+	json_kdouble(j, "occupancy", fi->occupancy_ppm / 1e6);
+	json_ku64(j, "n_est", fi->n_est);
+	json_kdouble(j, "fpr_now", pico_to_double(fi->fpr_now_pico));
+	json_key(j, "fpr_target");
+	if (fi->params.capacity)
+		json_double(j, pico_to_double(fi->params.fpr_pico));
+	else
+		json_null(j);
+}
+
 static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
 		       const struct kbloom_gate_stats *st, int kf,
-		       const char *mf)
+		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
 {
 	struct json j;
-	char seed[24];
 
 	json_init(&j, stdout);
 	json_obj(&j);
@@ -481,28 +530,10 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_kstr(&j, "policy", gate_mode_name(mode));
 	json_kstr(&j, "match", flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	json_ku64(&j, "keys", keys);
-	json_kstr(&j, "variant", kf ? "kfunc" : "map");
-	json_key(&j, "module_filter");
-	if (mf[0])
-		json_str(&j, mf);
+	if (ci)
+		gate_cuckoo_json(&j, ci);
 	else
-		json_null(&j);
-	json_ku64(&j, "m", fi->m);
-	json_ku64(&j, "k", fi->params.k);
-	json_kstr(&j, "hash", hash_name(fi->params.hash_id));
-	snprintf(seed, sizeof(seed), "0x%016llx",
-		 (unsigned long long)fi->params.seed);
-	json_kstr(&j, "seed", seed);
-	json_ku64(&j, "inserted", fi->params.inserted);
-	json_ku64(&j, "ones", fi->ones);
-	json_kdouble(&j, "occupancy", fi->occupancy_ppm / 1e6);
-	json_ku64(&j, "n_est", fi->n_est);
-	json_kdouble(&j, "fpr_now", pico_to_double(fi->fpr_now_pico));
-	json_key(&j, "fpr_target");
-	if (fi->params.capacity)
-		json_double(&j, pico_to_double(fi->params.fpr_pico));
-	else
-		json_null(&j);
+		stats_filter_json(&j, fi, kf, mf);
 	json_ku64(&j, "packets", st->packets);
 	json_ku64(&j, "not_ip", st->not_ip);
 	json_ku64(&j, "malformed", st->malformed);
@@ -519,10 +550,11 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 
 static int cmd_stats(struct ctl *c, int argc, char **argv)
 {
-	struct kbloom_xdp_filter_info fi;
+	struct kbloom_gate_cuckoo_info cinfo, *ci = NULL;
+	struct kbloom_xdp_filter_info fi = { 0 };
 	struct kbloom_gate_stats st;
 	struct kbloom_xdp *x = NULL;
-	char mf[KBLOOM_NAME_LEN];
+	char mf[KBLOOM_NAME_LEN] = "";
 	__u32 mode = 0, flags = 0;
 	__u64 keys = 0;
 	int ret, kf = 0;
@@ -531,11 +563,14 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
+	if (kbloom_xdp_variant(x) == KBLOOM_XDP_VARIANT_CUCKOO)
+		ci = &cinfo;
 	ret = kbloom_gate_stats(x, &st);
-	ret = ret ?: kbloom_xdp_filter_info(x, 0, &fi);
+	ret = ret ?: ci ? kbloom_gate_cuckoo_info(x, ci) :
+			  kbloom_xdp_filter_info(x, 0, &fi);
 	ret = ret ?: gate_cfg_read(x, &mode, &flags);
 	ret = ret ?: gate_count(x, &keys);
-	if (!ret)
+	if (!ret && !ci)
 		kf = xdp_module_info(c, x, 0, &fi, mf);
 	kbloom_xdp_close(x);
 	if (ret)
@@ -543,9 +578,9 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	if (ctl_quiet(c))
 		return KBCTL_OK;
 	if (c->set[CO_JSON])
-		stats_json(argv[0], mode, flags, keys, &fi, &st, kf, mf);
+		stats_json(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
 	else
-		stats_text(argv[0], mode, flags, keys, &fi, &st, kf, mf);
+		stats_text(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
 	return ctl_flush_stdout(c);
 }
 
@@ -610,8 +645,9 @@ static const struct ctl_cmd gate_sub[] = {
 "An address leaves the exact map at once; its bits stay in the filter\n"
 "(its packets then cost one exact lookup, counted as a false positive)\n"
 "until gate rebuild.  A kfunc gate also deletes it from its module\n"
-"filter, which a counting filter does at once.  -exist: an address not\n"
-"in the set is not an error.\n",
+"filter, which a counting filter does at once; a cuckoo gate (filter\n"
+"cuckoo) deletes its fingerprint from its filter at once.  -exist: an\n"
+"address not in the set is not an error.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -676,10 +712,37 @@ static const struct ctl_cmd gate_sub[] = {
 "A new filter holding exactly the addresses of the set is built and\n"
 "swapped in whole: every packet is tested against the old filter or the\n"
 "new one.  Clears the bits of deleted addresses; with a size, resizes.\n"
-"Not for a kfunc gate: its filter is kbloom.ko's.\n",
+"Not for a kfunc gate: its filter is kbloom.ko's.  A cuckoo gate is\n"
+"re-planned from capacity N fpr P (bits and hashes are refused).\n",
 		.min_args = 1,
 		.max_args = 13,
 		.run = cmd_rebuild,
+	},
+	{
+		.name = "load",
+		.synopsis = "NAME FILE",
+		.summary = "replace a cuckoo gate's filter with an image",
+		.help =
+"FILE: a version-3 cuckoo filter image (kbloomctl save of a cuckoo filter\n"
+"of kbloom.ko, libkbloom_cuckoo, gate save), of any size with buckets of\n"
+"at most 64 bits.  It is verified, the addresses of the set it lacks are\n"
+"added to it, and it is swapped in whole.  Only for a gate made with\n"
+"filter cuckoo (a blocked gate: map load).\n",
+		.min_args = 2,
+		.max_args = 2,
+		.run = gate_cmd_load,
+	},
+	{
+		.name = "save",
+		.synopsis = "NAME FILE",
+		.summary = "write a cuckoo gate's filter as an image",
+		.help =
+"The filter of a gate made with filter cuckoo as a version-3 image, which\n"
+"kbloomctl restore loads into kbloom.ko and gate load into another gate\n"
+"(a blocked gate: map save).\n",
+		.min_args = 2,
+		.max_args = 2,
+		.run = gate_cmd_save,
 	},
 	{ 0 }
 };
@@ -687,7 +750,7 @@ static const struct ctl_cmd gate_sub[] = {
 const struct ctl_cmd gate_cmds[] = {
 	{
 		.name = "gate",
-		.synopsis = "add|del|test|list|mode|stats|rebuild ...",
+		.synopsis = "add|del|test|list|mode|stats|rebuild|load|save ...",
 		.summary = "a gate's set of addresses, its policy and counters",
 		.sub = gate_sub,
 	},

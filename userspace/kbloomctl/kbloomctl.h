@@ -22,6 +22,7 @@
  *   mcast.c    mcast join leave ports groups stats config
  *   mcast_sync.c  mcast sync (the memberships of a Linux bridge)
  *   gate.c     gate add del test list mode stats rebuild
+ *   gate_cuckoo.c  gate load save, the stats lines of a cuckoo gate
  *   map.c      map load save dump stat test (a pinned filter)
  *   netinst.c, netinst_xdp.c
  *              what ipbf and mcbf share, and their xdp detach
@@ -471,5 +472,13 @@ int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    struct kbloom_xdp_filter_info *fi,
 		    char name[KBLOOM_NAME_LEN]);
 const char *gate_mode_name(__u32 mode);
+
+/* gate_cuckoo.c (for gate.c) */
+struct kbloom_gate_cuckoo_info;
+void gate_cuckoo_text(const struct kbloom_gate_cuckoo_info *ci);
+void gate_cuckoo_json(struct json *j,
+		      const struct kbloom_gate_cuckoo_info *ci);
+int gate_cmd_load(struct ctl *c, int argc, char **argv);
+int gate_cmd_save(struct ctl *c, int argc, char **argv);
 
 #endif /* _KBLOOMCTL_H */

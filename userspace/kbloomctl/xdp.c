@@ -245,7 +245,8 @@ static const char *mode_name(__u32 mode)
 
 static const char *variant_name(enum kbloom_xdp_variant v)
 {
-	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" : "map";
+	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" :
+	       v == KBLOOM_XDP_VARIANT_CUCKOO ? "cuckoo" : "map";
 }
 
 static void summary_json(struct json *j, const struct inst_info *ii)
@@ -306,7 +307,9 @@ static void summary_text(const struct inst_info *ii)
 		       f->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
-	if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)
+	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+		printf("  variant cuckoo (a cuckoo filter in BPF maps)\n");
+	else if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)
 		printf("  variant map (filters in BPF maps)\n");
 	else
 		printf("  variant kfunc (kbloom.ko filters), %s %s\n",
@@ -524,7 +527,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass|ipbf|mcbf NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [variant auto|map|kfunc] [module-filter NAME...]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -541,6 +544,8 @@ static const struct ctl_cmd xdp_sub[] = {
 "  gate   a filter of addresses in front of an exact set (see gate add):\n"
 "         SIZE, keys N (65536), policy monitor (default), deny or allow,\n"
 "         match src (default) or dst, when the instance is made.\n"
+"         filter cuckoo: a cuckoo filter (capacity N fpr P) instead of a\n"
+"         blocked one, so that gate del deletes from the filter at once.\n"
 "  pass   an XDP_PASS program: for the host end of a veth link into a\n"
 "         switch (a veth end receives redirected frames only when its\n"
 "         peer runs an XDP program).  Links of several namespaces may\n"

@@ -30,6 +30,8 @@ static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
 static const __u32 variant_ids[] = { KBLOOM_XDP_VARIANT_AUTO,
 				     KBLOOM_XDP_VARIANT_MAP,
 				     KBLOOM_XDP_VARIANT_KFUNC };
+static const char *const filter_words[] = { "blocked", "cuckoo", NULL };
+static const __u32 filter_ids[] = { 0, 1 };
 
 struct attach {
 	const char *name;
@@ -48,6 +50,7 @@ struct attach {
 	bool create_opts;	/* ports, members, keys, policy, match */
 	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
 	bool variant_given;
+	__u32 cuckoo;		/* gate: "filter cuckoo" */
 	struct kw_list mfl;
 	char **mf;		/* module-filter NAME... */
 	int nmf;
@@ -82,7 +85,9 @@ struct attach {
 	AT("policy", "monitor|deny|allow", KWT_ENUM, policy,		\
 	   .words = policy_words, .vals = policy_ids),			\
 	AT("match", "src|dst", KWT_ENUM, match, .words = match_words,	\
-	   .vals = match_flags)
+	   .vals = match_flags),					\
+	AT("filter", "blocked|cuckoo", KWT_ENUM, cuckoo,		\
+	   .words = filter_words, .vals = filter_ids)
 #define AT_MODULE							\
 	AT("variant", "auto|map|kfunc", KWT_ENUM, variant,		\
 	   .words = variant_words, .vals = variant_ids),		\
@@ -92,7 +97,8 @@ struct attach {
 #define REFUSE_GATE(_why)						\
 	KW_REFUSE("keys", "N", _why, 1),				\
 	KW_REFUSE("policy", "monitor|deny|allow", _why, 1),		\
-	KW_REFUSE("match", "src|dst", _why, 1)
+	KW_REFUSE("match", "src|dst", _why, 1),				\
+	KW_REFUSE("filter", "blocked|cuckoo", _why, 1)
 
 static const struct kw mcast_kw[] = {
 	AT_COMMON, AT_GEOM, AT_PORTS, REFUSE_GATE(ONLY_GATE("mcast")),
@@ -144,11 +150,27 @@ bad:
 			 s, pattern ? ", and for mcast one %s standing for the port's interface" : "");
 }
 
+/* filter cuckoo of a gate: its own variant, planned from capacity/fpr. */
+static int attach_cuckoo_args(const struct ctl *c, struct attach *a)
+{
+	if (a->variant_given && a->variant != KBLOOM_XDP_VARIANT_AUTO)
+		return ctl_usage(c, "filter cuckoo: not with variant %s (allowed: filter cuckoo alone, a variant of its own)",
+				 variant_words[a->variant]);
+	if (a->mfl.n)
+		return ctl_usage(c, "module-filter: not with filter cuckoo (allowed: variant kfunc with filter blocked)");
+	if (a->geom.m || a->geom.k)
+		return ctl_usage(c, "bits/hashes: not with filter cuckoo (allowed: capacity N fpr P)");
+	a->o.variant = KBLOOM_XDP_VARIANT_CUCKOO;
+	return 0;
+}
+
 /* variant auto|map|kfunc and module-filter NAME... of xdp attach. */
 static int attach_module_args(const struct ctl *c, struct attach *a)
 {
 	int i, ret;
 
+	if (a->cuckoo)
+		return attach_cuckoo_args(c, a);
 	a->o.variant = a->variant;
 	a->mf = a->mfl.v;
 	a->nmf = a->mfl.n;
@@ -281,7 +303,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 	if (have != XK_NONE && (a->create_opts ||
 				(a->geom_given && a->kind == XK_GATE)))
 		return ctl_syserr(c, EEXIST, a->kind == XK_GATE ?
-				  "size, keys, policy and match apply when the instance is created; see gate rebuild and gate mode" :
+				  "size, keys, policy, match and filter apply when the instance is created; see gate rebuild and gate mode" :
 				  "ports and members apply when the instance is created",
 				  "%s", op);
 	was_port = calloc(a->ndev, sizeof(bool));
@@ -456,7 +478,8 @@ static int attach_args(struct ctl *c, struct attach *a, int argc,
 			 kw_has(t, given, "members") ||
 			 kw_has(t, given, "keys") ||
 			 kw_has(t, given, "policy") ||
-			 kw_has(t, given, "match");
+			 kw_has(t, given, "match") ||
+			 kw_has(t, given, "filter");
 	return 0;
 }
 

@@ -34,9 +34,12 @@ int kcf_opts(const struct kbloom_opts *o, __u32 *hash_id, __u64 *seed)
 	return 0;
 }
 
-/* A zeroed filter of a derived shape: 0, -EINVAL or -ENOMEM. */
-int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
-	    struct kbloom_cuckoo **cp)
+/*
+ * A filter of a derived shape over @words (NULL: its own, zeroed) and the
+ * counter @seq (NULL: its own): 0, -EINVAL or -ENOMEM.
+ */
+int kcf_new_in(const struct kb_shape *s, __u32 hash_id, __u64 seed,
+	       __u64 *words, __u32 *seq, struct kbloom_cuckoo **cp)
 {
 	struct kbloom_cuckoo *c;
 	__u64 bytes;
@@ -49,11 +52,18 @@ int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	memset(c, 0, sizeof(*c));
 	c->s = *s;
 	c->nwords = kb_shape_words(s);
-	bytes = (c->nwords * 8 + KCF_CACHELINE - 1) & ~(__u64)(KCF_CACHELINE - 1);
-	c->words = bytes <= SIZE_MAX ? aligned_alloc(KCF_CACHELINE, bytes) : NULL;
-	if (!c->words)
-		goto err_filter;
-	memset(c->words, 0, bytes);
+	c->seq = seq ? seq : &c->seq_own;
+	c->words = words;
+	if (!words) {
+		bytes = (c->nwords * 8 + KCF_CACHELINE - 1) &
+			~(__u64)(KCF_CACHELINE - 1);
+		c->words = bytes <= SIZE_MAX ?
+			   aligned_alloc(KCF_CACHELINE, bytes) : NULL;
+		if (!c->words)
+			goto err_filter;
+		memset(c->words, 0, bytes);
+		c->own_words = true;
+	}
 	if (pthread_mutex_init(&c->lock, NULL))
 		goto err_words;
 	c->hash_id = hash_id;
@@ -62,10 +72,48 @@ int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	return 0;
 
 err_words:
-	free(c->words);
+	if (c->own_words)
+		free(c->words);
 err_filter:
 	free(c);
 	return -ENOMEM;
+}
+
+/* A zeroed filter of a derived shape: 0, -EINVAL or -ENOMEM. */
+int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
+	    struct kbloom_cuckoo **cp)
+{
+	return kcf_new_in(s, hash_id, seed, NULL, NULL, cp);
+}
+
+int kbloom_cuckoo_create_in(const struct kb_shape *s, __u32 hash_id,
+			    __u64 seed, __u64 *words, __u64 nwords,
+			    __u32 *seq,
+			    const struct kbloom_cuckoo_counts *start,
+			    struct kbloom_cuckoo **cp)
+{
+	struct kbloom_cuckoo *c;
+	int ret;
+
+	if (!s || !words || !seq || !cp || hash_id > KBLOOM_HASH_MAX ||
+	    s->type != KBLOOM_TYPE_CUCKOO || kb_shape_check(s) ||
+	    nwords < kb_shape_words(s))
+		return -EINVAL;
+	ret = kcf_new_in(s, hash_id ? hash_id : KBLOOM_HASH_FAST, seed,
+			 words, seq, &c);
+	if (ret)
+		return ret;
+	if (start) {
+		c->capacity = start->capacity;
+		c->fpr_pico = start->fpr_pico;
+		c->inserted = start->inserted;
+		c->deleted = start->deleted;
+		c->kicks = start->kicks;
+		c->overflows = start->overflows;
+		c->longest_path = start->longest_path;
+	}
+	*cp = c;
+	return 0;
 }
 
 static int kcf_create(struct kb_shape *s, const struct kbloom_opts *opts,
@@ -129,7 +177,8 @@ void kbloom_cuckoo_destroy(struct kbloom_cuckoo *c)
 	if (!c)
 		return;
 	pthread_mutex_destroy(&c->lock);
-	free(c->words);
+	if (c->own_words)
+		free(c->words);
 	free(c);
 }
 
@@ -140,11 +189,10 @@ void kbloom_cuckoo_clear(struct kbloom_cuckoo *c)
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	kcf_write_begin(c);
 	for (i = 0; i < c->nwords; i++)
 		kcf_store(&c->words[i], 0);
-	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELEASE);
+	kcf_write_end(c);
 	c->inserted = 0;
 	c->deleted = 0;
 	c->kicks = 0;
@@ -168,6 +216,21 @@ static __u64 kcf_used(const struct kbloom_cuckoo *c)
 static __u64 kcf_read_stat(const __u64 *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+int kbloom_cuckoo_counts(const struct kbloom_cuckoo *c,
+			 struct kbloom_cuckoo_counts *out)
+{
+	if (!c || !out)
+		return -EINVAL;
+	out->capacity = c->capacity;
+	out->fpr_pico = c->fpr_pico;
+	out->inserted = kcf_read_stat(&c->inserted);
+	out->deleted = kcf_read_stat(&c->deleted);
+	out->kicks = kcf_read_stat(&c->kicks);
+	out->overflows = kcf_read_stat(&c->overflows);
+	out->longest_path = kcf_read_stat(&c->longest_path);
+	return 0;
 }
 
 int kbloom_cuckoo_stats(const struct kbloom_cuckoo *c,

@@ -12,6 +12,10 @@
  * sequence counter orders them (a seqlock: the writer stores seq + 1,
  * a release fence, the slots, then seq + 2 with release; the reader loads
  * seq with acquire, the slots, an acquire fence, then seq again).
+ *
+ * The words and the counter are the filter's own, or the caller's
+ * (kbloom_cuckoo_create_in(): an mmapped BPF map and its counter, read by
+ * XDP programs with the same protocol).
  */
 #ifndef _KBLOOM_CUCKOO_INT_H
 #define _KBLOOM_CUCKOO_INT_H
@@ -29,6 +33,8 @@
 struct kbloom_cuckoo {
 	/* read by every operation */
 	__u64 *words;
+	__u32 *seq;		/* &seq_own, or the caller's counter */
+	bool own_words;		/* allocated here, freed by destroy */
 	__u64 nwords;
 	struct kb_shape s;
 	__u32 hash_id;
@@ -38,7 +44,7 @@ struct kbloom_cuckoo {
 	char name[KBLOOM_NAME_LEN];
 
 	/* odd while a writer changes slots; off the read-mostly line */
-	__u32 seq __attribute__((aligned(KCF_CACHELINE)));
+	__u32 seq_own __attribute__((aligned(KCF_CACHELINE)));
 
 	/* writers only, under @lock (statistics read with atomics) */
 	pthread_mutex_t lock __attribute__((aligned(KCF_CACHELINE)));
@@ -87,6 +93,18 @@ static inline void kcf_slot_put(struct kbloom_cuckoo *c, __u32 b, __u32 s,
 					  v));
 }
 
+/* A writer's window: the counter is odd while slots change. */
+static inline void kcf_write_begin(struct kbloom_cuckoo *c)
+{
+	__atomic_store_n(c->seq, *c->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void kcf_write_end(struct kbloom_cuckoo *c)
+{
+	__atomic_store_n(c->seq, *c->seq + 1, __ATOMIC_RELEASE);
+}
+
 static inline void kcf_add_stat(__u64 *ctr, __u64 n)
 {
 	__atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
@@ -95,6 +113,8 @@ static inline void kcf_add_stat(__u64 *ctr, __u64 n)
 /* cuckoo.c */
 int kcf_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_cuckoo **cp);
+int kcf_new_in(const struct kb_shape *s, __u32 hash_id, __u64 seed,
+	       __u64 *words, __u32 *seq, struct kbloom_cuckoo **cp);
 int kcf_opts(const struct kbloom_opts *o, __u32 *hash_id, __u64 *seed);
 
 #endif /* _KBLOOM_CUCKOO_INT_H */

@@ -54,17 +54,6 @@ static int kcf_locate(const struct kbloom_cuckoo *c, const struct kcf_key *k,
 	return kb_cuckoo_locate(c, kcf_get, c->s.slots, k->i1, k->i2, v, b);
 }
 
-static void kcf_write_begin(struct kbloom_cuckoo *c)
-{
-	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void kcf_write_end(struct kbloom_cuckoo *c)
-{
-	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELEASE);
-}
-
 /* Copies of the fingerprint in the key's buckets. */
 static __u32 kcf_copies(const struct kbloom_cuckoo *c, const struct kcf_key *k)
 {
@@ -82,13 +71,13 @@ static __u32 kcf_read(const struct kbloom_cuckoo *c, const struct kcf_key *k,
 	__u32 seq, tries, n, b;
 
 	for (tries = 0; tries < KBLOOM_CUCKOO_READ_TRIES; tries++) {
-		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+		seq = __atomic_load_n(c->seq, __ATOMIC_ACQUIRE);
 		if (any && kcf_locate(c, k, k->fp, &b) >= 0)
 			return 1;
 		n = any ? 0 : kcf_copies(c, k);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) &&
-		    __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq)
+		    __atomic_load_n(c->seq, __ATOMIC_RELAXED) == seq)
 			return n;
 		if (tries & 1)
 			sched_yield();

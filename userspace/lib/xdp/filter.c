@@ -50,8 +50,14 @@ void kbx_filter_release(struct kbloom_xdp *x)
 
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 {
-	int ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
+	int ret;
 
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO) {
+		kbx_log(x, "%s: filter %u is a cuckoo filter (kbloomctl gate stats, gate save; kbloom_gate_cuckoo_info())",
+			x->name, id);
+		return -EOPNOTSUPP;
+	}
+	ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 	if (ret)
 		return ret;
 	if (p->version != KBLOOM_XDP_LAYOUT_VERSION ||
@@ -89,12 +95,12 @@ static int kbx_blocks_map(struct kbx_blocks *b, int fd, __u32 map_id)
 	return 0;
 }
 
-/* The mapped blocks map of @p's slot, (re)mapped when the slot changed. */
-int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
-		      struct kbx_blocks **bp)
+/* The mapped blocks map of @slot, (re)mapped when the slot changed. */
+int kbx_slot_blocks(struct kbloom_xdp *x, __u32 slot, __u32 nblocks,
+		    struct kbx_blocks **bp)
 {
 	struct kbx_blocks *b;
-	__u32 slot = p->slot, id;
+	__u32 id;
 	int fd, ret;
 
 	if (slot >= x->nslots)
@@ -114,10 +120,16 @@ int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
 			return ret;
 		}
 	}
-	if (b->nblocks < p->nblocks)
+	if (b->nblocks < nblocks)
 		return -EINVAL;
 	*bp = b;
 	return 0;
+}
+
+int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
+		      struct kbx_blocks **bp)
+{
+	return kbx_slot_blocks(x, p->slot, p->nblocks, bp);
 }
 
 /* A new blocks map of @nblocks, mapped into @b. */
@@ -151,7 +163,7 @@ static int kbx_blocks_new(struct kbloom_xdp *x, __u32 id, __u32 nblocks,
 	return ret;
 }
 
-static int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd)
+int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd)
 {
 	char leaf[32];
 
@@ -200,32 +212,21 @@ err_unmap:
 	return ret;
 }
 
-int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
-		    const struct kbloom_params *geom, const __u64 *words,
-		    int le)
+int kbx_slot_fill(struct kbloom_xdp *x, __u32 id, __u32 slot,
+		  __u32 nblocks, const __u64 *words, __u64 nwords, int le)
 {
-	struct kbloom_params cur, p = *geom;
 	struct kbx_blocks *b;
-	__u32 old, slot;
-	__u64 i, n;
+	__u64 i, w;
 	int ret;
 
-	ret = kbx_filter_get(x, id, &cur);
-	if (ret)
-		return ret;
-	old = cur.slot;
-	slot = old ^ 1;
 	if (slot >= x->nslots)
 		return -EINVAL;
 	b = &x->slots[slot];
 	kbx_blocks_unmap(b);
-	ret = kbx_blocks_new(x, id, p.nblocks, b);
+	ret = kbx_blocks_new(x, id, nblocks, b);
 	if (ret)
 		return ret;
-	n = (__u64)p.nblocks * KBLOOM_BLOCK_WORDS;
-	for (i = 0; words && i < n; i++) {
-		__u64 w;
-
+	for (i = 0; words && i < nwords; i++) {
 		if (le) {
 			memcpy(&w, (const __u8 *)words + i * 8, 8);
 			w = le64toh(w);
@@ -236,28 +237,58 @@ int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
 	}
 	ret = kbp_err(bpf_map_update_elem(x->filters_fd, &slot, &b->fd, 0));
 	if (ret)
-		goto err_unmap;
-	p.slot = slot;
-	p.id = id;
-	p.index = cur.index;
-	p.gen = cur.gen + 1;
-	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
-	if (ret)
-		goto err_slot;
-	ret = kbx_filter_pin(x, id, b->fd);
+		kbx_blocks_unmap(b);
+	return ret;
+}
+
+void kbx_slot_drop(struct kbloom_xdp *x, __u32 slot)
+{
+	if (slot >= x->nslots)
+		return;
+	bpf_map_delete_elem(x->filters_fd, &slot);
+	kbx_blocks_unmap(&x->slots[slot]);
+}
+
+void kbx_slot_retire(struct kbloom_xdp *x, __u32 id, __u32 slot, __u32 old)
+{
+	int ret = kbx_filter_pin(x, id, x->slots[slot].fd);
+
 	if (ret)
 		kbx_log(x, "%s: re-pinning filter_%u failed: %s", x->name, id,
 			strerror(-ret));
 	/* no program holds the old parameters after a grace period */
 	kbp_rcu_sync();
-	bpf_map_delete_elem(x->filters_fd, &old);
-	kbx_blocks_unmap(&x->slots[old]);
+	kbx_slot_drop(x, old);
+}
+
+int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
+		    const struct kbloom_params *geom, const __u64 *words,
+		    int le)
+{
+	struct kbloom_params cur, p = *geom;
+	__u32 old, slot;
+	int ret;
+
+	ret = kbx_filter_get(x, id, &cur);
+	if (ret)
+		return ret;
+	old = cur.slot;
+	slot = old ^ 1;
+	ret = kbx_slot_fill(x, id, slot, p.nblocks, words,
+			    (__u64)p.nblocks * KBLOOM_BLOCK_WORDS, le);
+	if (ret)
+		return ret;
+	p.slot = slot;
+	p.id = id;
+	p.index = cur.index;
+	p.gen = cur.gen + 1;
+	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
+	if (ret) {
+		kbx_slot_drop(x, slot);
+		return ret;
+	}
+	kbx_slot_retire(x, id, slot, old);
 	return 0;
-err_slot:
-	bpf_map_delete_elem(x->filters_fd, &slot);
-err_unmap:
-	kbx_blocks_unmap(b);
-	return ret;
 }
 
 /*

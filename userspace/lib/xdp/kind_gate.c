@@ -13,6 +13,11 @@
  * adds the key to the module filter (before filter 0, which stays the
  * loader's record of the set); removing also deletes it there, which a
  * counting filter does at once.
+ *
+ * cuckoo variant (bpf/kbloom_cuckoo_gate.bpf.c, kind_gate_cuckoo.c):
+ * filter 0 is a cuckoo filter; adding inserts the fingerprint (-ENOSPC
+ * undoes the exact entry), removing deletes it after the exact entry, so
+ * the filter holds exactly the set's fingerprints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 #include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_gate.skel.h"
 #include "bpf/kbloom_kfunc_gate.skel.h"
+#include "bpf/kbloom_cuckoo_gate.skel.h"
 #include "libkbloom_dev.h"
 #include "kinds.h"
 #include "xdp_priv.h"
@@ -54,8 +60,11 @@ static int gate_init(struct kbloom_xdp *x,
 			x->name, cfg.mode, cfg.flags);
 		return -EINVAL;
 	}
-	ret = kbx_geom_to_params(o ? &o->geom : NULL, &p);
-	ret = ret ?: kbx_filter_create(x, 0, 0, &p);
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+		ret = kbx_cuckoo_init(x, o);
+	else
+		ret = kbx_geom_to_params(o ? &o->geom : NULL, &p) ?:
+		      kbx_filter_create(x, 0, 0, &p);
 	ret = ret ?: kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
 						 0));
 	return ret;
@@ -94,7 +103,10 @@ int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len)
 		if (ret)
 			goto err_exact;
 	}
-	ret = kbx_filter_add_locked(x, 0, addr, len);
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+		ret = kbx_cuckoo_keys(x, 1, addr, len);
+	else
+		ret = kbx_filter_add_locked(x, 0, addr, len);
 	if (!ret)
 		goto out;
 	if (kbx_kfunc(x))
@@ -122,6 +134,10 @@ int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len)
 	/* out of the set already; a failed module delete is only logged */
 	if (!ret && kbx_kfunc(x))
 		kbx_module_keys(x, 0, KBLOOM_IOCTL_DEL, addr, len);
+	if (!ret && x->variant == KBLOOM_XDP_VARIANT_CUCKOO &&
+	    kbx_cuckoo_keys(x, 0, addr, len))
+		kbx_log(x, "%s: the cuckoo filter did not hold the address (a false positive for it until a rebuild)",
+			x->name);
 	kbx_unlock(x);
 	return ret;
 }
@@ -142,6 +158,8 @@ int kbloom_gate_rebuild(struct kbloom_xdp *x,
 			x->name);
 		return -EOPNOTSUPP;
 	}
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbx_cuckoo_rebuild(x, geom);
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
@@ -244,6 +262,7 @@ static const struct kbx_desc gate_desc = {
 	.stats = "gate_stats", .exact = "gate_exact",
 	.config = "gate_config", .ports = NULL,
 	.kfilter = "gate_kfilter",
+	.cuckoo = "gate_cuckoo", .cseq = "gate_cseq",
 	.blocks_name = "gate_filter",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_gate", "prog_gate" },
@@ -251,6 +270,7 @@ static const struct kbx_desc gate_desc = {
 	.objs = {
 		{ "kbloom_gate", kbloom_gate__elf_bytes },
 		{ "kbloom_kfunc_gate", kbloom_kfunc_gate__elf_bytes },
+		{ "kbloom_cuckoo_gate", kbloom_cuckoo_gate__elf_bytes },
 	},
 	.init = gate_init,
 };

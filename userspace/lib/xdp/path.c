@@ -136,6 +136,7 @@ void kbx_inst_close(struct kbloom_inst *inst)
 	int i;
 
 	kbx_filter_release(x);
+	kbx_cuckoo_close(x);
 
 	kbp_close_fd(&x->params_fd);
 	kbp_close_fd(&x->filters_fd);
@@ -183,6 +184,10 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
 		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
+	}
+	if (!ret && d->cuckoo && kbx_path_exists(x->dir, d->cuckoo)) {
+		x->variant = KBLOOM_XDP_VARIANT_CUCKOO;
+		ret = kbx_cuckoo_open(x);
 	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
 		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
@@ -487,7 +492,9 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 /* The object of @x's kind and variant, opened from its skeleton's ELF. */
 static int kbx_obj_open(const struct kbloom_xdp *x, struct bpf_object **obj)
 {
-	return kbp_obj_open(&x->desc->objs[kbx_kfunc(x)], obj);
+	int v = x->variant == KBLOOM_XDP_VARIANT_CUCKOO ? 2 : kbx_kfunc(x);
+
+	return kbp_obj_open(&x->desc->objs[v], obj);
 }
 
 /*
@@ -565,6 +572,26 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	return ret;
 }
 
+/* The cuckoo variant: a kind that has it, no module filter, a plan. */
+static int kbx_variant_cuckoo(struct kbloom_xdp *x,
+			      const struct kbloom_xdp_opts *o)
+{
+	struct kbloom_cuckoo_params p;
+
+	if (!x->desc->objs[2].name) {
+		kbx_log(x, "%s: a cuckoo filter is for the gate only",
+			x->name);
+		return -EINVAL;
+	}
+	if (o->module_filter && *o->module_filter) {
+		kbx_log(x, "%s: a module filter needs the kfunc variant",
+			x->name);
+		return -EINVAL;
+	}
+	x->variant = KBLOOM_XDP_VARIANT_CUCKOO;
+	return kbx_cuckoo_geom(x, &o->geom, &p);
+}
+
 /* The variant of a new instance (see enum kbloom_xdp_variant). */
 static int kbx_variant_pick(struct kbloom_xdp *x,
 			    const struct kbloom_xdp_opts *o)
@@ -573,10 +600,12 @@ static int kbx_variant_pick(struct kbloom_xdp *x,
 	__u32 v = o ? o->variant : KBLOOM_XDP_VARIANT_AUTO;
 	char tmp[KBLOOM_NAME_LEN];
 
-	if (v > KBLOOM_XDP_VARIANT_KFUNC) {
+	if (v > KBLOOM_XDP_VARIANT_CUCKOO) {
 		kbx_log(x, "%s: unknown variant %u", x->name, v);
 		return -EINVAL;
 	}
+	if (v == KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbx_variant_cuckoo(x, o);
 	if (mf && *mf && kbx_name_make(x, 0, mf, tmp))
 		return -EINVAL;
 	if (v == KBLOOM_XDP_VARIANT_AUTO) {
@@ -610,13 +639,15 @@ int kbx_inst_create(struct kbloom_inst *i, const void *opts)
 		return -ENOMEM;
 	x->max_filters = o && o->max_filters ? o->max_filters :
 			 XDP_DEF_MAX_PORTS;
-	ret = kbx_geom_to_params(o ? &o->geom : NULL, &geom);
-	if (ret) {
-		kbx_log(x, "%s: bad filter geometry", x->name);
-		return ret;
-	}
 	ret = kbx_variant_pick(x, o);
-	ret = ret ?: kbx_load_new(x, o);
+	if (ret)
+		return ret;
+	if (x->variant != KBLOOM_XDP_VARIANT_CUCKOO &&
+	    kbx_geom_to_params(o ? &o->geom : NULL, &geom)) {
+		kbx_log(x, "%s: bad filter geometry", x->name);
+		return -EINVAL;
+	}
+	ret = kbx_load_new(x, o);
 	ret = ret ?: kbx_open_pins(x);
 	ret = ret ?: x->desc->init(x, o);
 	if (!ret && kbx_kfunc(x) && o && o->module_filter && *o->module_filter)

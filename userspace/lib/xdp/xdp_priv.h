@@ -44,8 +44,10 @@ struct kbx_prog_pin {
  * @params, @filters, @stats, @exact, @config, @ports, @kfilter: map pins
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
- * @objs: the object of each variant ([0] map, [1] kfunc): its name and
- *        its skeleton's ELF
+ * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
+ * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo, a
+ *        NULL name where the kind has none): its name and its skeleton's
+ *        ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
  */
@@ -59,9 +61,11 @@ struct kbx_desc {
 	const char *config;
 	const char *ports;
 	const char *kfilter;
+	const char *cuckoo;
+	const char *cseq;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
-	struct kbp_obj objs[2];
+	struct kbp_obj objs[3];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
 };
@@ -97,6 +101,9 @@ struct kbloom_xdp {
 	enum kbloom_xdp_variant variant;	/* MAP or KFUNC */
 	int kfilter_fd;		/* -1 for MAP */
 	int dev_fd;		/* /dev/kbloom, opened on first use, or -1 */
+
+	/* cuckoo variant: gate_cuckoo, gate_cseq (kind_gate_cuckoo.c) */
+	struct kbx_cuckoo *cuckoo;	/* NULL for the other variants */
 };
 
 /* the core's log and lock, for a handle */
@@ -126,6 +133,21 @@ int kbx_module_name_port(struct kbloom_xdp *x, int ifindex);
 int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
 
 /* filter.c */
+int kbx_slot_blocks(struct kbloom_xdp *x, __u32 slot, __u32 nblocks,
+		    struct kbx_blocks **bp);
+/*
+ * Replacing a filter: kbx_slot_fill() makes a new blocks map of @nblocks
+ * in the idle @slot, @nwords of @words copied in (@le: little-endian
+ * bytes; NULL: zeroed), and enters it into <path>_filters; then the
+ * caller publishes parameters naming @slot and calls kbx_slot_retire()
+ * (pin it as filter_<id>, empty @old after a grace period), or
+ * kbx_slot_drop() to undo.
+ */
+int kbx_slot_fill(struct kbloom_xdp *x, __u32 id, __u32 slot,
+		  __u32 nblocks, const __u64 *words, __u64 nwords, int le);
+void kbx_slot_drop(struct kbloom_xdp *x, __u32 slot);
+void kbx_slot_retire(struct kbloom_xdp *x, __u32 id, __u32 slot, __u32 old);
+int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd);
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
 int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
 		      struct kbx_blocks **bp);
@@ -142,6 +164,18 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 			  __u32 len);
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 		   const void *key, __u32 len);
+
+/* kind_gate_cuckoo.c: the gate's cuckoo variant */
+struct kbloom_cuckoo_params;
+int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
+		    struct kbloom_cuckoo_params *p);
+int kbx_cuckoo_open(struct kbloom_xdp *x);
+void kbx_cuckoo_close(struct kbloom_xdp *x);
+int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
+int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
+		    __u32 len);
+int kbx_cuckoo_rebuild(struct kbloom_xdp *x,
+		       const struct kbloom_xdp_geom *geom);
 
 /* path.c: the ops of both kinds */
 int kbx_inst_create(struct kbloom_inst *i, const void *opts);

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test probe of the BPF-side cuckoo lookup (bpf/kbloom_cuckoo.h): the
+ * frame is [key length: 4 or 16][key bytes][padding]; the key is tested
+ * against the cuckoo filter of a gate instance, whose gate_cuckoo,
+ * gate_filters and gate_cseq the test shares (bpf_map__reuse_fd).
+ *
+ * Verdicts: XDP_PASS possibly present, XDP_DROP definitely absent,
+ * XDP_ABORTED for a bad frame or a lookup error.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf/kbloom_cuckoo.h"
+
+KBLOOM_BTF_TYPES;
+
+KBLOOM_CUCKOO_PARAMS_MAP(probe_cuckoo);
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, KBLOOM_SLOTS_PER_FILTER);
+	__type(key, __u32);
+	__array(values, struct kbloom_blocks);
+} probe_filters SEC(".maps");
+
+KBLOOM_CUCKOO_SEQ_MAP(probe_cseq);
+
+SEC("xdp")
+int kbloom_cuckoo_probe(struct xdp_md *ctx)
+{
+	__u8 *data = (__u8 *)(long)ctx->data;
+	__u8 *end = (__u8 *)(long)ctx->data_end;
+	struct kbloom_bpf_cuckoo c;
+	__u8 key[KBLOOM_ADDR6_LEN];
+	int ret;
+
+	if (data + 1 + KBLOOM_ADDR6_LEN > end)
+		return XDP_ABORTED;
+	__builtin_memcpy(key, data + 1, KBLOOM_ADDR6_LEN);
+	if (kbloom_bpf_cuckoo_get(&probe_cuckoo, &probe_filters, &probe_cseq,
+				  0, &c))
+		return XDP_ABORTED;
+	if (data[0] == KBLOOM_ADDR4_LEN)
+		ret = kbloom_bpf_cuckoo_test(&c, key, KBLOOM_ADDR4_LEN);
+	else if (data[0] == KBLOOM_ADDR6_LEN)
+		ret = kbloom_bpf_cuckoo_test(&c, key, KBLOOM_ADDR6_LEN);
+	else
+		return XDP_ABORTED;
+	if (ret < 0)
+		return XDP_ABORTED;
+	return ret == KBLOOM_MAYBE ? XDP_PASS : XDP_DROP;
+}
+
+char LICENSE[] SEC("license") = "GPL";
