@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom XDP instances: the conntrack kind, the d-left connection
+ * tracker of libkbloom_dleft (bpf/kbloom_dleft_ct.bpf.c) as a pinned
+ * instance.
+ *
+ * Creating plans the filter with libkbloom_dleft (kbloom_dleft_create()
+ * or kbloom_dleft_create_shape()), loads the tracker with
+ * kbloom_dleft_xdp_open(), pins its program and maps, and opens the
+ * instance from the pins like any later process: dl_xdp_adopt() gives the
+ * d-left library's tracker over the pinned descriptors (the words map
+ * mapped), and stats, export and import are that library's.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "libkbloom_xdp_count.h"
+#include "userspace/lib/dleft/dleft_xdp_int.h"
+#include "kinds.h"
+#include "pin.h"
+
+/* The pins, in the order of struct dl_xdp_fds. */
+static const char *const ct_pins[] = {
+	"prog_conntrack", "dleft_params", "dleft_words", "dleft_stats",
+};
+
+#define CT_NPINS	((int)(sizeof(ct_pins) / sizeof(ct_pins[0])))
+
+static int ct_open(struct kbloom_inst *i)
+{
+	struct kbloom_dleft_xdp *x = NULL;
+	const char *what = NULL;
+	struct dl_xdp_fds f;
+	int *fd = &f.prog, n, ret = 0;
+
+	for (n = 0; n < CT_NPINS; n++)
+		fd[n] = -1;
+	for (n = 0; n < CT_NPINS && !ret; n++) {
+		what = ct_pins[n];
+		ret = kbp_get(i->dir, what, &fd[n]);
+	}
+	if (!ret) {
+		what = "dleft_params";
+		ret = dl_xdp_adopt(&f, &x);
+	}
+	for (n = 0; n < CT_NPINS; n++)
+		kbp_close_fd(&fd[n]);
+	if (ret) {
+		kbi_log(i, "%s: the tracker's pins (%s/%s): %s", i->name,
+			i->dir, what, strerror(-ret));
+		return ret;
+	}
+	i->priv = x;
+	return 0;
+}
+
+/* The empty filter of @co, planned or explicit. */
+static int ct_filter(const struct kbloom_conntrack_opts *co,
+		     struct kbloom_dleft **fp)
+{
+	struct kbloom_dleft_opts fo = co->filter;
+
+	fo.name = NULL;
+	if (co->miss > KBLOOM_DLEFT_MISS_DROP)
+		return -EINVAL;
+	if (co->capacity || co->fpr_pico)
+		return kbloom_dleft_create(co->capacity, co->fpr_pico,
+					   &co->shape, &fo, fp);
+	return kbloom_dleft_create_shape(&co->shape, &fo, fp);
+}
+
+static int ct_create(struct kbloom_inst *i, const void *opts)
+{
+	const struct kbloom_conntrack_opts *co = opts;
+	struct kbloom_dleft_xdp *x = NULL;
+	struct kbloom_dleft *f = NULL;
+	struct dl_xdp_fds fds;
+	int n = 0, ret;
+
+	ret = co ? ct_filter(co, &f) : -EINVAL;
+	ret = ret ?: kbloom_dleft_xdp_open(f, co->miss, &x);
+	kbloom_dleft_destroy(f);
+	if (ret) {
+		kbi_log(i, "%s: loading the tracker failed: %s", i->name,
+			strerror(-ret));
+		return ret;
+	}
+	dl_xdp_fds(x, &fds);
+	for (n = 0; n < CT_NPINS && !ret; n++)
+		ret = kbp_repin(i->dir, (&fds.prog)[n], ct_pins[n]);
+	kbloom_dleft_xdp_close(x);
+	if (ret) {
+		kbi_log(i, "%s: pinning %s failed: %s", i->name,
+			ct_pins[n - 1], strerror(-ret));
+		return ret;
+	}
+	return ct_open(i);
+}
+
+static void ct_close(struct kbloom_inst *i)
+{
+	kbloom_dleft_xdp_close(i->priv);
+	i->priv = NULL;
+}
+
+static int ct_prog_fd(const struct kbloom_inst *i)
+{
+	return kbloom_dleft_xdp_prog_fd(i->priv);
+}
+
+const struct kbi_ops kbx_conntrack_ops = {
+	.kind = "conntrack",
+	.create = ct_create,
+	.open = ct_open,
+	.close = ct_close,
+	.prog_fd = ct_prog_fd,
+	.run_prio = 10,
+};
+
+/* ---- the calls of libkbloom_xdp_count.h ------------------------------------- */
+
+static struct kbloom_dleft_xdp *ct_of(struct kbloom_inst *i)
+{
+	return i && i->ops == &kbx_conntrack_ops ? i->priv : NULL;
+}
+
+int kbloom_xdp_conntrack_create(const char *name,
+				const struct kbloom_inst_opts *o,
+				const struct kbloom_conntrack_opts *co,
+				struct kbloom_inst **ip)
+{
+	if (!co || !ip)
+		return -EINVAL;
+	return kbi_create(name, &kbx_conntrack_ops, o, co, ip);
+}
+
+int kbloom_xdp_conntrack_open(const char *name,
+			      const struct kbloom_inst_opts *o,
+			      struct kbloom_inst **ip)
+{
+	int ret;
+
+	if (!ip)
+		return -EINVAL;
+	ret = kbloom_inst_open(name, o, ip);
+	if (ret || ct_of(*ip))
+		return ret;
+	kbi_log(*ip, "%s: an instance of kind %s, not conntrack", name,
+		kbloom_inst_kind(*ip));
+	kbloom_inst_close(*ip);
+	*ip = NULL;
+	return -EINVAL;
+}
+
+int kbloom_xdp_conntrack_params(struct kbloom_inst *i,
+				struct kbloom_dleft_params *p)
+{
+	if (!ct_of(i) || !p)
+		return -EINVAL;
+	dl_xdp_params(ct_of(i), p);
+	return 0;
+}
+
+int kbloom_xdp_conntrack_set_miss(struct kbloom_inst *i, __u32 miss)
+{
+	int ret;
+
+	if (!ct_of(i))
+		return -EINVAL;
+	ret = kbi_lock(i);
+	if (ret)
+		return ret;
+	ret = kbloom_dleft_xdp_set_miss(ct_of(i), miss);
+	kbi_unlock(i);
+	return ret;
+}
+
+int kbloom_xdp_conntrack_stats(struct kbloom_inst *i,
+			       struct kbloom_dleft_xdp_stats *st)
+{
+	return ct_of(i) ? kbloom_dleft_xdp_stats(ct_of(i), st) : -EINVAL;
+}
+
+int kbloom_xdp_conntrack_export(struct kbloom_inst *i,
+				struct kbloom_dleft **fp)
+{
+	struct kbloom_dleft_params p;
+	struct kbloom_dleft_opts fo = {};
+	struct kbloom_dleft *f;
+	int ret;
+
+	if (!ct_of(i) || !fp)
+		return -EINVAL;
+	dl_xdp_params(ct_of(i), &p);
+	fo.hash_id = p.hash_id;
+	fo.seed = p.seed;
+	ret = kbloom_dleft_create_shape(&p.shape, &fo, &f);
+	ret = ret ?: kbloom_dleft_xdp_export(ct_of(i), f);
+	if (ret) {
+		kbloom_dleft_destroy(f);
+		return ret;
+	}
+	*fp = f;
+	return 0;
+}
+
+int kbloom_xdp_conntrack_import(struct kbloom_inst *i,
+				const struct kbloom_dleft *f)
+{
+	int ret;
+
+	if (!ct_of(i))
+		return -EINVAL;
+	ret = kbi_lock(i);
+	if (ret)
+		return ret;
+	ret = kbloom_dleft_xdp_import(ct_of(i), f);
+	kbi_unlock(i);
+	return ret;
+}
+
+int kbloom_xdp_conntrack_lookup(struct kbloom_inst *i,
+				const struct kbloom_dleft_flow *k,
+				__u64 *count)
+{
+	struct kbloom_dleft *f = NULL;
+	int ret;
+
+	if (!k || !count)
+		return -EINVAL;
+	ret = kbloom_xdp_conntrack_export(i, &f);
+	ret = ret ?: kbloom_dleft_count(f, k, sizeof(*k), count);
+	kbloom_dleft_destroy(f);
+	return ret;
+}
