@@ -97,7 +97,7 @@ int kbloom_xdp_sketch_write(struct kbloom_inst *i, int bytes,
 /**
  * struct kbloom_conntrack_opts - a conntrack instance
  * @capacity, @fpr_pico: planned: flows expected and the false-positive
- *     rate (kbloom_dleft_create()); both 0 with an explicit @shape
+ *     rate (kbloom_xdp_conntrack_plan()); both 0 with an explicit @shape
  * @shape: planned: tables, slots and counter_bits to keep (0: defaults);
  *     explicit (@capacity 0): type KBLOOM_TYPE_DLEFT, tables, slots,
  *     fp_bits, counter_bits and buckets (kbloom_dleft_create_shape());
@@ -112,6 +112,15 @@ struct kbloom_conntrack_opts {
 	struct kbloom_dleft_opts filter;
 	__u32 miss;
 };
+
+/**
+ * kbloom_xdp_conntrack_plan() - the shape of a tracker for @n flows at
+ * rate @p_pico: kb_dleft_plan() (@s: tables, slots and counter_bits to
+ * keep, 0: defaults), its remainder widened so that a cell is 8, 16 or 32
+ * bits (one word per cell, as the XDP program needs; the rate only drops)
+ * Return: 0; -EINVAL, -E2BIG as kb_dleft_plan(), or no such width.
+ */
+int kbloom_xdp_conntrack_plan(__u64 n, __u64 p_pico, struct kb_shape *s);
 
 /**
  * kbloom_xdp_conntrack_create() - make conntrack instance @name

@@ -4,8 +4,9 @@
  * tracker of libkbloom_dleft (bpf/kbloom_dleft_ct.bpf.c) as a pinned
  * instance.
  *
- * Creating plans the filter with libkbloom_dleft (kbloom_dleft_create()
- * or kbloom_dleft_create_shape()), loads the tracker with
+ * Creating plans the filter (kb_dleft_plan(), its cells widened to 8, 16
+ * or 32 bits: the XDP form's one-word cells), makes it with
+ * kbloom_dleft_create_shape(), loads the tracker with
  * kbloom_dleft_xdp_open(), pins its program and maps, and opens the
  * instance from the pins like any later process: dl_xdp_adopt() gives the
  * d-left library's tracker over the pinned descriptors (the words map
@@ -56,19 +57,42 @@ static int ct_open(struct kbloom_inst *i)
 	return 0;
 }
 
+int kbloom_xdp_conntrack_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
+{
+	__u32 cell, w;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	ret = kb_dleft_plan(n, p_pico, s);
+	if (ret)
+		return ret;
+	w = s->counter_bits;
+	cell = s->fp_bits + w;
+	cell = cell <= 8 ? 8 : cell <= 16 ? 16 : cell <= 32 ? 32 : 0;
+	if (!cell || cell - w > KB_DLEFT_REM_MAX)
+		return -EINVAL;
+	s->fp_bits = cell - w;
+	return kb_shape_derive(s);
+}
+
 /* The empty filter of @co, planned or explicit. */
 static int ct_filter(const struct kbloom_conntrack_opts *co,
 		     struct kbloom_dleft **fp)
 {
 	struct kbloom_dleft_opts fo = co->filter;
+	struct kb_shape s = co->shape;
+	int ret;
 
 	fo.name = NULL;
 	if (co->miss > KBLOOM_DLEFT_MISS_DROP)
 		return -EINVAL;
-	if (co->capacity || co->fpr_pico)
-		return kbloom_dleft_create(co->capacity, co->fpr_pico,
-					   &co->shape, &fo, fp);
-	return kbloom_dleft_create_shape(&co->shape, &fo, fp);
+	if (co->capacity || co->fpr_pico) {
+		ret = kbloom_xdp_conntrack_plan(co->capacity, co->fpr_pico, &s);
+		if (ret)
+			return ret;
+	}
+	return kbloom_dleft_create_shape(&s, &fo, fp);
 }
 
 static int ct_create(struct kbloom_inst *i, const void *opts)
