@@ -19,8 +19,8 @@
 
 #include "libkbloom_xdp_count.h"
 #include "userspace/lib/dleft/dleft_xdp_int.h"
+#include "kind_count.h"
 #include "kinds.h"
-#include "pin.h"
 
 /* The pins, in the order of struct dl_xdp_fds. */
 static const char *const ct_pins[] = {
@@ -32,29 +32,19 @@ static const char *const ct_pins[] = {
 static int ct_open(struct kbloom_inst *i)
 {
 	struct kbloom_dleft_xdp *x = NULL;
-	const char *what = NULL;
 	struct dl_xdp_fds f;
-	int *fd = &f.prog, n, ret = 0;
+	int ret;
 
-	for (n = 0; n < CT_NPINS; n++)
-		fd[n] = -1;
-	for (n = 0; n < CT_NPINS && !ret; n++) {
-		what = ct_pins[n];
-		ret = kbp_get(i->dir, what, &fd[n]);
-	}
+	ret = kbc_get(i, ct_pins, CT_NPINS, &f.prog);
 	if (!ret) {
-		what = "dleft_params";
 		ret = dl_xdp_adopt(&f, &x);
+		if (ret)
+			kbi_log(i, "%s: the tracker's pins do not agree (%s/dleft_params): %s",
+				i->name, i->dir, strerror(-ret));
 	}
-	for (n = 0; n < CT_NPINS; n++)
-		kbp_close_fd(&fd[n]);
-	if (ret) {
-		kbi_log(i, "%s: the tracker's pins (%s/%s): %s", i->name,
-			i->dir, what, strerror(-ret));
-		return ret;
-	}
+	kbc_close(&f.prog, CT_NPINS);
 	i->priv = x;
-	return 0;
+	return ret;
 }
 
 int kbloom_xdp_conntrack_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
@@ -101,7 +91,7 @@ static int ct_create(struct kbloom_inst *i, const void *opts)
 	struct kbloom_dleft_xdp *x = NULL;
 	struct kbloom_dleft *f = NULL;
 	struct dl_xdp_fds fds;
-	int n = 0, ret;
+	int ret;
 
 	ret = co ? ct_filter(co, &f) : -EINVAL;
 	ret = ret ?: kbloom_dleft_xdp_open(f, co->miss, &x);
@@ -112,15 +102,9 @@ static int ct_create(struct kbloom_inst *i, const void *opts)
 		return ret;
 	}
 	dl_xdp_fds(x, &fds);
-	for (n = 0; n < CT_NPINS && !ret; n++)
-		ret = kbp_repin(i->dir, (&fds.prog)[n], ct_pins[n]);
+	ret = kbc_pin(i, ct_pins, CT_NPINS, &fds.prog);
 	kbloom_dleft_xdp_close(x);
-	if (ret) {
-		kbi_log(i, "%s: pinning %s failed: %s", i->name,
-			ct_pins[n - 1], strerror(-ret));
-		return ret;
-	}
-	return ct_open(i);
+	return ret ?: ct_open(i);
 }
 
 static void ct_close(struct kbloom_inst *i)
@@ -164,18 +148,7 @@ int kbloom_xdp_conntrack_open(const char *name,
 			      const struct kbloom_inst_opts *o,
 			      struct kbloom_inst **ip)
 {
-	int ret;
-
-	if (!ip)
-		return -EINVAL;
-	ret = kbloom_inst_open(name, o, ip);
-	if (ret || ct_of(*ip))
-		return ret;
-	kbi_log(*ip, "%s: an instance of kind %s, not conntrack", name,
-		kbloom_inst_kind(*ip));
-	kbloom_inst_close(*ip);
-	*ip = NULL;
-	return -EINVAL;
+	return kbc_open(name, o, &kbx_conntrack_ops, ip);
 }
 
 int kbloom_xdp_conntrack_params(struct kbloom_inst *i,
@@ -212,7 +185,7 @@ int kbloom_xdp_conntrack_export(struct kbloom_inst *i,
 {
 	struct kbloom_dleft_params p;
 	struct kbloom_dleft_opts fo = {};
-	struct kbloom_dleft *f;
+	struct kbloom_dleft *f = NULL;
 	int ret;
 
 	if (!ct_of(i) || !fp)

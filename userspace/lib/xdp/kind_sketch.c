@@ -16,6 +16,7 @@
 
 #include "libkbloom_xdp_count.h"
 #include "userspace/lib/sketch/sketch_xdp_int.h"
+#include "kind_count.h"
 #include "kinds.h"
 #include "pin.h"
 
@@ -27,46 +28,29 @@ static const char *const sk_pins[] = {
 
 #define SK_NPINS	((int)(sizeof(sk_pins) / sizeof(sk_pins[0])))
 
-static void sk_fds_close(int *fd)
-{
-	int n;
-
-	for (n = 0; n < SK_NPINS; n++)
-		kbp_close_fd(&fd[n]);
-}
-
 static int sk_open(struct kbloom_inst *i)
 {
 	struct kbloom_sketch_xdp *x = NULL;
-	const char *what = NULL;
 	struct kbs_xdp_fds f;
-	int *fd = &f.prog, n, ret = 0;
+	int ret;
 
-	for (n = 0; n < SK_NPINS; n++)
-		fd[n] = -1;
-	for (n = 0; n < SK_NPINS && !ret; n++) {
-		what = sk_pins[n];
-		ret = kbp_get(i->dir, what, &fd[n]);
-	}
+	ret = kbc_get(i, sk_pins, SK_NPINS, &f.prog);
 	if (!ret) {
-		what = "sketch_params";
 		ret = kbs_xdp_adopt(&f, &x);
+		if (ret)
+			kbi_log(i, "%s: the sketch's pins do not agree (%s/sketch_params): %s",
+				i->name, i->dir, strerror(-ret));
 	}
-	sk_fds_close(fd);
-	if (ret) {
-		kbi_log(i, "%s: the sketch's pins (%s/%s): %s", i->name, i->dir,
-			what, strerror(-ret));
-		return ret;
-	}
+	kbc_close(&f.prog, SK_NPINS);
 	i->priv = x;
-	return 0;
+	return ret;
 }
 
 static int sk_create(struct kbloom_inst *i, const void *opts)
 {
 	struct kbloom_sketch_xdp *x;
 	struct kbs_xdp_fds f;
-	int n, ret;
+	int ret;
 
 	if (!opts) {
 		kbi_log(i, "%s: no sketch options", i->name);
@@ -79,15 +63,9 @@ static int sk_create(struct kbloom_inst *i, const void *opts)
 		return ret;
 	}
 	kbs_xdp_fds(x, &f);
-	for (n = 0; n < SK_NPINS && !ret; n++)
-		ret = kbp_repin(i->dir, (&f.prog)[n], sk_pins[n]);
+	ret = kbc_pin(i, sk_pins, SK_NPINS, &f.prog);
 	kbloom_sketch_xdp_close(x);
-	if (ret) {
-		kbi_log(i, "%s: pinning %s failed: %s", i->name,
-			sk_pins[n - 1], strerror(-ret));
-		return ret;
-	}
-	return sk_open(i);
+	return ret ?: sk_open(i);
 }
 
 static void sk_close(struct kbloom_inst *i)
@@ -130,18 +108,7 @@ int kbloom_xdp_sketch_create(const char *name,
 int kbloom_xdp_sketch_open(const char *name, const struct kbloom_inst_opts *o,
 			   struct kbloom_inst **ip)
 {
-	int ret;
-
-	if (!ip)
-		return -EINVAL;
-	ret = kbloom_inst_open(name, o, ip);
-	if (ret || sk_of(*ip))
-		return ret;
-	kbi_log(*ip, "%s: an instance of kind %s, not sketch", name,
-		kbloom_inst_kind(*ip));
-	kbloom_inst_close(*ip);
-	*ip = NULL;
-	return -EINVAL;
+	return kbc_open(name, o, &kbx_sketch_ops, ip);
 }
 
 int kbloom_xdp_sketch_params(struct kbloom_inst *i,
