@@ -287,6 +287,8 @@ TEST_F(pair, sketch_library_then_kbloomctl)
 	kbctl_free(&r);
 	OK(&r, "xdp", "status", self->sk, NS_A);
 	EXPECT_NE(NULL, strstr(r.out, ": sketch,"));
+	EXPECT_NE(NULL, strstr(r.out, "5 rows of 2719 32-bit counters"));
+	EXPECT_NE(NULL, strstr(r.out, "10 frames counted"));
 	EXPECT_NE(NULL, strstr(r.out, "p0"));
 	kbctl_free(&r);
 	/* another kind's calls refuse it */
@@ -422,6 +424,17 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	EXPECT_EQ(0, st.dropped);
 	kbloom_inst_close(in);
 	close(lfd);
+	OK(&r, "-j", "xdp", "status", self->ct, NS_A);
+	EXPECT_JSON(&r);
+	EXPECT_NE(NULL, strstr(r.out, "\"kind\":\"conntrack\""));
+	EXPECT_EQ(0, jnum(r.out, NULL, "flows"));
+	EXPECT_EQ(self->p0, jnum(r.out, NULL, "ifindex"));
+	kbctl_free(&r);
+	/* detach from p0: the instance stays, not attached */
+	OK(&r, "xdp", "detach", self->ct, "dev", "p0", NS_A);
+	kbctl_free(&r);
+	EXPECT_TRUE(inst_exists(self->ct));
+	EXPECT_EQ(0, xdp_on_p0(self));
 	OK(&r, "xdp", "detach", self->ct);
 	kbctl_free(&r);
 	EXPECT_FALSE(inst_exists(self->ct));

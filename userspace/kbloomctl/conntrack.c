@@ -271,6 +271,32 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	return ret ? ret : copies ? KBCTL_OK : KBCTL_ABSENT;
 }
 
+/* ---- xdp status ---------------------------------------------------------------- */
+
+void conntrack_summary(const char *name, struct json *j)
+{
+	struct kbloom_inst *in = count_peek(name);
+	struct kbloom_dleft_xdp_stats st;
+	struct kbloom_dleft_params p;
+
+	if (!in || kbloom_xdp_conntrack_params(in, &p) ||
+	    kbloom_xdp_conntrack_stats(in, &st))
+		goto out;
+	if (j) {
+		json_ku64(j, "cells", p.shape.m);
+		json_kstr(j, "miss", miss_words[p.miss ? 1 : 0]);
+		json_ku64(j, "flows", st.inserted - st.deleted);
+	} else {
+		printf("  %llu cells of %u bits, miss %s, %llu flows in (inserted less deleted)\n",
+		       (unsigned long long)p.shape.m,
+		       p.shape.fp_bits + p.shape.counter_bits,
+		       miss_words[p.miss ? 1 : 0],
+		       (unsigned long long)(st.inserted - st.deleted));
+	}
+out:
+	kbloom_inst_close(in);
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static const struct ctl_cmd conntrack_sub[] = {

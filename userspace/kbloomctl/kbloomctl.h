@@ -456,8 +456,12 @@ struct count_attach {
 int count_attach(struct ctl *c, struct count_attach *a);
 int count_open(struct ctl *c, const char *name, const char *want,
 	       struct kbloom_inst **ip);
+struct kbloom_inst *count_peek(const char *name);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
+/* xdp status: the line under the instance's (@j NULL: text), or nothing */
+void sketch_summary(const char *name, struct json *j);
+void conntrack_summary(const char *name, struct json *j);
 
 /* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;

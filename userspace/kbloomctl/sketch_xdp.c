@@ -309,6 +309,36 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	return ctl_flush_stdout(c);
 }
 
+/* ---- xdp status ---------------------------------------------------------------- */
+
+void sketch_summary(const char *name, struct json *j)
+{
+	struct kbloom_inst *in = count_peek(name);
+	struct kbloom_sketch_params p;
+	struct kbloom_sketch_stats st;
+	int shared = in ? kbloom_xdp_sketch_shared(in) : -1;
+
+	if (shared < 0 || kbloom_xdp_sketch_params(in, &p) ||
+	    kbloom_xdp_sketch_stats(in, &st) || p.action > KBLOOM_SKETCH_DROP)
+		goto out;
+	if (j) {
+		json_ku64(j, "rows", p.rows);
+		json_ku64(j, "width", p.width);
+		json_kbool(j, "shared", shared);
+		json_ku64(j, "threshold", p.threshold);
+		json_kstr(j, "action", action_words[p.action]);
+		json_ku64(j, "counted", st.counted);
+	} else {
+		printf("  %u rows of %llu %u-bit counters, %s rows, threshold %llu, action %s, %llu frames counted\n",
+		       p.rows, (unsigned long long)p.width, p.counter_bits,
+		       shared ? "shared" : "per-CPU",
+		       (unsigned long long)p.threshold,
+		       action_words[p.action], (unsigned long long)st.counted);
+	}
+out:
+	kbloom_inst_close(in);
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static const struct ctl_cmd sketch_sub[] = {

@@ -274,6 +274,10 @@ static void summary_json(struct json *j, const struct inst_info *ii)
 		json_ku64(j, "memberships", f->members);
 		json_kbool(j, "audit", f->flags & KBLOOM_MCBF_F_AUDIT);
 	}
+	if (ii->kind == XK_SKETCH)
+		sketch_summary(ii->name, j);
+	if (ii->kind == XK_CONNTRACK)
+		conntrack_summary(ii->name, j);
 	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
 		json_kstr(j, "variant", variant_name(f->variant));
 		json_key(j, "module_filter");
@@ -304,6 +308,10 @@ static void summary_text(const struct inst_info *ii)
 		printf("  ports %u, memberships %llu, audit %s\n", f->ports,
 		       (unsigned long long)f->members,
 		       f->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
+	if (ii->kind == XK_SKETCH)
+		sketch_summary(ii->name, NULL);
+	if (ii->kind == XK_CONNTRACK)
+		conntrack_summary(ii->name, NULL);
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
 	if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)

@@ -39,6 +39,21 @@ int count_open(struct ctl *c, const char *name, const char *want,
 	return ret ? xdp_fail(c, ret, "%s %s: open", c->cmd_path, name) : 0;
 }
 
+static void count_log_none(void *ctx, const char *msg)
+{
+}
+
+/* Instance @name for xdp status, NULL (and nothing said) when it fails. */
+struct kbloom_inst *count_peek(const char *name)
+{
+	struct kbloom_inst_opts o;
+	struct kbloom_inst *in;
+
+	xdp_inst_opts(&o, NULL);
+	o.log = count_log_none;
+	return kbloom_inst_open(name, &o, &in) ? NULL : in;
+}
+
 /* Made or opened: instance @a->name, in the namespace @netns. */
 static int count_get(struct ctl *c, struct count_attach *a, const char *netns,
 		     bool create, const char *op, struct kbloom_inst **in)
