@@ -301,6 +301,25 @@ TEST_F(pair, sketch_library_then_kbloomctl)
 	EXPECT_EQ(0, xdp_on_p0(self));
 }
 
+/* @s saved as an image and loaded: 0 when the copy counts @src alike. */
+static int image_round_trip_sketch(const struct kbloom_sketch *s,
+				   const __u8 *src)
+{
+	size_t n = kbloom_sketch_image_size(s), len;
+	struct kbloom_sketch *back = NULL;
+	void *img = malloc(n);
+	int ret = img ? 0 : -ENOMEM;
+
+	ret = ret ?: kbloom_sketch_save(s, img, n, &len);
+	ret = ret ?: kbloom_sketch_load(img, len, &back);
+	if (!ret && kbloom_sketch_count(back, src, 4) !=
+		    kbloom_sketch_count(s, src, 4))
+		ret = -EBADMSG;
+	kbloom_sketch_free(back);
+	free(img);
+	return ret;
+}
+
 TEST_F(pair, sketch_kbloomctl_then_library)
 {
 	struct kbloom_inst_opts o = inst_opts(self);
@@ -345,6 +364,7 @@ TEST_F(pair, sketch_kbloomctl_then_library)
 	/* the rows as a library sketch, and written back */
 	ASSERT_EQ(0, kbloom_xdp_sketch_read(in, 0, &s));
 	EXPECT_EQ(NUDP, kbloom_sketch_count(s, src, 4));
+	EXPECT_EQ(0, image_round_trip_sketch(s, src));
 	kbloom_sketch_clear(s);
 	ASSERT_EQ(0, kbloom_xdp_sketch_write(in, 0, s));
 	kbloom_sketch_free(s);
@@ -390,7 +410,7 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	__u64 n;
 
 	OK(&r, "xdp", "attach", "conntrack", self->ct, "dev", "p0", NS_A,
-	   "capacity", "4096", "fpr", "0.1%");
+	   "capacity", "4096", "fpr", "0.1%", "mode", "generic");
 	kbctl_free(&r);
 	EXPECT_EQ(1, ctl_test(self->ct, 40001));
 	fd = tcp_flow(self, 40001, &lfd);
@@ -429,6 +449,7 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	EXPECT_NE(NULL, strstr(r.out, "\"kind\":\"conntrack\""));
 	EXPECT_EQ(0, jnum(r.out, NULL, "flows"));
 	EXPECT_EQ(self->p0, jnum(r.out, NULL, "ifindex"));
+	EXPECT_NE(NULL, strstr(r.out, "\"mode\":\"generic\""));
 	kbctl_free(&r);
 	/* detach from p0: the instance stays, not attached */
 	OK(&r, "xdp", "detach", self->ct, "dev", "p0", NS_A);
@@ -439,6 +460,26 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	kbctl_free(&r);
 	EXPECT_FALSE(inst_exists(self->ct));
 	EXPECT_EQ(0, xdp_on_p0(self));
+}
+
+/* @f saved as an image and loaded: 0 when the copy holds flow @k once. */
+static int image_round_trip_dleft(const struct kbloom_dleft *f,
+				  const struct kbloom_dleft_flow *k)
+{
+	size_t n = kbloom_dleft_image_size(f), len;
+	struct kbloom_dleft *back = NULL;
+	void *img = malloc(n);
+	int ret = img ? 0 : -ENOMEM;
+	__u64 c = 0;
+
+	ret = ret ?: kbloom_dleft_save(f, img, n, &len);
+	ret = ret ?: kbloom_dleft_load(img, len, &back);
+	ret = ret ?: kbloom_dleft_count(back, k, sizeof(*k), &c);
+	if (!ret && c != 1)
+		ret = -EBADMSG;
+	kbloom_dleft_destroy(back);
+	free(img);
+	return ret;
 }
 
 TEST_F(pair, conntrack_library_then_kbloomctl)
@@ -490,7 +531,7 @@ TEST_F(pair, conntrack_library_then_kbloomctl)
 	ASSERT_EQ(0, kbloom_xdp_conntrack_export(in, &f));
 	ASSERT_EQ(0, kbloom_dleft_count(f, &k, sizeof(k), &n));
 	EXPECT_EQ(1, n);
-	EXPECT_LT(0, (long)kbloom_dleft_image_size(f));
+	EXPECT_EQ(0, image_round_trip_dleft(f, &k));
 	ASSERT_EQ(0, kbloom_xdp_conntrack_export(in, &empty));
 	kbloom_dleft_clear(empty);
 	ASSERT_EQ(0, kbloom_xdp_conntrack_import(in, empty));

@@ -29,6 +29,7 @@ struct ct_args {
 
 #define CA(_n, _a, _t, _m, ...)	KW(_n, _a, _t, struct ct_args, _m, __VA_ARGS__)
 
+/* dev, mode and netns first: the other rows (bit 3 on) make the instance */
 static const struct kw ct_kw[] = {
 	CA("dev", "IFACE...", KWT_LIST, at.devl, .required = true),
 	KW_MODE(struct ct_args, at.mode),
@@ -121,8 +122,7 @@ int conntrack_xdp_attach(struct ctl *c, int argc, char **argv)
 	ret = ret ?: ct_size(c, &a.o, given);
 	if (ret)
 		return ret;
-	/* any keyword but dev, mode and netns sizes or sets the policy */
-	a.at.create_opts = given & ~7ULL;
+	a.at.create_opts = given & ~7ULL;	/* not only dev, mode, netns */
 	a.at.kopts = &a.o;
 	return count_attach(c, &a.at);
 }

@@ -29,6 +29,7 @@ struct sk_args {
 
 #define SA(_n, _a, _t, _m, ...)	KW(_n, _a, _t, struct sk_args, _m, __VA_ARGS__)
 
+/* dev, mode and netns first: the other rows (bit 3 on) make the instance */
 static const struct kw sk_kw[] = {
 	SA("dev", "IFACE...", KWT_LIST, at.devl, .required = true),
 	KW_MODE(struct sk_args, at.mode),
@@ -127,8 +128,7 @@ int sketch_xdp_attach(struct ctl *c, int argc, char **argv)
 	ret = ret ?: sk_policy(c, &a, given);
 	if (ret)
 		return ret;
-	/* any keyword but dev, mode and netns sizes or sets the policy */
-	a.at.create_opts = given & ~7ULL;
+	a.at.create_opts = given & ~7ULL;	/* not only dev, mode, netns */
 	a.at.kopts = &a.o;
 	return count_attach(c, &a.at);
 }
