@@ -38,6 +38,7 @@
 static const char *const help_paths[][2] = {
 	{ "sketch" }, { "sketch", "count" }, { "sketch", "stats" },
 	{ "conntrack" }, { "conntrack", "stats" }, { "conntrack", "test" },
+	{ "conntrack", "miss" },
 };
 
 TEST(help)
@@ -81,6 +82,8 @@ static const struct {
 		     "fp-bits", "12"), "d-left shape: missing slots" },
 	{ KBCTL_ARGS("xdp", "attach", "conntrack", UNAME, "dev", "lo", "miss",
 		     "maybe"), "miss 'maybe'" },
+	{ KBCTL_ARGS("conntrack", "miss", UNAME, "reject"),
+	  "miss 'reject': unknown (allowed: pass|drop)" },
 	{ KBCTL_ARGS("sketch", "count", UNAME, "10.0.0.300"),
 	  "ADDR '10.0.0.300'" },
 	{ KBCTL_ARGS("conntrack", "test", UNAME, "10.0.0.1", "10.0.0.2:80"),
@@ -403,6 +406,7 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 {
 	struct kbloom_inst_opts o = inst_opts(self);
 	struct kbloom_dleft_xdp_stats st;
+	struct kbloom_dleft_params p;
 	struct kbloom_dleft_flow k;
 	struct kbloom_inst *in;
 	struct kbctl_res r;
@@ -427,8 +431,15 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	EXPECT_LE(1, jnum(r.out, NULL, "hits"));
 	EXPECT_EQ(0, jnum(r.out, NULL, "deleted"));
 	kbctl_free(&r);
+	/* the policy for unknown flows, switched by another process */
+	OK(&r, "conntrack", "miss", self->ct, "drop");
+	kbctl_free(&r);
 	/* this process, from the pins */
 	ASSERT_EQ(0, kbloom_xdp_conntrack_open(self->ct, &o, &in));
+	ASSERT_EQ(0, kbloom_xdp_conntrack_params(in, &p));
+	EXPECT_EQ(KBLOOM_DLEFT_MISS_DROP, p.miss);
+	EXPECT_EQ(-EINVAL, kbloom_xdp_conntrack_set_miss(in, 2));
+	ASSERT_EQ(0, kbloom_xdp_conntrack_set_miss(in, KBLOOM_DLEFT_MISS_PASS));
 	flow_key(&k, 40001);
 	ASSERT_EQ(0, kbloom_xdp_conntrack_lookup(in, &k, &n));
 	EXPECT_EQ(1, n);

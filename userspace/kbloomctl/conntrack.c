@@ -9,6 +9,7 @@
  *       [hash fast|siphash] [seed S] [miss pass|drop]
  *   conntrack stats NAME               the shape, the policy, the counters
  *   conntrack test NAME SRC:PORT DST:PORT   is the TCP flow tracked?
+ *   conntrack miss NAME pass|drop      the policy for unknown flows
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -271,6 +272,32 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	return ret ? ret : copies ? KBCTL_OK : KBCTL_ABSENT;
 }
 
+/* ---- conntrack miss ------------------------------------------------------------ */
+
+static int cmd_miss(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_inst *in = NULL;
+	char all[32];
+	int miss, ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	miss = arg_pick(argv[1], miss_words);
+	if (miss < 0) {
+		arg_words(all, sizeof(all), miss_words);
+		return ctl_usage(c, "miss '%s': unknown (allowed: %s)", argv[1],
+				 all);
+	}
+	ret = count_open(c, argv[0], XK_CONNTRACK, &in);
+	if (ret)
+		return ret;
+	ret = kbloom_xdp_conntrack_set_miss(in, miss);
+	kbloom_inst_close(in);
+	return ret ? xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]) :
+		     KBCTL_OK;
+}
+
 /* ---- xdp status ---------------------------------------------------------------- */
 
 void conntrack_summary(const char *name, struct json *j)
@@ -322,13 +349,21 @@ static const struct ctl_cmd conntrack_sub[] = {
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_test,
 	},
+	{
+		.name = "miss",
+		.synopsis = "NAME pass|drop",
+		.summary = "pass or drop the segments of flows the tracker does not know",
+		.min_args = 2,
+		.max_args = 2,
+		.run = cmd_miss,
+	},
 	{ 0 }
 };
 
 const struct ctl_cmd conntrack_cmds[] = {
 	{
 		.name = "conntrack",
-		.synopsis = "stats|test NAME ...",
+		.synopsis = "stats|test|miss NAME ...",
 		.summary = "the XDP d-left connection tracker (xdp attach conntrack)",
 		.sub = conntrack_sub,
 	},
