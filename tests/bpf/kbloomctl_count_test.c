@@ -38,7 +38,8 @@
 static const char *const help_paths[][2] = {
 	{ "sketch" }, { "sketch", "count" }, { "sketch", "stats" },
 	{ "conntrack" }, { "conntrack", "stats" }, { "conntrack", "test" },
-	{ "conntrack", "miss" },
+	{ "conntrack", "miss" }, { "conntrack", "save" }, { "conntrack", "load" },
+	{ "sketch", "save" },
 };
 
 TEST(help)
@@ -84,6 +85,8 @@ static const struct {
 		     "maybe"), "miss 'maybe'" },
 	{ KBCTL_ARGS("conntrack", "miss", UNAME, "reject"),
 	  "miss 'reject': unknown (allowed: pass|drop)" },
+	{ KBCTL_ARGS("sketch", "save", UNAME, "flows"),
+	  "'flows': not a sketch of the instance (allowed: packets|bytes)" },
 	{ KBCTL_ARGS("sketch", "count", UNAME, "10.0.0.300"),
 	  "ADDR '10.0.0.300'" },
 	{ KBCTL_ARGS("conntrack", "test", UNAME, "10.0.0.1", "10.0.0.2:80"),
@@ -247,6 +250,20 @@ static void ctl_count(struct __test_metadata *_metadata, const char *name,
 	kbctl_free(&r);
 }
 
+/* The file at @path, malloc()ed (NULL: none), *@len its size. */
+static void *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *b;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	b = kbctl_slurp(fd, len);
+	close(fd);
+	return b;
+}
+
 /* ---- sketch ---------------------------------------------------------------------- */
 
 TEST_F(pair, sketch_library_then_kbloomctl)
@@ -328,12 +345,17 @@ TEST_F(pair, sketch_kbloomctl_then_library)
 	struct kbloom_inst_opts o = inst_opts(self);
 	static const __u8 src[4] = { 10, 0, 0, 2 };
 	struct kbloom_sketch_stats st;
+	struct kbloom_sketch_stat sst;
 	struct kbloom_sketch *s;
 	struct kbloom_inst *in;
 	long long cpk, cby;
 	struct kbctl_res r;
+	char path[96];
 	__u64 pk, by;
+	size_t len;
+	void *img;
 
+	snprintf(path, sizeof(path), "/tmp/%s.img", self->sk);
 	OK(&r, "xdp", "attach", "sketch", self->sk, "dev", "p0", NS_A,
 	   "width", "1024", "rows", "4", "counter-bits", "16", "threshold",
 	   "5", "action", "drop");
@@ -370,10 +392,25 @@ TEST_F(pair, sketch_kbloomctl_then_library)
 	EXPECT_EQ(0, image_round_trip_sketch(s, src));
 	kbloom_sketch_clear(s);
 	ASSERT_EQ(0, kbloom_xdp_sketch_write(in, 0, s));
+	ASSERT_EQ(0, kbloom_xdp_sketch_write(in, 1, s));
 	kbloom_sketch_free(s);
 	ASSERT_EQ(0, kbloom_xdp_sketch_count(in, src, 4, &pk, &by));
 	EXPECT_EQ(0, pk);
 	kbloom_inst_close(in);
+	/* the rows of another process, as an image on standard output */
+	ASSERT_EQ(0, kbctl_run_out(&r, path, "sketch", "save", self->sk,
+				   "bytes"));
+	kbctl_free(&r);
+	img = slurp(path, &len);
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, kbloom_sketch_load(img, len, &s));
+	EXPECT_EQ(0, kbloom_sketch_count(s, src, 4));	/* cleared above */
+	ASSERT_EQ(0, kbloom_sketch_stat(s, &sst));
+	EXPECT_EQ(NUDP * FRAME, sst.total);	/* N: the bytes counted */
+	EXPECT_EQ(4, sst.rows);
+	kbloom_sketch_free(s);
+	free(img);
+	unlink(path);
 	OK(&r, "xdp", "detach", self->sk);
 	kbctl_free(&r);
 	EXPECT_FALSE(inst_exists(self->sk));
@@ -410,9 +447,11 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	struct kbloom_dleft_flow k;
 	struct kbloom_inst *in;
 	struct kbctl_res r;
+	char path[96];
 	int fd, lfd;
 	__u64 n;
 
+	snprintf(path, sizeof(path), "/tmp/%s.img", self->ct);
 	OK(&r, "xdp", "attach", "conntrack", self->ct, "dev", "p0", NS_A,
 	   "capacity", "4096", "fpr", "0.1%", "mode", "generic");
 	kbctl_free(&r);
@@ -443,6 +482,9 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	flow_key(&k, 40001);
 	ASSERT_EQ(0, kbloom_xdp_conntrack_lookup(in, &k, &n));
 	EXPECT_EQ(1, n);
+	/* the cells saved by another process while the flow is in */
+	OK(&r, "conntrack", "save", self->ct, "-o", path);
+	kbctl_free(&r);
 	/* the FIN deletes it */
 	close(fd);
 	usleep(200000);
@@ -453,6 +495,16 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	EXPECT_EQ(1, st.inserted);
 	EXPECT_EQ(1, st.deleted);
 	EXPECT_EQ(0, st.dropped);
+	/* loaded back: the flow is in again; not an image: nothing changes */
+	OK(&r, "conntrack", "load", self->ct, "-i", path);
+	kbctl_free(&r);
+	EXPECT_EQ(0, ctl_test(self->ct, 40001));
+	ASSERT_EQ(0, kbctl_write_file(path, "not an image", 12));
+	kbctl_run(&r, "conntrack", "load", self->ct, "-i", path);
+	EXPECT_SYS(&r, "not a d-left filter's image");
+	kbctl_free(&r);
+	EXPECT_EQ(0, ctl_test(self->ct, 40001));
+	unlink(path);
 	kbloom_inst_close(in);
 	close(lfd);
 	OK(&r, "-j", "xdp", "status", self->ct, NS_A);

@@ -10,6 +10,8 @@
  *   conntrack stats NAME               the shape, the policy, the counters
  *   conntrack test NAME SRC:PORT DST:PORT   is the TCP flow tracked?
  *   conntrack miss NAME pass|drop      the policy for unknown flows
+ *   conntrack save NAME [-o FILE|-]    the cells as a d-left image
+ *   conntrack load NAME [-i FILE|-]    an image's cells into the tracker
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -298,6 +300,71 @@ static int cmd_miss(struct ctl *c, int argc, char **argv)
 		     KBCTL_OK;
 }
 
+/* ---- conntrack save, load -------------------------------------------------------- */
+
+static int cmd_save(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_inst *in = NULL;
+	struct kbloom_dleft *f = NULL;
+	size_t n = 0, len = 0;
+	void *img = NULL;
+	char op[160];
+	int ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: count_open(c, argv[0], XK_CONNTRACK, &in);
+	if (ret)
+		return ret;
+	snprintf(op, sizeof(op), "%s %s", c->cmd_path, argv[0]);
+	ret = kbloom_xdp_conntrack_export(in, &f);
+	kbloom_inst_close(in);
+	if (!ret) {
+		n = kbloom_dleft_image_size(f);
+		img = malloc(n);
+		ret = img ? kbloom_dleft_save(f, img, n, &len) : -ENOMEM;
+	}
+	kbloom_dleft_destroy(f);
+	if (ret)
+		ret = xdp_fail(c, ret, "%s", op);
+	else
+		ret = count_image_out(c, op, img, len) ?: ctl_flush_stdout(c);
+	free(img);
+	return ret;
+}
+
+static int cmd_load(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_inst *in = NULL;
+	struct kbloom_dleft *f = NULL;
+	void *img = NULL;
+	char op[160];
+	size_t len;
+	int ret;
+
+	snprintf(op, sizeof(op), "%s %s", c->cmd_path, argv[0]);
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: count_image_in(c, op, &img, &len);
+	if (ret)
+		return ret;
+	ret = kbloom_dleft_load(img, len, &f);
+	free(img);
+	if (ret)
+		return ctl_syserr(c, -ret, "not a d-left filter's image", "%s",
+				  op);
+	ret = count_open(c, argv[0], XK_CONNTRACK, &in);
+	if (!ret) {
+		ret = kbloom_xdp_conntrack_import(in, f);
+		if (ret == -EINVAL)
+			ret = ctl_syserr(c, EINVAL, "the image's shape, hash or seed is not the tracker's",
+					 "%s", op);
+		else if (ret)
+			ret = xdp_fail(c, ret, "%s", op);
+	}
+	kbloom_inst_close(in);
+	kbloom_dleft_destroy(f);
+	return ret;
+}
+
 /* ---- xdp status ---------------------------------------------------------------- */
 
 void conntrack_summary(const char *name, struct json *j)
@@ -357,13 +424,31 @@ static const struct ctl_cmd conntrack_sub[] = {
 		.max_args = 2,
 		.run = cmd_miss,
 	},
+	{
+		.name = "save",
+		.synopsis = "NAME [-o FILE|-]",
+		.summary = "write the tracker's cells as a d-left image (libkbloom, kbloom.ko)",
+		.min_args = 1,
+		.max_args = 1,
+		.opts = CTL_OPT(CO_OUTPUT),
+		.run = cmd_save,
+	},
+	{
+		.name = "load",
+		.synopsis = "NAME [-i FILE|-]",
+		.summary = "replace the tracker's cells with an image's (same shape, hash, seed)",
+		.min_args = 1,
+		.max_args = 1,
+		.opts = CTL_OPT(CO_INPUT),
+		.run = cmd_load,
+	},
 	{ 0 }
 };
 
 const struct ctl_cmd conntrack_cmds[] = {
 	{
 		.name = "conntrack",
-		.synopsis = "stats|test|miss NAME ...",
+		.synopsis = "stats|test|miss|save|load NAME ...",
 		.summary = "the XDP d-left connection tracker (xdp attach conntrack)",
 		.sub = conntrack_sub,
 	},

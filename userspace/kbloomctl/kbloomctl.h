@@ -457,6 +457,10 @@ int count_attach(struct ctl *c, struct count_attach *a);
 int count_open(struct ctl *c, const char *name, const char *want,
 	       struct kbloom_inst **ip);
 struct kbloom_inst *count_peek(const char *name);
+/* An image to -o FILE or standard output; from -i FILE or standard input. */
+int count_image_out(struct ctl *c, const char *op, const void *img,
+		    size_t len);
+int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
 /* xdp status: the line under the instance's (@j NULL: text), or nothing */

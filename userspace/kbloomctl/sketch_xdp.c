@@ -9,6 +9,7 @@
  *       [threshold N [bytes]] [action count|mark|drop] [mark V]
  *   sketch count NAME ADDR...   packets and bytes per source address
  *   sketch stats NAME           the geometry, the policy, the counters
+ *   sketch save NAME packets|bytes [-o FILE|-]   a Count-Min image
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -309,6 +310,46 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	return ctl_flush_stdout(c);
 }
 
+/* ---- sketch save ----------------------------------------------------------------- */
+
+static const char *const which_words[] = { "packets", "bytes", NULL };
+
+static int cmd_save(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_sketch *s = NULL;
+	struct kbloom_inst *in = NULL;
+	int which, ret;
+	size_t n, len = 0;
+	void *img = NULL;
+	char op[160];
+
+	ret = xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	which = arg_pick(argv[1], which_words);
+	if (which < 0)
+		return ctl_usage(c, "'%s': not a sketch of the instance (allowed: packets|bytes)",
+				 argv[1]);
+	ret = count_open(c, argv[0], XK_SKETCH, &in);
+	if (ret)
+		return ret;
+	snprintf(op, sizeof(op), "%s %s %s", c->cmd_path, argv[0], argv[1]);
+	ret = kbloom_xdp_sketch_read(in, which, &s);
+	kbloom_inst_close(in);
+	if (!ret) {
+		n = kbloom_sketch_image_size(s);
+		img = malloc(n);
+		ret = img ? kbloom_sketch_save(s, img, n, &len) : -ENOMEM;
+	}
+	kbloom_sketch_free(s);
+	if (ret)
+		ret = xdp_fail(c, ret, "%s", op);
+	else
+		ret = count_image_out(c, op, img, len) ?: ctl_flush_stdout(c);
+	free(img);
+	return ret;
+}
+
 /* ---- xdp status ---------------------------------------------------------------- */
 
 void sketch_summary(const char *name, struct json *j)
@@ -365,13 +406,25 @@ static const struct ctl_cmd sketch_sub[] = {
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_stats,
 	},
+	{
+		.name = "save",
+		.synopsis = "NAME packets|bytes [-o FILE|-]",
+		.summary = "write the packet or byte sketch (CPUs summed) as a Count-Min image",
+		.help =
+"The image loads in libkbloom (kbloom_sketch_load()) and in kbloom.ko\n"
+"(kbloomctl restore); its N is the packets or bytes counted.\n",
+		.min_args = 2,
+		.max_args = 2,
+		.opts = CTL_OPT(CO_OUTPUT),
+		.run = cmd_save,
+	},
 	{ 0 }
 };
 
 const struct ctl_cmd sketch_cmds[] = {
 	{
 		.name = "sketch",
-		.synopsis = "count|stats NAME ...",
+		.synopsis = "count|stats|save NAME ...",
 		.summary = "the XDP Count-Min sketch (xdp attach sketch): per-source counts",
 		.sub = sketch_sub,
 	},

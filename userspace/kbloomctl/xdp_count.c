@@ -5,8 +5,12 @@
  * name and kind, and xdp attach of such an instance, made on first use,
  * to its interfaces.  Every interface is resolved first (exit 3, nothing
  * made); an attach that fails half-way is undone, a new instance with it.
+ * And the image file of their save and load commands: -o FILE (written
+ * whole, then renamed over FILE) or standard output, -i FILE or standard
+ * input.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,4 +139,79 @@ int count_attach(struct ctl *c, struct count_attach *a)
 		close(ns_fd);
 	free(ifindex);
 	return ret ? ret : KBCTL_OK;
+}
+
+/* ---- image files ----------------------------------------------------------- */
+
+static bool count_std(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+int count_image_out(struct ctl *c, const char *op, const void *img,
+		    size_t len)
+{
+	const char *out = c->val[CO_OUTPUT];
+	bool std = count_std(out);
+	char tmp[PATH_MAX];
+	FILE *f = stdout;
+	int ret = 0;
+
+	if (std && isatty(STDOUT_FILENO))
+		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
+	if (!std) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
+		f = fopen(tmp, "wbx");
+		if (!f)
+			return ctl_syserr(c, errno, NULL, "%s: create %s", op,
+					  tmp);
+	}
+	if (fwrite(img, 1, len, f) != len || fflush(f))
+		ret = errno ? errno : EIO;
+	if (!std && fclose(f) && !ret)
+		ret = errno;
+	if (!std && !ret && rename(tmp, out))
+		ret = errno;
+	if (!std && ret)
+		unlink(tmp);
+	return ret ? ctl_syserr(c, ret, NULL, "%s: write %s", op,
+				std ? "standard output" : out) : 0;
+}
+
+int count_image_in(struct ctl *c, const char *op, void **img, size_t *len)
+{
+	const char *in = c->val[CO_INPUT];
+	bool std = count_std(in);
+	FILE *f = std ? stdin : fopen(in, "rb");
+	size_t cap = 0, n = 0, r;
+	char *b = NULL, *t;
+	int ret = 0;
+
+	if (!f)
+		return ctl_syserr(c, errno, NULL, "%s: open %s", op, in);
+	do {
+		if (n == cap) {
+			t = realloc(b, cap ? cap * 2 : 1 << 16);
+			if (!t) {
+				ret = ENOMEM;
+				break;
+			}
+			b = t;
+			cap = cap ? cap * 2 : 1 << 16;
+		}
+		r = fread(b + n, 1, cap - n, f);
+		n += r;
+	} while (r);
+	if (!ret && ferror(f))
+		ret = errno ? errno : EIO;
+	if (!std)
+		fclose(f);
+	if (ret) {
+		free(b);
+		return ctl_syserr(c, ret, NULL, "%s: read %s", op,
+				  std ? "standard input" : in);
+	}
+	*img = b;
+	*len = n;
+	return 0;
 }
