@@ -30,6 +30,9 @@
  *              (in-packet Bloom filters), xdp attach ipbf
  *   mcbf/      mcbf optimize create port join leave ports groups stats
  *              (Multi-Class Bloom filters), xdp attach mcbf
+ *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
+ *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
+ *   xdp_count.c   what those two share: open by kind, attach devices
  *
  * Calls go one way: main.c calls the command files, xdp.c and
  * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
@@ -159,6 +162,8 @@ extern const struct ctl_cmd mcast_cmds[];
 extern const struct ctl_cmd gate_cmds[];
 extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
+extern const struct ctl_cmd sketch_cmds[];
+extern const struct ctl_cmd conntrack_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
@@ -192,6 +197,9 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);
 void sketches_stat_text(const struct kbloom_stat *st);
+extern const char *const dl_counter_words[], *const cm_counter_words[];
+extern const char *const cm_update_words[];
+extern const __u32 dl_counter_ids[], cm_counter_ids[], cm_update_ids[];
 
 /* add_report.c: add -j (per-key "new") and the capacity warning */
 struct keyset;
@@ -384,6 +392,7 @@ bool xdp_attached(struct kbloom_inst *i, int ifindex);
  */
 #define XK_NONE		NULL	/* no such directory */
 extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
+extern const char XK_SKETCH[], XK_CONNTRACK[];
 extern const char XK_OTHER[];	/* a directory that is not an instance */
 const char *xdp_kind_of(const char *name);
 const char *xdp_kind_at(const char *root, const char *name);
@@ -465,6 +474,36 @@ int mcbf_xdp_attach(struct ctl *c, int argc, char **argv);
 int net_detach_ports(struct ctl *c, const char *k, const char *name,
 		     const char *netns, int ndev, char **dev,
 		     const int *ifindex, const char *op);
+
+/*
+ * xdp_count.c: the counting kinds (sketch_xdp.c, conntrack.c).
+ * struct count_attach: the arguments of xdp attach sketch|conntrack that
+ * both have (their keyword tables fill it as member @at); @kopts: the
+ * kind's options of kbloom_inst_create(), @create_opts: some were given.
+ */
+struct count_attach {
+	const char *name;
+	const char *kind;
+	__u32 mode;
+	const char *netns;
+	struct kw_list devl;
+	const void *kopts;
+	bool create_opts;
+};
+
+int count_attach(struct ctl *c, struct count_attach *a);
+int count_open(struct ctl *c, const char *name, const char *want,
+	       struct kbloom_inst **ip);
+struct kbloom_inst *count_peek(const char *name);
+/* An image to -o FILE or standard output; from -i FILE or standard input. */
+int count_image_out(struct ctl *c, const char *op, const void *img,
+		    size_t len);
+int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
+int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
+int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
+/* xdp status: the line under the instance's (@j NULL: text), or nothing */
+void sketch_summary(const char *name, struct json *j);
+void conntrack_summary(const char *name, struct json *j);
 
 /* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;

@@ -84,6 +84,10 @@ static int kw_words(const struct ctl *c, const struct kw_table *t,
 
 	kw_lookup(t, a, &eq);
 	(*i)++;
+	if (k->type == KWT_FLAG) {
+		l->n = 0;
+		return eq ? ctl_usage(c, "%s: takes no value", k->name) : 0;
+	}
 	if (eq) {
 		l->v = argv + *i - 1;
 		l->n = 1;
@@ -132,6 +136,7 @@ static size_t kw_size(enum kw_type t)
 	switch (t) {
 	case KWT_U32:
 	case KWT_ENUM:
+	case KWT_FLAG:
 		return sizeof(__u32);
 	case KWT_U64:
 	case KWT_PROB:
@@ -168,7 +173,7 @@ static int kw_table_ok(const struct ctl *c, const struct kw_table *t)
 static int kw_value(const struct ctl *c, const struct kw *k,
 		    const struct kw_list *l, void *f)
 {
-	const char *v = l->eq ? l->eq : l->v[0];
+	const char *v = l->eq ? l->eq : l->n ? l->v[0] : "";
 	__u64 x;
 	int ret;
 
@@ -201,6 +206,9 @@ static int kw_value(const struct ctl *c, const struct kw *k,
 	case KWT_FN:
 		return k->parse(c, k, v, f);
 	case KWT_REFUSE:	/* refused before the values */
+		return 0;
+	case KWT_FLAG:
+		*(__u32 *)f = 1;
 		return 0;
 	}
 	return 0;

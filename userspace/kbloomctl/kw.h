@@ -38,6 +38,7 @@ enum kw_type {
 	KWT_LIST,	/* struct kw_list: 1..@max words (0: up to a keyword) */
 	KWT_FN,		/* @parse fills the field */
 	KWT_REFUSE,	/* another kind's: refused, "NAME: @extra" */
+	KWT_FLAG,	/* __u32: 1 when given; takes no value */
 };
 
 /* the words of a KWT_LIST keyword */

@@ -52,6 +52,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	xdp_cmds, mcast_cmds, gate_cmds, map_cmds,
 	ipbf_cmds,
 	mcbf_cmds,
+	sketch_cmds, conntrack_cmds,
 	main_cmds,
 	NULL
 };

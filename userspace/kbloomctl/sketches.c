@@ -18,8 +18,8 @@
 
 /* --- d-left -------------------------------------------------------------- */
 
-static const char *const dl_counter_words[] = { "2", "4", "8", NULL };
-static const __u32 dl_counter_ids[] = { 2, 4, 8 };
+const char *const dl_counter_words[] = { "2", "4", "8", NULL };
+const __u32 dl_counter_ids[] = { 2, 4, 8 };
 
 #define CR(_n, _a, _t, _m, ...)					\
 	KW(_n, _a, _t, struct kbloom_create, _m, __VA_ARGS__)
@@ -109,10 +109,10 @@ struct cm_args {
 	__u64 delta;
 };
 
-static const char *const cm_counter_words[] = { "16", "32", NULL };
-static const __u32 cm_counter_ids[] = { 16, 32 };
-static const char *const cm_update_words[] = { "all", "min-inc", NULL };
-static const __u32 cm_update_ids[] = { KB_CM_ALL, KB_CM_MIN_INC };
+const char *const cm_counter_words[] = { "16", "32", NULL };
+const __u32 cm_counter_ids[] = { 16, 32 };
+const char *const cm_update_words[] = { "all", "min-inc", NULL };
+const __u32 cm_update_ids[] = { KB_CM_ALL, KB_CM_MIN_INC };
 
 #define CM(_n, _a, _t, _m, ...)					\
 	KW(_n, _a, _t, struct cm_args, _m, __VA_ARGS__)

@@ -275,6 +275,10 @@ static void summary_json(struct json *j, const struct inst_info *ii)
 		json_ku64(j, "memberships", f->members);
 		json_kbool(j, "audit", f->flags & KBLOOM_MCBF_F_AUDIT);
 	}
+	if (ii->kind == XK_SKETCH)
+		sketch_summary(ii->name, j);
+	if (ii->kind == XK_CONNTRACK)
+		conntrack_summary(ii->name, j);
 	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
 		json_kstr(j, "variant", variant_name(f->variant));
 		json_key(j, "module_filter");
@@ -305,6 +309,10 @@ static void summary_text(const struct inst_info *ii)
 		printf("  ports %u, memberships %llu, audit %s\n", f->ports,
 		       (unsigned long long)f->members,
 		       f->flags & KBLOOM_MCBF_F_AUDIT ? "on" : "off");
+	if (ii->kind == XK_SKETCH)
+		sketch_summary(ii->name, NULL);
+	if (ii->kind == XK_CONNTRACK)
+		conntrack_summary(ii->name, NULL);
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
 	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
@@ -527,7 +535,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass|ipbf|mcbf NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -570,7 +578,14 @@ static const struct ctl_cmd xdp_sub[] = {
 "  mcbf   Multi-Class Bloom filter switch: each interface becomes a port\n"
 "         with an empty filter (bits M: 4096; classes LIST or class\n"
 "         GROUPS:P[:W]...: all:4; seed S; hash fast|siphash; see mcbf port,\n"
-"         mcbf join); ports N, members N, audit on|off when it is made.\n",
+"         mcbf join); ports N, members N, audit on|off when it is made.\n"
+"  sketch  a Count-Min sketch of packets and bytes per source (see sketch\n"
+"         count): epsilon P delta P (0.1%, 1%) or width W rows D,\n"
+"         counter-bits 16|32, update all|min-inc, shared, threshold N\n"
+"         [bytes], action count|mark|drop, mark V, when it is made.\n"
+"  conntrack  a d-left tracker of TCP flows (see conntrack test):\n"
+"         capacity N fpr P (65536, 0.1%) or fp-bits R slots C tables D\n"
+"         buckets B counter-bits W, miss pass|drop, when it is made.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),

@@ -6,25 +6,58 @@
  * sketch's word count, the other form's keep one element.  The maps are
  * read and written as the words of the uapi layout, so a map becomes a
  * library sketch (and an image) and the other way round.
+ *
+ * An XDP sketch either owns its loaded skeleton (kbloom_sketch_xdp_open())
+ * or, made by kbs_xdp_adopt() from the pins of an instance
+ * (sketch_xdp_int.h), descriptors of its program and maps; every call
+ * below goes through the descriptors.
  */
 #include <stdlib.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
 
 #include "sketch_int.h"
+#include "sketch_xdp_int.h"
 #include "bpf/kbloom_countmin.skel.h"
 
 struct kbloom_sketch_xdp {
-	struct kbloom_countmin *skel;
+	struct kbloom_countmin *skel;	/* NULL: adopted, @fd owned */
 	struct kbloom_sketch *proto;	/* geometry and seed, no counts */
-	struct bpf_program *prog;
-	struct bpf_map *map[2];		/* packets, bytes */
+	struct kbs_xdp_fds fd;		/* rows[]: packets, bytes */
 	int ncpu;
 	int shared;
 	int ifindex;
 	__u32 xdp_flags;
 };
+
+#define KBX_NFDS	((int)(sizeof(struct kbs_xdp_fds) / sizeof(int)))
+
+static void kbx_fds_close(struct kbs_xdp_fds *f)
+{
+	int *fd = &f->prog, i;
+
+	for (i = 0; i < KBX_NFDS; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
+/* A new XDP sketch, no descriptors yet. */
+static struct kbloom_sketch_xdp *kbx_alloc(void)
+{
+	struct kbloom_sketch_xdp *x = calloc(1, sizeof(*x));
+	int *fd, i;
+
+	if (!x)
+		return NULL;
+	fd = &x->fd.prog;
+	for (i = 0; i < KBX_NFDS; i++)
+		fd[i] = -1;
+	x->ncpu = libbpf_num_possible_cpus();
+	return x;
+}
 
 static int kbx_opts_check(const struct kbloom_sketch_xdp_opts *o)
 {
@@ -37,24 +70,33 @@ static int kbx_opts_check(const struct kbloom_sketch_xdp_opts *o)
 }
 
 /* Size the loaded form's maps, leave the other program out. */
-static int kbx_prepare(struct kbloom_sketch_xdp *x)
+static int kbx_prepare(struct kbloom_sketch_xdp *x, struct bpf_map *map[2])
 {
 	struct kbloom_countmin *sk = x->skel;
 	struct bpf_program *other;
 	int i, ret;
 
-	x->prog = x->shared ? sk->progs.kbloom_sketch_shared :
-			      sk->progs.kbloom_sketch_pcpu;
 	other = x->shared ? sk->progs.kbloom_sketch_pcpu :
 			    sk->progs.kbloom_sketch_shared;
-	x->map[0] = x->shared ? sk->maps.sketch_pkts : sk->maps.sketch_pkts_pcpu;
-	x->map[1] = x->shared ? sk->maps.sketch_bytes :
-				sk->maps.sketch_bytes_pcpu;
+	map[0] = x->shared ? sk->maps.sketch_pkts : sk->maps.sketch_pkts_pcpu;
+	map[1] = x->shared ? sk->maps.sketch_bytes : sk->maps.sketch_bytes_pcpu;
 	ret = bpf_program__set_autoload(other, false);
 	for (i = 0; i < 2 && !ret; i++)
-		ret = bpf_map__set_max_entries(x->map[i],
-					       (__u32)x->proto->nwords);
+		ret = bpf_map__set_max_entries(map[i], (__u32)x->proto->nwords);
 	return ret;
+}
+
+/* The descriptors of the loaded skeleton. */
+static void kbx_skel_fds(struct kbloom_sketch_xdp *x, struct bpf_map *map[2])
+{
+	struct kbloom_countmin *sk = x->skel;
+
+	x->fd.prog = bpf_program__fd(x->shared ? sk->progs.kbloom_sketch_shared :
+					       sk->progs.kbloom_sketch_pcpu);
+	x->fd.params = bpf_map__fd(sk->maps.sketch_params);
+	x->fd.rows[0] = bpf_map__fd(map[0]);
+	x->fd.rows[1] = bpf_map__fd(map[1]);
+	x->fd.stats = bpf_map__fd(sk->maps.sketch_stats);
 }
 
 static int kbx_params(struct kbloom_sketch_xdp *x,
@@ -71,14 +113,15 @@ static int kbx_params(struct kbloom_sketch_xdp *x,
 	};
 	__u32 zero = 0;
 
-	return bpf_map_update_elem(bpf_map__fd(x->skel->maps.sketch_params),
-				   &zero, &p, BPF_ANY) ? -errno : 0;
+	return bpf_map_update_elem(x->fd.params, &zero, &p, BPF_ANY) ?
+	       -errno : 0;
 }
 
 int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
 			   struct kbloom_sketch_xdp **xp)
 {
 	struct kbloom_sketch_xdp *x;
+	struct bpf_map *map[2];
 	int ret;
 
 	if (!o || !xp)
@@ -86,11 +129,10 @@ int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
 	ret = kbx_opts_check(o);
 	if (ret)
 		return ret;
-	x = calloc(1, sizeof(*x));
+	x = kbx_alloc();
 	if (!x)
 		return -ENOMEM;
 	x->shared = o->shared;
-	x->ncpu = libbpf_num_possible_cpus();
 	ret = x->ncpu > 0 ? 0 : x->ncpu;
 	if (!ret)
 		ret = kbloom_sketch_create(&o->geom, &x->proto);
@@ -101,11 +143,13 @@ int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
 		ret = -errno;
 		goto err_free;
 	}
-	ret = kbx_prepare(x);
+	ret = kbx_prepare(x, map);
 	if (!ret)
 		ret = kbloom_countmin__load(x->skel);
-	if (!ret)
+	if (!ret) {
+		kbx_skel_fds(x, map);
 		ret = kbx_params(x, o);
+	}
 	if (ret)
 		goto err_free;
 	*xp = x;
@@ -118,7 +162,7 @@ err_free:
 
 int kbloom_sketch_xdp_prog_fd(const struct kbloom_sketch_xdp *x)
 {
-	return x ? bpf_program__fd(x->prog) : -EINVAL;
+	return x ? x->fd.prog : -EINVAL;
 }
 
 int kbloom_sketch_xdp_attach(struct kbloom_sketch_xdp *x, int ifindex,
@@ -130,8 +174,7 @@ int kbloom_sketch_xdp_attach(struct kbloom_sketch_xdp *x, int ifindex,
 		return -EINVAL;
 	if (x->ifindex)
 		return -EBUSY;
-	ret = bpf_xdp_attach(ifindex, bpf_program__fd(x->prog), xdp_flags,
-			     NULL);
+	ret = bpf_xdp_attach(ifindex, x->fd.prog, xdp_flags, NULL);
 	if (ret)
 		return ret;
 	x->ifindex = ifindex;
@@ -144,7 +187,7 @@ static int kbx_dump(const struct kbloom_sketch_xdp *x, int which,
 		    __u64 **out)
 {
 	__u32 per = x->shared ? 1 : (__u32)x->ncpu, i, n;
-	int fd = bpf_map__fd(x->map[which]);
+	int fd = x->fd.rows[which];
 	__u64 *v;
 
 	n = (__u32)x->proto->nwords;
@@ -177,8 +220,7 @@ int kbloom_sketch_xdp_stats(const struct kbloom_sketch_xdp *x,
 	if (!v)
 		return -ENOMEM;
 	memset(st, 0, sizeof(*st));
-	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.sketch_stats),
-				&zero, v))
+	if (bpf_map_lookup_elem(x->fd.stats, &zero, v))
 		ret = -errno;
 	for (c = 0; c < x->ncpu && !ret; c++) {
 		one = (const __u64 *)&v[c];
@@ -250,7 +292,7 @@ int kbloom_sketch_xdp_write(struct kbloom_sketch_xdp *x, int bytes,
 	v = calloc(per, 8);
 	if (!v)
 		return -ENOMEM;
-	fd = bpf_map__fd(x->map[bytes]);
+	fd = x->fd.rows[bytes];
 	for (i = 0; i < s->nwords && !ret; i++) {
 		v[0] = s->words[i];
 		if (bpf_map_update_elem(fd, &i, v, BPF_ANY))
@@ -266,7 +308,84 @@ void kbloom_sketch_xdp_close(struct kbloom_sketch_xdp *x)
 		return;
 	if (x->ifindex)
 		bpf_xdp_detach(x->ifindex, x->xdp_flags, NULL);
-	kbloom_countmin__destroy(x->skel);
+	if (x->skel)
+		kbloom_countmin__destroy(x->skel);
+	else
+		kbx_fds_close(&x->fd);
 	kbloom_sketch_free(x->proto);
 	free(x);
+}
+
+/* ---- adopted from pins (sketch_xdp_int.h) ------------------------------- */
+
+void kbs_xdp_fds(const struct kbloom_sketch_xdp *x, struct kbs_xdp_fds *f)
+{
+	*f = x->fd;
+}
+
+/* Type and element count of map @fd. */
+static int kbx_map_info(int fd, __u32 *type, __u32 *max)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*type = info.type;
+	*max = info.max_entries;
+	return 0;
+}
+
+/* The form and geometry of the adopted maps, from the params. */
+static int kbx_adopt_shape(struct kbloom_sketch_xdp *x)
+{
+	struct kbloom_sketch_opts o = { .flags = KBLOOM_SKETCH_SEED };
+	struct kbloom_sketch_params p;
+	__u32 zero = 0, type[2], max[2];
+	int i, ret;
+
+	if (bpf_map_lookup_elem(x->fd.params, &zero, &p))
+		return -errno;
+	for (i = 0; i < 2; i++) {
+		ret = kbx_map_info(x->fd.rows[i], &type[i], &max[i]);
+		if (ret)
+			return ret;
+	}
+	x->shared = type[0] == BPF_MAP_TYPE_ARRAY;
+	o.rows = p.rows;
+	o.width = p.width;
+	o.counter_bits = p.counter_bits;
+	o.update = p.update;
+	o.hash_id = p.hash_id;
+	o.seed = p.seed;
+	if (type[0] != type[1] || kbloom_sketch_create(&o, &x->proto))
+		return -EUCLEAN;
+	if (x->proto->nwords != p.nwords || max[0] != p.nwords ||
+	    max[1] != p.nwords)
+		return -EUCLEAN;
+	return 0;
+}
+
+int kbs_xdp_adopt(const struct kbs_xdp_fds *f, struct kbloom_sketch_xdp **xp)
+{
+	const int *in = &f->prog;
+	struct kbloom_sketch_xdp *x;
+	int *own, i, ret;
+
+	x = kbx_alloc();
+	if (!x)
+		return -ENOMEM;
+	own = &x->fd.prog;
+	for (i = 0, ret = 0; i < KBX_NFDS && !ret; i++) {
+		own[i] = fcntl(in[i], F_DUPFD_CLOEXEC, 0);
+		ret = own[i] < 0 ? -errno : 0;
+	}
+	if (!ret)
+		ret = x->ncpu > 0 ? kbx_adopt_shape(x) : x->ncpu;
+	if (ret) {
+		kbloom_sketch_xdp_close(x);
+		return ret;
+	}
+	*xp = x;
+	return 0;
 }

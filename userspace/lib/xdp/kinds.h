@@ -14,5 +14,6 @@ extern const struct kbi_ops kbx_gate_ops;
 extern const struct kbi_ops kbx_pass_ops;
 extern const struct kbi_ops kbn_ipbf_ops;
 extern const struct kbi_ops kbn_mcbf_ops;
+extern const struct kbi_ops kbx_sketch_ops, kbx_conntrack_ops;
 
 #endif /* _KBLOOM_XDP_KINDS_H */
