@@ -218,9 +218,10 @@ struct kbloom_xdp_link;
 
 /*
  * kbloom_inst_create() - make instance @name of kind @kind ("mcast",
- * "gate", "pass", "ipbf", "mcbf") with the kind's options @kind_opts
- * (struct kbloom_xdp_opts, struct kbloom_net_opts, or NULL for pass; its
- * first four fields are then ignored: @o has them).
+ * "gate", "pass", "ipbf", "mcbf", "sketch", "conntrack") with the kind's
+ * options @kind_opts (struct kbloom_xdp_opts, struct kbloom_net_opts, the
+ * sketch and conntrack options of libkbloom_xdp_count.h, or NULL for pass;
+ * the first four fields of the first two are then ignored: @o has them).
  * Return: 0; -EEXIST; -EINVAL (name, unknown kind); -errno of loading.
  */
 int kbloom_inst_create(const char *name, const char *kind,
