@@ -7,6 +7,7 @@
  *   classic.c   the standard, blocked and counting types
  *   dleft.c     the d-left counting filter
  *   countmin.c  the Count-Min sketch (spectral Bloom filter)
+ *   partitioned.c the partitioned Bloom filter (k slices)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -185,6 +186,9 @@ extern const struct kb_type_ops kb_dleft_ops;
 
 /* countmin.c */
 extern const struct kb_type_ops kb_cm_ops;
+
+/* partitioned.c */
+extern const struct kb_type_ops kb_part_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -115,8 +115,10 @@ struct kbloom_version {
  *     names (uapi/kbloom_variants.h); all 0 for standard, blocked and
  *     counting filters.  VI counting takes @vi_l (0: kb_vi_l_default(),
  *     3 for 4-bit and 4 for 8-bit counters) and @counter_bits; planned
- *     from (n, p) by kb_vi_plan().  Out: the geometry used (planned
- *     fields filled in), as STAT reports it
+ *     from (n, p) by kb_vi_plan().  Partitioned takes @k and @buckets
+ *     (slice bits, a multiple of 64; @m must be 0, m = k s), or (n, p)
+ *     planned by kb_part_plan() (uapi/kbloom_partitioned.h).  Out: the
+ *     geometry used (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
@@ -124,7 +126,7 @@ struct kbloom_version {
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
  * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_COUNT_MIN); EEXIST for a name in use
+ * after KBLOOM_TYPE_PARTITIONED); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC

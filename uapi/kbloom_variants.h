@@ -60,6 +60,9 @@
  * (minimal increase, conservative update) raises only the rows at the
  * minimum and cannot delete.
  *
+ * The partitioned filter's shape (survey variants II) is checked here
+ * too; its positions and planner are uapi/kbloom_partitioned.h's.
+ *
  * Range reduction is kb_reduce32() (multiply-shift) everywhere.
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
@@ -89,9 +92,10 @@
 /**
  * struct kb_shape - the geometry of a filter's array
  * @type: enum kbloom_type
- * @k: probes per key (classic, VI); 2 (cuckoo); d (d-left, Count-Min)
- * @m: bits (standard, blocked), counters (counting, VI, Count-Min), slots
- *     (cuckoo) or cells (d-left)
+ * @k: probes per key (classic, VI); 2 (cuckoo); d (d-left, Count-Min);
+ *     slices (partitioned)
+ * @m: bits (standard, blocked, partitioned), counters (counting, VI,
+ *     Count-Min), slots (cuckoo) or cells (d-left)
  * @counter_bits: counter width: 4/8 (counting, VI), 2/4/8 (d-left cell
  *     counters), 16/32 (Count-Min), 0 otherwise
  * @fp_bits: cuckoo fingerprint or d-left remainder bits, 0 otherwise
@@ -100,7 +104,7 @@
  * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
  * @update: Count-Min KB_CM_*, 0 otherwise
  * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
- *     columns, 0 otherwise
+ *     columns, partitioned slice bits, 0 otherwise
  */
 struct kb_shape {
 	__u32 type;
@@ -137,6 +141,8 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 		return s->fp_bits;
 	case KBLOOM_TYPE_DLEFT:
 		return s->fp_bits + s->counter_bits;
+	case KBLOOM_TYPE_PARTITIONED:
+		return 1;
 	default:
 		return s->counter_bits;
 	}
@@ -207,6 +213,23 @@ static inline int kb_cm_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * Partitioned (kbloom_partitioned.h): k slices of s = @buckets bits, s a
+ * multiple of 64 (each slice starts on a word), m = k s.
+ */
+static inline int kb_part_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->tables ||
+	    s->vi_l || s->update)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->buckets < KBLOOM_M_MIN || (s->buckets & 63) ||
+	    s->buckets > KBLOOM_M_MAX / s->k)
+		return 0;
+	return s->m == s->buckets * s->k;
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -230,6 +253,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 	case KBLOOM_TYPE_COUNT_MIN:
 		ok = kb_cm_shape_ok(s);
 		break;
+	case KBLOOM_TYPE_PARTITIONED:
+		ok = kb_part_shape_ok(s);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -238,7 +264,8 @@ static inline int kb_shape_check(const struct kb_shape *s)
 
 /*
  * Fill in @k and @m of the cuckoo, d-left and Count-Min types from their
- * geometry (VI keeps the caller's k and m), then kb_shape_check().
+ * geometry, and @m of the partitioned type (k slices of @buckets bits);
+ * VI keeps the caller's k and m.  Then kb_shape_check().
  */
 static inline int kb_shape_derive(struct kb_shape *s)
 {
@@ -252,6 +279,9 @@ static inline int kb_shape_derive(struct kb_shape *s)
 		s->k = s->tables;
 		s->m = s->buckets * s->tables *
 		       (s->type == KBLOOM_TYPE_DLEFT ? s->slots : 1);
+		break;
+	case KBLOOM_TYPE_PARTITIONED:
+		s->m = s->buckets * (s->k <= KBLOOM_K_MAX ? s->k : 0);
 		break;
 	default:
 		break;

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the cuckoo and d-left image loaders (make fuzz):
- * every input goes to kb_image_verify(), kbloom_cuckoo_load() and
- * kbloom_dleft_load(), as it is and with its checksum made right.
+ * libFuzzer target over the cuckoo, d-left and partitioned image loaders
+ * (make fuzz): every input goes to kb_image_verify(),
+ * kbloom_cuckoo_load(), kbloom_dleft_load() and kbloom_part_load(), as it
+ * is and with its checksum made right.
  * Whatever the bytes, nothing may crash, overread or leak, and for each
  * loader:
  *   - it accepts exactly the images kb_image_verify() accepts whose type
  *     is its own, and writes nothing on failure;
  *   - a loaded filter saves the input back byte for byte, reports an
- *     occupancy within its slots or cells, and a key it adds tests
- *     present, counts at least once and deletes.
+ *     occupancy within its slots or cells (partitioned: set bits within
+ *     each slice), and a key it adds tests present (cuckoo, d-left:
+ *     counts at least once and deletes).
  * A violation aborts, which libFuzzer reports as a crash.
  *
  * Seed corpus: -kbloom_seed_corpus=DIR writes valid cuckoo images (every
  * bucket size, short and long fingerprints, both hashes, one full) and
  * d-left images (8-, 16-, 32- and odd-width cells, saturated counters)
- * into DIR and exits.
+ * and partitioned images (1, 4 and 32 slices, both hashes) into DIR and
+ * exits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@
 #include "libkbloom.h"
 #include "libkbloom_cuckoo.h"
 #include "libkbloom_dleft.h"
+#include "libkbloom_partitioned.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
 
@@ -106,6 +110,43 @@ static void dleft_exercise(struct kbloom_dleft *f, const uint8_t *data,
 	check(kbloom_dleft_del(f, vf_key, VF_KEY_LEN) == 0, "delete failed");
 }
 
+static void part_exercise(struct kbloom_part *f, const uint8_t *data,
+			  size_t size)
+{
+	struct kbloom_part_stats st;
+	size_t len;
+	void *img;
+
+	len = kbloom_part_image_size(f);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_part_save(f, img, len, &len) == 0, "save failed");
+	check(len == size && !memcmp(img, data, size), "round trip differs");
+	free(img);
+	check(kbloom_part_stats(f, &st) == 0, "stats failed");
+	check(st.ones <= st.shape.m && st.ones_max <= st.shape.buckets,
+	      "set bits above the slices");
+	check(kbloom_part_add(f, vf_key, VF_KEY_LEN) == 0, "add failed");
+	check(kbloom_part_test(f, vf_key, VF_KEY_LEN) == 1, "false negative");
+	check(kbloom_part_stats(f, &st) == 0 && st.ones_min >= 1,
+	      "a slice without the key's bit");
+}
+
+static void part_one(const uint8_t *data, size_t size, int ver, __u8 type)
+{
+	struct kbloom_part *f = NULL;
+	int ret = kbloom_part_load(data, size, &f);
+
+	if (ret) {
+		load_refused(ret, f, ver, type, KBLOOM_TYPE_PARTITIONED);
+		return;
+	}
+	check(!ver && type == KBLOOM_TYPE_PARTITIONED,
+	      "partitioned: an image accepted that kb_image_verify refuses");
+	part_exercise(f, data, size);
+	kbloom_part_destroy(f);
+}
+
 static void one_image(const uint8_t *data, size_t size)
 {
 	struct kbloom_cuckoo *c = NULL;
@@ -116,6 +157,7 @@ static void one_image(const uint8_t *data, size_t size)
 	if (size >= sizeof(struct kbloom_image_hdr))
 		type = ((const struct kbloom_image_hdr *)data)->type;
 	ver = kb_image_verify(data, size);
+	part_one(data, size, ver, type);
 	ret = kbloom_cuckoo_load(data, size, &c);
 	if (ret) {
 		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
@@ -228,6 +270,36 @@ static int dleft_seed(const char *dir, unsigned int i,
 	return ret;
 }
 
+/* A partitioned image of @k slices of @slice bits holding @n keys. */
+static int part_seed(const char *dir, unsigned int i, __u32 k, __u64 slice,
+		     __u32 hash, __u64 n)
+{
+	struct kbloom_opts o = { .hash_id = hash, .seed = 0x9A27 + i,
+				 .name = "seed" };
+	struct kbloom_part *f;
+	char name[64];
+	size_t len;
+	__u64 j, key;
+	void *img;
+	int ret;
+
+	ret = kbloom_part_create_ks(k, slice, &o, &f);
+	if (ret)
+		return ret;
+	for (j = 0; j < n; j++) {
+		key = j * 0x9E3779B97F4A7C15ULL;
+		kbloom_part_add(f, &key, 8);
+	}
+	ret = kbloom_part_save_alloc(f, &img, &len);
+	kbloom_part_destroy(f);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "part-%u.img", i);
+	ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
 static int write_corpus(const char *dir)
 {
 	static const struct { __u32 fp, slots, hash; __u64 buckets, n; } c[] = {
@@ -251,6 +323,11 @@ static int write_corpus(const char *dir)
 	int ret = 0;
 
 	mkdir(dir, 0755);
+	ret = part_seed(dir, 0, 4, 256, KBLOOM_HASH_FAST, 60);
+	if (!ret)
+		ret = part_seed(dir, 1, 1, 64, KBLOOM_HASH_SIPHASH13, 20);
+	if (!ret)
+		ret = part_seed(dir, 2, 32, 128, KBLOOM_HASH_FAST, 30);
 	for (i = 0; !ret && i < sizeof(c) / sizeof(c[0]); i++)
 		ret = cuckoo_seed(dir, i, c[i].fp, c[i].slots, c[i].buckets,
 				  c[i].hash, c[i].n);

@@ -151,7 +151,7 @@ TEST_F(cnt, errors)
 }
 
 /*
- * A version-3 image of a later type (partitioned, whose geometry the
+ * A version-3 image of a later type (shifting, whose geometry the
  * contract does not define yet) with a Count-Min body: every type that
  * has a geometry is held by the module now (cuckoo, VI, d-left and
  * Count-Min have their own tests), so this is the image the module does
@@ -181,7 +181,7 @@ static __u64 v3_image(__u8 *buf)
 	hd->g.update = s.update;
 	hd->g.tables = s.tables;
 	hd->g.buckets = kb_le64(s.buckets);
-	hd->h.type = KBLOOM_TYPE_PARTITIONED;
+	hd->h.type = KBLOOM_TYPE_SHIFTING;
 	hd->h.crc = kb_le32(kb_image_crc_head(hd, buf + hl, plen));
 	return hl + plen;
 }
@@ -224,12 +224,13 @@ TEST_F(cnt, create_variant_refused)
 			continue;
 		c.type = t;
 		/*
-		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c):
-		 * planned and explicit at once, or cuckoo fields on another
-		 * type, are EINVAL
+		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c,
+		 * kmod/partitioned.c): planned and explicit at once, or
+		 * cuckoo fields on another type, are EINVAL
 		 */
 		EXPECT_ERRNO(t == KBLOOM_TYPE_VI_COUNTING ||
 			     t == KBLOOM_TYPE_DLEFT ||
+			     t == KBLOOM_TYPE_PARTITIONED ||
 			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}

@@ -8,6 +8,7 @@
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "core/kbloomctl_util.h"
+#include "kbloomctl_create_util.h"
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 
@@ -28,26 +29,6 @@ FIXTURE_TEARDOWN(sk)
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
 	close(self->fd);
 }
-
-/* kbloomctl with the arguments: exit @status, standard output @want. */
-#define CTL(status, want, ...) do {					\
-	struct kbctl_res r_;						\
-	EXPECT_EQ(status, kbctl_run(&r_, __VA_ARGS__))			\
-		TH_LOG("stderr: %s", r_.err);				\
-	if (want)							\
-		EXPECT_STREQ(want, r_.out);				\
-	kbctl_free(&r_);						\
-} while (0)
-
-/* A usage error whose message names @word; nothing is created. */
-#define BAD(fd, word, ...) do {						\
-	struct kbctl_res r_;						\
-	struct kbloom_stat st_;						\
-	EXPECT_EQ(2, kbctl_run(&r_, "create", "bad", __VA_ARGS__));	\
-	EXPECT_NE(NULL, strstr(r_.err, word)) TH_LOG("%s", r_.err);	\
-	kbctl_free(&r_);						\
-	EXPECT_EQ(-ENOENT, ku_stat(fd, "bad", &st_));			\
-} while (0)
 
 TEST_F(sk, dleft)
 {

@@ -247,6 +247,11 @@ FIXTURE_VARIANT_ADD(kfunc, cuckoo) {
 	.type = KBLOOM_TYPE_CUCKOO,
 };
 
+/* planned from (n, p) like the cuckoo variant: kb_part_plan() */
+FIXTURE_VARIANT_ADD(kfunc, partitioned) {
+	.type = KBLOOM_TYPE_PARTITIONED,
+};
+
 static int kf_deletable(__u32 type)
 {
 	return type == KBLOOM_TYPE_COUNTING ||
@@ -260,7 +265,8 @@ FIXTURE_SETUP(kfunc)
 	ASSERT_LE(0, self->fd);
 	snprintf(self->name, sizeof(self->name), "kf.t%u", variant->type);
 	ku_destroy(self->fd, self->name);
-	if (variant->type == KBLOOM_TYPE_CUCKOO) {
+	if (variant->type == KBLOOM_TYPE_CUCKOO ||
+	    variant->type == KBLOOM_TYPE_PARTITIONED) {
 		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
 					  20000, 1000000000, NULL));
 	} else {

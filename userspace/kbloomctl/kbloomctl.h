@@ -193,6 +193,10 @@ struct kbloom_stat;
 int cuckoo_create(struct ctl *c, int argc, char **argv);
 void cuckoo_stat_text(const struct kbloom_stat *st);
 
+/* partitioned.c */
+int partitioned_create(struct ctl *c, int argc, char **argv);
+void partitioned_stat_text(const struct kbloom_stat *st);
+
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);

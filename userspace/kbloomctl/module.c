@@ -171,6 +171,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return dleft_create(c, argc, argv);
 	if (!strcmp(argv[1], "countmin"))
 		return countmin_create(c, argc, argv);
+	if (!strcmp(argv[1], "partitioned"))
+		return partitioned_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -628,6 +630,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		stat_text(argv[0], &st);
 	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_CUCKOO)
 		cuckoo_stat_text(&st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_PARTITIONED)
+		partitioned_stat_text(&st);
 	if (!c->set[CO_JSON])
 		sketches_stat_text(&st);
 	return ctl_flush_stdout(c);
@@ -640,7 +644,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -661,6 +665,9 @@ const struct ctl_cmd module_cmds[] = {
 "             the truth (epsilon: error per event as a share of all\n"
 "             events; delta: the chance of a larger error; counter-bits\n"
 "             32 default; update all (deletable) or min-inc)\n"
+"  partitioned k slices of S bits, one probe per slice (hashes K 1..32,\n"
+"             slice-bits S a multiple of 64; planned: the standard\n"
+"             filter's k, slices rounded up to whole words)\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",

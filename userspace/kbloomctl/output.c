@@ -146,6 +146,8 @@ const char *type_name(__u32 type)
 		return "countmin";
 	case KBLOOM_TYPE_DLEFT:
 		return "dleft";
+	case KBLOOM_TYPE_PARTITIONED:
+		return "partitioned";
 	}
 	return "unknown";
 }

@@ -8,6 +8,7 @@
 
 #include "kbloomctl.h"
 #include "uapi/kbloom_plan.h"
+#include "uapi/kbloom_partitioned.h"
 #include "uapi/kbloom_variants.h"
 
 struct plan_row {
@@ -137,9 +138,26 @@ static int plan_shape_row(struct plan_row *r, __u64 n, __u64 p)
 	return 0;
 }
 
+/* A partitioned plan: the standard k, slices rounded up to whole words. */
+static int plan_part_row(struct plan_row *r, __u64 n, __u64 p)
+{
+	struct kb_shape s;
+	int ret = kb_part_plan(n, p, &s);
+
+	if (ret)
+		return ret;
+	r->plan.m = s.m;
+	r->plan.k = s.k;
+	r->plan.bytes = kb_shape_words(&s) * 8;
+	r->plan.fpr_pico = kb_part_fpr_pico(s.m, s.k, n);
+	return 0;
+}
+
 /* The planner of a row's type (VI-CBF: kb_vi_plan() at its default L). */
 static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
+	if (r->type == KBLOOM_TYPE_PARTITIONED)
+		return plan_part_row(r, n, p);
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
@@ -160,6 +178,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		  .counter_bits = 4 },
 		{ .label = "cuckoo", .type = KBLOOM_TYPE_CUCKOO },
 		{ .label = "d-left", .type = KBLOOM_TYPE_DLEFT },
+		{ .label = "partition", .type = KBLOOM_TYPE_PARTITIONED },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -204,8 +223,9 @@ const struct ctl_cmd plan_cmds[] = {
 "counters, increments 4..7; the paper's formula), cuckoo (4 slots per\n"
 "bucket at 95% load: M is slots, K the 2 buckets probed) and d-left (4\n"
 "subtables of 8 cells, 2-bit counters, 75% load: M is cells, K the 4\n"
-"buckets probed).  N is 1..2^32; P is\n"
-"1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+"buckets probed).  partition is the partitioned filter, not deletable:\n"
+"k slices of whole words, one probe each (the standard k; M is all k\n"
+"slices).  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Checks of kbloomctl create against the module, shared by the guest
+ * tests of the variants' create forms (kbloomctl_sketches_test.c,
+ * kbloomctl_partitioned_test.c).  Include after kselftest_harness.h,
+ * kmod_util.h and core/kbloomctl_util.h.
+ */
+#ifndef _KBLOOM_KBLOOMCTL_CREATE_UTIL_H
+#define _KBLOOM_KBLOOMCTL_CREATE_UTIL_H
+
+/* kbloomctl with the arguments: exit @status, standard output @want. */
+#define CTL(status, want, ...) do {					\
+	struct kbctl_res r_;						\
+	EXPECT_EQ(status, kbctl_run(&r_, __VA_ARGS__))			\
+		TH_LOG("stderr: %s", r_.err);				\
+	if (want)							\
+		EXPECT_STREQ(want, r_.out);				\
+	kbctl_free(&r_);						\
+} while (0)
+
+/* A usage error whose message names @word; nothing is created. */
+#define BAD(fd, word, ...) do {						\
+	struct kbctl_res r_;						\
+	struct kbloom_stat st_;						\
+	EXPECT_EQ(2, kbctl_run(&r_, "create", "bad", __VA_ARGS__));	\
+	EXPECT_NE(NULL, strstr(r_.err, word)) TH_LOG("%s", r_.err);	\
+	kbctl_free(&r_);						\
+	EXPECT_EQ(-ENOENT, ku_stat(fd, "bad", &st_));			\
+} while (0)
+
+#endif /* _KBLOOM_KBLOOMCTL_CREATE_UTIL_H */
