@@ -317,7 +317,7 @@ static int write_corpus(const char *dir)
 		{ .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
 		  .fp_bits = 28, .counter_bits = 4, .buckets = 4 },
 		{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 3,
-		  .fp_bits = 13, .counter_bits = 3, .buckets = 8 },
+		  .fp_bits = 13, .counter_bits = 4, .buckets = 8 },
 	};
 	unsigned int i;
 	int ret = 0;
