@@ -7,6 +7,7 @@
 #   make check-core | check-bpf | check-kmod | check-style
 #   make demo         the narrated tour
 #   make bench [BENCH=group]
+#   make soak [SOAK_SECONDS=N]   the packet paths under change, N s (300)
 #   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-user | install-module | install-headers
 #   make uninstall | clean
@@ -292,6 +293,14 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) all tests $(BENCH_BINS)
 	$(Q)tests/bench/run.sh $(BENCH)
+
+# The packet paths under change (tests/bpf/soak_test.c, root): make check
+# runs it for 30 s in the bpf suite, make soak for SOAK_SECONDS.
+SOAK_SECONDS ?= 300
+.PHONY: soak
+soak: deps
+	$(Q)$(MAKE) all $(B)/tests/bpf/soak_test
+	$(Q)SOAK_SECONDS=$(SOAK_SECONDS) $(B)/tests/bpf/soak_test
 
 $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 	$(say) BENCH $@
