@@ -278,7 +278,10 @@ check: deps
 check-core check-bpf check-kmod check-style: deps
 	$(Q)$(MAKE) check-all SUITES_RUN="$(@:check-%=%)"
 
+# the core suite's install_test checks the Debian packages: build them
 check-all: all tests $(KSFT)/kselftest_harness.h
+	$(if $(filter core,$(SUITES_RUN)),$(Q)$(MAKE) --no-print-directory deb >$(B)/deb.log 2>&1 || \
+		{ tail -n 20 $(B)/deb.log; echo "make deb failed (log: $(B)/deb.log)"; })
 	$(Q)tests/check.sh $(SUITES_RUN)
 
 # --- style -------------------------------------------------------------------

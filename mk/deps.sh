@@ -9,7 +9,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils
 	rsync iproute2 xdp-tools libxdp-dev libbloom-dev libclang-rt-14-dev
 	gnuplot-nox python3 man-db ethtool
-	gcc-multilib
+	gcc-multilib debhelper dh-dkms
 )
 
 missing=()
