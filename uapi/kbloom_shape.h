@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * kbloom: the shape of the survey variants, shared by every executor:
+ * struct kb_shape, its validation and array size, and the packed fields
+ * the variants' arrays are made of.
+ *
+ * A shape (struct kb_shape) is everything that fixes a filter's array: it
+ * is what CREATE takes and what an image records (the base header plus,
+ * for these types, the version-3 geometry tail).  kb_shape_check() is the
+ * one validation; kb_shape_words() the one array size.  Every position is
+ * derived from the one 64-bit kb_hash() h of the key (kbloom_var_*.h).
+ *
+ * The partitioned filter's shape (survey variants II) is checked here
+ * too; its positions and planner are uapi/kbloom_partitioned.h's.
+ *
+ * Range reduction is kb_reduce32() (multiply-shift) everywhere.
+ */
+#ifndef _UAPI_KBLOOM_SHAPE_H
+#define _UAPI_KBLOOM_SHAPE_H
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include "kbloom_base.h"
+#include "kbloom_layout.h"
+#include "kbloom_plan.h"
+
+/* Count-Min update rules (struct kb_shape .update) */
+#define KB_CM_ALL		1U	/* minimum selection: every row */
+#define KB_CM_MIN_INC		2U	/* minimal increase */
+
+/* Limits of the geometry fields */
+#define KB_CUCKOO_FP_MIN	4U
+#define KB_CUCKOO_FP_MAX	32U
+#define KB_DLEFT_TABLES_MIN	2U
+#define KB_DLEFT_TABLES_MAX	8U
+#define KB_DLEFT_CELLS_MAX	16U
+#define KB_DLEFT_REM_MIN	4U
+#define KB_DLEFT_REM_MAX	32U
+#define KB_CM_ROWS_MAX		16U
+#define KB_CM_WIDTH_MIN		16ULL
+
+/**
+ * struct kb_shape - the geometry of a filter's array
+ * @type: enum kbloom_type
+ * @k: probes per key (classic, VI); 2 (cuckoo); d (d-left, Count-Min);
+ *     slices (partitioned)
+ * @m: bits (standard, blocked, partitioned), counters (counting, VI,
+ *     Count-Min), slots (cuckoo) or cells (d-left)
+ * @counter_bits: counter width: 4/8 (counting, VI), 2/4/8 (d-left cell
+ *     counters), 16/32 (Count-Min), 0 otherwise
+ * @fp_bits: cuckoo fingerprint or d-left remainder bits, 0 otherwise
+ * @slots: cuckoo slots or d-left cells per bucket, 0 otherwise
+ * @tables: d-left subtables or Count-Min rows, 0 otherwise
+ * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
+ * @update: Count-Min KB_CM_*, 0 otherwise
+ * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
+ *     columns, partitioned slice bits, 0 otherwise
+ */
+struct kb_shape {
+	__u32 type;
+	__u32 k;
+	__u64 m;
+	__u32 counter_bits;
+	__u32 fp_bits;
+	__u32 slots;
+	__u32 tables;
+	__u32 vi_l;
+	__u32 update;
+	__u64 buckets;
+};
+
+static inline __u32 kb_log2_exact(__u64 x)
+{
+	__u32 n = 0;
+
+	while (n < 64 && (1ULL << n) < x)
+		n++;
+	return n;
+}
+
+static inline int kb_pow2(__u64 x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Bits of one cell (d-left) or slot (cuckoo) or counter. */
+static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
+{
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		return s->fp_bits;
+	case KBLOOM_TYPE_DLEFT:
+		return s->fp_bits + s->counter_bits;
+	case KBLOOM_TYPE_PARTITIONED:
+		return 1;
+	default:
+		return s->counter_bits;
+	}
+}
+
+static inline int kb_cuckoo_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->tables || s->vi_l || s->update)
+		return 0;
+	if (s->fp_bits < KB_CUCKOO_FP_MIN || s->fp_bits > KB_CUCKOO_FP_MAX)
+		return 0;
+	if (s->slots != 1 && s->slots != 2 && s->slots != 4 && s->slots != 8)
+		return 0;
+	if (s->buckets < 2 || s->buckets > KBLOOM_M_MAX / s->slots)
+		return 0;
+	return s->k == 2 && s->m == s->buckets * s->slots;
+}
+
+static inline int kb_vi_shape_ok(const struct kb_shape *s)
+{
+	if (s->fp_bits || s->slots || s->tables || s->update || s->buckets)
+		return 0;
+	if (s->counter_bits != KBLOOM_COUNTER_BITS_DEFAULT &&
+	    s->counter_bits != KBLOOM_COUNTER_BITS_WIDE)
+		return 0;
+	if (s->vi_l < 2 || s->vi_l > (1U << (s->counter_bits - 2)))
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	return s->m >= KBLOOM_M_MIN && s->m <= KBLOOM_M_MAX && !(s->m & 63);
+}
+
+static inline int kb_dleft_shape_ok(const struct kb_shape *s)
+{
+	__u32 cb = s->counter_bits;
+
+	if (s->vi_l || s->update || (cb != 2 && cb != 4 && cb != 8))
+		return 0;
+	if (s->fp_bits < KB_DLEFT_REM_MIN || s->fp_bits > KB_DLEFT_REM_MAX)
+		return 0;
+	if (s->tables < KB_DLEFT_TABLES_MIN || s->tables > KB_DLEFT_TABLES_MAX)
+		return 0;
+	if (!s->slots || s->slots > KB_DLEFT_CELLS_MAX)
+		return 0;
+	if (!kb_pow2(s->buckets) || s->buckets < 2 ||
+	    s->buckets > KBLOOM_M_MAX / (s->tables * s->slots))
+		return 0;
+	if (kb_log2_exact(s->buckets) + s->fp_bits > 64)
+		return 0;
+	return s->k == s->tables &&
+	       s->m == s->buckets * s->tables * s->slots;
+}
+
+static inline int kb_cm_shape_ok(const struct kb_shape *s)
+{
+	if (s->fp_bits || s->slots || s->vi_l)
+		return 0;
+	if (s->counter_bits != 16 && s->counter_bits != 32)
+		return 0;
+	if (s->update != KB_CM_ALL && s->update != KB_CM_MIN_INC)
+		return 0;
+	if (!s->tables || s->tables > KB_CM_ROWS_MAX)
+		return 0;
+	if (s->buckets < KB_CM_WIDTH_MIN ||
+	    s->buckets > KBLOOM_M_MAX / s->tables)
+		return 0;
+	return s->k == s->tables && s->m == s->buckets * s->tables;
+}
+
+/*
+ * Partitioned (kbloom_partitioned.h): k slices of s = @buckets bits, s a
+ * multiple of 64 (each slice starts on a word), m = k s.
+ */
+static inline int kb_part_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->tables ||
+	    s->vi_l || s->update)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->buckets < KBLOOM_M_MIN || (s->buckets & 63) ||
+	    s->buckets > KBLOOM_M_MAX / s->k)
+		return 0;
+	return s->m == s->buckets * s->k;
+}
+
+/*
+ * kb_shape_check() - validate the shape of a variant of this header.
+ * Return: 0; -EOPNOTSUPP for a type this header does not define (the
+ * classic types are checked by kb_plan_check(), later types by their own
+ * headers); -EINVAL for a field out of its range or inconsistent (@k and
+ * @m must be the derived values: see kb_shape_derive()).
+ */
+static inline int kb_shape_check(const struct kb_shape *s)
+{
+	int ok;
+
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		ok = kb_cuckoo_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_VI_COUNTING:
+		ok = kb_vi_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_DLEFT:
+		ok = kb_dleft_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_COUNT_MIN:
+		ok = kb_cm_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_PARTITIONED:
+		ok = kb_part_shape_ok(s);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	return ok ? 0 : -EINVAL;
+}
+
+/*
+ * Fill in @k and @m of the cuckoo, d-left and Count-Min types from their
+ * geometry, and @m of the partitioned type (k slices of @buckets bits);
+ * VI keeps the caller's k and m.  Then kb_shape_check().
+ */
+static inline int kb_shape_derive(struct kb_shape *s)
+{
+	switch (s->type) {
+	case KBLOOM_TYPE_CUCKOO:
+		s->k = 2;
+		s->m = s->buckets * s->slots;
+		break;
+	case KBLOOM_TYPE_DLEFT:
+	case KBLOOM_TYPE_COUNT_MIN:
+		s->k = s->tables;
+		s->m = s->buckets * s->tables *
+		       (s->type == KBLOOM_TYPE_DLEFT ? s->slots : 1);
+		break;
+	case KBLOOM_TYPE_PARTITIONED:
+		s->m = s->buckets * (s->k <= KBLOOM_K_MAX ? s->k : 0);
+		break;
+	default:
+		break;
+	}
+	/* products of out-of-range factors are refused by the check */
+	if (s->buckets > KBLOOM_M_MAX || s->slots > 64 || s->tables > 64)
+		return -EINVAL;
+	return kb_shape_check(s);
+}
+
+/* 64-bit words of a valid shape's array. */
+static inline __u64 kb_shape_words(const struct kb_shape *s)
+{
+	if (s->type == KBLOOM_TYPE_VI_COUNTING)
+		return kb_words(KBLOOM_TYPE_COUNTING, s->m, s->counter_bits);
+	return (s->m * kb_shape_cell_bits(s) + 63) / 64;
+}
+
+/*
+ * Packed fields: field n of width w (1..64) is bits [n w, n w + w) of the
+ * array, in word (n w) / 64 at shift (n w) % 64, spilling into the next
+ * word when shift + w > 64.
+ */
+static inline __u64 kb_field_mask(__u32 width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+static inline __u64 kb_field_word(__u64 n, __u32 width)
+{
+	return n * width / 64;
+}
+
+static inline __u32 kb_field_shift(__u64 n, __u32 width)
+{
+	return (__u32)(n * width % 64);
+}
+
+static inline int kb_field_spills(__u32 shift, __u32 width)
+{
+	return shift + width > 64;
+}
+
+/* The field at @shift of word @lo, continued in @hi if it spills. */
+static inline __u64 kb_field_get(__u64 lo, __u64 hi, __u32 shift,
+				 __u32 width)
+{
+	__u64 v = lo >> shift;
+
+	if (kb_field_spills(shift, width))
+		v |= hi << (64 - shift);
+	return v & kb_field_mask(width);
+}
+
+/* @lo with the part of the field at @shift that it holds set to @v. */
+static inline __u64 kb_field_put_lo(__u64 lo, __u32 shift, __u32 width,
+				    __u64 v)
+{
+	__u64 mask = kb_field_mask(width) << shift;
+
+	return (lo & ~mask) | ((v << shift) & mask);
+}
+
+/* @hi with the spilled part of the field at @shift set to @v. */
+static inline __u64 kb_field_put_hi(__u64 hi, __u32 shift, __u32 width,
+				    __u64 v)
+{
+	__u32 used = 64 - shift;
+	__u64 mask = kb_field_mask(width - used);
+
+	return (hi & ~mask) | ((v >> used) & mask);
+}
+
+#endif /* _UAPI_KBLOOM_SHAPE_H */
