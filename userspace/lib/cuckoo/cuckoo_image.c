@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cuckoo_int.h"
+#include "../image_v3.h"
 
 size_t kbloom_cuckoo_image_size(const struct kbloom_cuckoo *c)
 {
@@ -34,9 +35,7 @@ int kbloom_cuckoo_save(const struct kbloom_cuckoo *c, void *buf,
 		       size_t buf_len, size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	size_t len, hl = sizeof(hd);
-	__u8 *out = buf;
-	__u64 i, w;
+	size_t len;
 
 	if (!c)
 		return -EINVAL;
@@ -48,13 +47,7 @@ int kbloom_cuckoo_save(const struct kbloom_cuckoo *c, void *buf,
 	if (!buf)
 		return -EINVAL;
 	kcf_head_fill(c, &hd);
-	/* copy first, checksum the copy: consistent under writers */
-	for (i = 0; i < c->nwords; i++) {
-		w = kb_le64(kcf_load(&c->words[i]));
-		memcpy(out + hl + i * 8, &w, 8);
-	}
-	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + hl, c->nwords * 8));
-	memcpy(out, &hd, hl);
+	kb_image_v3_emit(&hd, c->words, c->nwords, buf);
 	return 0;
 }
 

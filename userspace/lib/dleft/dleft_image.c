@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "dleft_int.h"
+#include "../image_v3.h"
 
 #define DL_HEAD_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
@@ -38,9 +39,7 @@ int kbloom_dleft_save(const struct kbloom_dleft *f, void *buf,
 		      size_t buf_len, size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	__u8 *out = buf;
 	size_t len;
-	__u64 i, w;
 
 	if (!f)
 		return -EINVAL;
@@ -52,14 +51,7 @@ int kbloom_dleft_save(const struct kbloom_dleft *f, void *buf,
 	if (!buf)
 		return -EINVAL;
 	dl_head_fill(f, &hd);
-	/* copy first, checksum the copy: consistent under writers */
-	for (i = 0; i < f->nwords; i++) {
-		w = kb_le64(dl_load(&f->words[i]));
-		memcpy(out + DL_HEAD_LEN + i * 8, &w, 8);
-	}
-	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + DL_HEAD_LEN,
-					     f->nwords * 8));
-	memcpy(out, &hd, sizeof(hd));
+	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "partitioned_int.h"
+#include "../image_v3.h"
 
 #define KBP_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
@@ -20,9 +21,7 @@ int kbloom_part_save(const struct kbloom_part *f, void *buf, size_t buf_len,
 		     size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	__u8 *out = buf;
 	size_t len;
-	__u64 i, w;
 
 	if (!f)
 		return -EINVAL;
@@ -38,14 +37,7 @@ int kbloom_part_save(const struct kbloom_part *f, void *buf, size_t buf_len,
 	hd.h.fpr_pico = kb_le64(f->fpr_pico);
 	hd.h.inserted = kb_le64(kbp_load(&f->inserted));
 	memcpy(hd.h.name, f->name, KBLOOM_NAME_LEN);
-	/* copy first, checksum the copy: consistent under writers */
-	for (i = 0; i < f->nwords; i++) {
-		w = kb_le64(kbp_load(&f->words[i]));
-		memcpy(out + KBP_HDR_LEN + i * 8, &w, 8);
-	}
-	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + KBP_HDR_LEN,
-					     f->nwords * 8));
-	memcpy(out, &hd, sizeof(hd));
+	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "vicbf_int.h"
+#include "../image_v3.h"
 
 #define KBV_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
@@ -36,9 +37,7 @@ int kbloom_vicbf_save(const struct kbloom_vicbf *f, void *buf,
 		      size_t buf_len, size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	__u8 *out = buf;
 	size_t len;
-	__u64 i, w;
 
 	if (!f)
 		return -EINVAL;
@@ -50,14 +49,7 @@ int kbloom_vicbf_save(const struct kbloom_vicbf *f, void *buf,
 	if (!buf)
 		return -EINVAL;
 	kbv_head_fill(f, &hd);
-	/* copy first, checksum the copy: consistent under writers */
-	for (i = 0; i < f->nwords; i++) {
-		w = kb_le64(kbv_load(&f->words[i]));
-		memcpy(out + KBV_HDR_LEN + i * 8, &w, 8);
-	}
-	hd.h.crc = kb_le32(kb_image_crc_head(&hd, out + KBV_HDR_LEN,
-					     f->nwords * 8));
-	memcpy(out, &hd, sizeof(hd));
+	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
 
