@@ -121,6 +121,27 @@ struct kbloom_member_key {
 	__u8 addr[16];		/* group address, network order, zero padded */
 };
 
+/*
+ * The membership key of group @g (@len bytes: an IPv4 224.0.0.0/4 or IPv6
+ * ff00::/8 address) on port @ifindex, zero padded.  Return: 0, or -1 for
+ * a length or an address that is not a multicast group (@k untouched).
+ */
+static inline int kb_member_key(struct kbloom_member_key *k, __u32 ifindex,
+				const __u8 *g, __u32 len)
+{
+	__u32 i;
+
+	if (!g || (len != KBLOOM_ADDR4_LEN && len != KBLOOM_ADDR6_LEN))
+		return -1;
+	if (len == KBLOOM_ADDR4_LEN ? (g[0] & 0xf0) != 0xe0 : g[0] != 0xff)
+		return -1;
+	k->ifindex = ifindex;
+	k->len = len;
+	for (i = 0; i < sizeof(k->addr); i++)
+		k->addr[i] = i < len ? g[i] : 0;
+	return 0;
+}
+
 #define KBLOOM_MEMBER_STATIC	_BITUL(0)	/* joined by hand (mcast join) */
 #define KBLOOM_MEMBER_BRIDGE	_BITUL(1)	/* a bridge's mdb (mcast sync) */
 #define KBLOOM_MEMBER_ALL	(KBLOOM_MEMBER_STATIC | KBLOOM_MEMBER_BRIDGE)

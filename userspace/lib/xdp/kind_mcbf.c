@@ -211,20 +211,11 @@ int kbloom_mcbf_port_load(struct kbloom_net *n, int ifindex,
 	return ret;
 }
 
+/* -EINVAL for a group that is not a multicast address (kb_member_key()). */
 static int mcbf_key(struct kbloom_member_key *k, int ifindex,
 		    const void *group, __u32 len)
 {
-	const __u8 *g = group;
-
-	if (!g || (len != KBLOOM_ADDR4_LEN && len != KBLOOM_ADDR6_LEN))
-		return -EINVAL;
-	if (len == KBLOOM_ADDR4_LEN ? (g[0] & 0xf0) != 0xe0 : g[0] != 0xff)
-		return -EINVAL;
-	memset(k, 0, sizeof(*k));
-	k->ifindex = ifindex;
-	k->len = len;
-	memcpy(k->addr, g, len);
-	return 0;
+	return kb_member_key(k, (__u32)ifindex, group, len) ? -EINVAL : 0;
 }
 
 /* The recorded memberships of port @ifindex, malloc()ed. */
