@@ -33,6 +33,7 @@
  *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
  *   xdp_count.c   what those two share: open by kind, attach devices
+ *   persistent.c  persistent append test stat (archives of epochs, files)
  *
  * Calls go one way: main.c calls the command files, xdp.c and
  * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
@@ -164,6 +165,7 @@ extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
+extern const struct ctl_cmd persistent_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
