@@ -66,16 +66,26 @@
 #define KB_PERS_EPOCHS_MAX	2048ULL
 #define KB_PERS_LEVELS		12U
 
-/* Trailing zero bits of @x (64 for 0). */
+/* Trailing zero bits of @x (64 for 0); loops, for every executor. */
 static inline __u32 kb_pers_ctz(__u64 x)
 {
-	return x ? (__u32)__builtin_ctzll(x) : 64;
+	__u32 n = 0;
+
+	if (!x)
+		return 64;
+	for (; !(x & 1); x >>= 1)
+		n++;
+	return n;
 }
 
 /* floor(log2 @x) of @x >= 1. */
 static inline __u32 kb_pers_log2(__u64 x)
 {
-	return 63 - (__u32)__builtin_clzll(x);
+	__u32 n = 0;
+
+	while (x >>= 1)
+		n++;
+	return n;
 }
 
 /* Members of an archive of @n epochs: 2 n - popcount(n). */
