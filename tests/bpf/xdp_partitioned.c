@@ -141,6 +141,26 @@ TEST_F(xpart, bpf_inserts_found_by_library)
 	free(mine);
 }
 
+/* The blocks map of @slot carries struct kbloom_block's BTF (bpftool). */
+static bool blocks_typed(const struct ptt_probe *p, __u32 slot)
+{
+	struct bpf_map_info info = {};
+	__u32 map_id, len = sizeof(info);
+	bool typed;
+	int fd;
+
+	if (bpf_map_lookup_elem(p->t.filters_fd, &slot, &map_id))
+		return false;
+	fd = bpf_map_get_fd_by_id(map_id);
+	if (fd < 0)
+		return false;
+	typed = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		info.btf_value_type_id == p->t.btf_block_id &&
+		p->t.btf_block_id;
+	close(fd);
+	return typed;
+}
+
 TEST_F(xpart, round_trip_and_replace)
 {
 	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_SIPHASH13, .seed = 3,
@@ -163,6 +183,7 @@ TEST_F(xpart, round_trip_and_replace)
 	ASSERT_EQ(0, bpf_map_lookup_elem(self->p.t.part_fd, &id, &prm));
 	EXPECT_EQ(0, prm.slot);
 	EXPECT_EQ(1, prm.gen);
+	EXPECT_TRUE(blocks_typed(&self->p, prm.slot));
 	o.name = "second";
 	ASSERT_EQ(0, kbloom_part_create_ks(3, 4096, &o, &g));
 	ASSERT_EQ(0, kbloom_part_add(g, "new", 3));
