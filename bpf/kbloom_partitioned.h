@@ -75,9 +75,14 @@ static __always_inline __u64 *kbp_bpf_word(void *blocks, __u64 bit,
 	return b ? &b->w[w % KBLOOM_BLOCK_WORDS] : NULL;
 }
 
-/* kbloom_bpf_part_test_hash() - membership test of a hashed key. */
-static __always_inline int kbloom_bpf_part_test_hash(const struct kbloom_bpf_part *f,
-						     __u64 h)
+/*
+ * The k bits of hashed key @h: tested (@add 0: KBLOOM_ABSENT at the first
+ * clear one, else KBLOOM_MAYBE) or set with atomic OR (@add 1: 0); -ENOENT
+ * for a bit past the blocks map.  @add is a constant at every call, so
+ * each use compiles to one of the two loops.
+ */
+static __always_inline int kbp_bpf_walk(const struct kbloom_bpf_part *f,
+					__u64 h, int add)
 {
 	__u64 slice = f->p->shape.buckets, mask, *w;
 	__u32 i, k = f->p->shape.k;
@@ -91,33 +96,31 @@ static __always_inline int kbloom_bpf_part_test_hash(const struct kbloom_bpf_par
 				 &mask);
 		if (!w)
 			return -ENOENT;
-		if (!(*w & mask))
+		if (*w & mask)
+			continue;
+		if (!add)
 			return KBLOOM_ABSENT;
+		__sync_fetch_and_or(w, mask);
 	}
-	return KBLOOM_MAYBE;
+	return add ? 0 : KBLOOM_MAYBE;
+}
+
+/* kbloom_bpf_part_test_hash() - membership test of a hashed key. */
+static __always_inline int kbloom_bpf_part_test_hash(const struct kbloom_bpf_part *f,
+						     __u64 h)
+{
+	return kbp_bpf_walk(f, h, 0);
 }
 
 /* kbloom_bpf_part_add_hash() - insert a hashed key (0 or -ENOENT). */
 static __always_inline int kbloom_bpf_part_add_hash(const struct kbloom_bpf_part *f,
 						    __u64 h)
 {
-	__u64 slice = f->p->shape.buckets, mask, *w;
-	__u32 i, k = f->p->shape.k;
-	struct kb_probe pr;
+	int ret = kbp_bpf_walk(f, h, 1);
 
-	kb_probe_init(&pr, h);
-	for (i = 0; i < KBLOOM_K_MAX; i++) {
-		if (i >= k)
-			break;
-		w = kbp_bpf_word(f->blocks, kb_part_next(&pr, i, slice),
-				 &mask);
-		if (!w)
-			return -ENOENT;
-		if (!(*w & mask))
-			__sync_fetch_and_or(w, mask);
-	}
-	__sync_fetch_and_add(&f->p->inserted, 1);
-	return 0;
+	if (!ret)
+		__sync_fetch_and_add(&f->p->inserted, 1);
+	return ret;
 }
 
 /* kbloom_bpf_part_test() - membership test of a key of @len bytes. */
