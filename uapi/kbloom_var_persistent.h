@@ -46,7 +46,10 @@
  * inserted: the sum of the epochs' inserted counts; flags: 0.  Readers
  * check the container (kb_container_verify()), the params
  * (kb_pers_params_ok()), one geometry, and that each node is exactly the
- * merge of its children (-EBADMSG otherwise).
+ * merge of its children (-EBADMSG otherwise).  Every member has the same
+ * size (one geometry, version 2), so a reader that answers one query may
+ * read only the container header and the members of the cover
+ * (kb_pers_member_index()), each checked on its own.
  */
 #ifndef _UAPI_KBLOOM_VAR_PERSISTENT_H
 #define _UAPI_KBLOOM_VAR_PERSISTENT_H
@@ -96,6 +99,17 @@ static inline __u64 kb_pers_members(__u64 n)
 	for (x = n; x; x &= x - 1)
 		ones++;
 	return 2 * n - ones;
+}
+
+/*
+ * The member index of node (@j, @x) in the image: epoch i = (x + 1) 2^j - 1
+ * closed it, the members before epoch i's are kb_pers_members(i), and its
+ * nodes follow it by level.  All members have one size, so a reader finds
+ * any node at hdr_len + index * size without reading the others.
+ */
+static inline __u64 kb_pers_member_index(__u32 j, __u64 x)
+{
+	return kb_pers_members(((x + 1) << j) - 1) + j;
 }
 
 /* Nodes above the leaf that appending relative epoch @i closes. */

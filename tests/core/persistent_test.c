@@ -493,4 +493,80 @@ TEST(bad_images_refused)
 	kbloom_pers_destroy(a);
 }
 
+/* @len bytes at @off of @path xor @x (the member's own crc not fixed). */
+static int flip_byte(const char *path, long off, __u8 x)
+{
+	FILE *f = fopen(path, "r+b");
+	int c, ret = -1;
+
+	if (f && !fseek(f, off, SEEK_SET) && (c = fgetc(f)) != EOF &&
+	    !fseek(f, off, SEEK_SET) && fputc(c ^ x, f) != EOF)
+		ret = 0;
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * Queries on the file read the cover's members only: the same answers,
+ * filters and bound as in memory; a damaged member outside the cover is
+ * not seen, one inside it is refused.
+ */
+TEST(file_queries_read_the_cover_only)
+{
+	struct kbloom_pers *a = archive(_metadata, KBLOOM_TYPE_BLOCKED, 8192,
+					4, 500, 45, 200);
+	struct kbloom_pers_query qm, qf;
+	char path[] = "/tmp/kbloom-pers-seek.XXXXXX";
+	__u64 i, key, lo, hi, first, n;
+	size_t one;
+	int fd;
+
+	ASSERT_NE(NULL, a);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, kbloom_pers_save_file(a, path));
+	ASSERT_EQ(0, kbloom_pers_file_epochs(path, &first, &n));
+	EXPECT_EQ(500, first);
+	EXPECT_EQ(45, n);
+	for (i = 0; i < 3000; i++) {
+		key = i & 1 ? nonkey_of(i) : key_of(i % 45, i % 200);
+		lo = cu_mix(i) % 45;
+		hi = lo + cu_mix(i + 7) % (45 - lo);
+		ASSERT_EQ(kbloom_pers_test(a, 500 + lo, 500 + hi, &key, 8,
+					   &qm),
+			  kbloom_pers_test_file(path, 500 + lo, 500 + hi, &key,
+						8, &qf));
+		ASSERT_EQ(qm.cover, qf.cover);
+		ASSERT_EQ(qm.tested, qf.tested);
+		ASSERT_EQ(qm.fpr_pico, qf.fpr_pico);
+	}
+	EXPECT_EQ(-ERANGE, kbloom_pers_test_file(path, 499, 510, &key, 8,
+						 NULL));
+	EXPECT_EQ(-ERANGE, kbloom_pers_test_file(path, 500, 545, &key, 8,
+						 NULL));
+	EXPECT_EQ(-EINVAL, kbloom_pers_test_file(path, 510, 500, &key, 8,
+						 NULL));
+	/* a byte of epoch 40's filter: [0, 31] does not read it */
+	one = (kbloom_pers_image_size(a) - KBLOOM_CONTAINER_HDR_LEN) /
+	      kb_pers_members(45);
+	ASSERT_EQ(0, flip_byte(path, KBLOOM_CONTAINER_HDR_LEN +
+			       kb_pers_member_index(0, 40) * one + 200, 1));
+	key = key_of(3, 3);
+	EXPECT_EQ(1, kbloom_pers_test_file(path, 500, 531, &key, 8, &qf));
+	EXPECT_EQ(1, qf.cover);
+	EXPECT_EQ(-EBADMSG, kbloom_pers_test_file(path, 540, 540, &key, 8,
+						  NULL));
+	EXPECT_EQ(-EBADMSG, kbloom_pers_test_file(path, 539, 540, &key, 8,
+						  NULL));
+	/* [32, 44] takes the node of 40..43, not epoch 40's filter */
+	EXPECT_LE(0, kbloom_pers_test_file(path, 532, 544, &key, 8, NULL));
+	EXPECT_EQ(-EBADMSG, kbloom_pers_file_epochs(path, &first, &n) ?:
+		  kbloom_pers_load_file(path, &a) ?: 0);
+	EXPECT_EQ(-ESPIPE, kbloom_pers_file_epochs("/dev/null", &first, &n));
+	unlink(path);
+	kbloom_pers_destroy(a);
+}
+
 TEST_HARNESS_MAIN

@@ -209,6 +209,35 @@ int kbloom_pers_save_file(const struct kbloom_pers *a, const char *path);
  */
 int kbloom_pers_load_file(const char *path, struct kbloom_pers **ap);
 
+/*
+ * Queries on an archive file without loading it: the container header and
+ * the members of the range's cover only (at most 2 log2 L filters), each
+ * verified on its own (its checksum, the archive's geometry); the
+ * container's checksum, which covers every member, is not read.  The
+ * file must be a regular file (it is read at offsets).
+ */
+
+/**
+ * kbloom_pers_file_epochs() - the epochs of the archive at @path
+ * @first, @epochs: out: its epochs first .. first + epochs - 1
+ *
+ * Return: 0; -errno of open/read; the header's errors (as for
+ * kbloom_pers_load(), -ESPIPE for a file that is not a regular file).
+ */
+int kbloom_pers_file_epochs(const char *path, __u64 *first, __u64 *epochs);
+
+/**
+ * kbloom_pers_test_file() - kbloom_pers_test() on the archive at @path,
+ * reading only the filters of the range's cover
+ *
+ * Return: as kbloom_pers_test(); the errors of kbloom_pers_file_epochs();
+ * -EBADMSG for a member that is not a valid filter of the archive's
+ * geometry; -ENOMEM.
+ */
+int kbloom_pers_test_file(const char *path, __u64 from, __u64 to,
+			  const void *key, __u32 len,
+			  struct kbloom_pers_query *q);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
  *   pers_query.c   cover, test, statistics
  *   pers_image.c   container images in memory
  *   pers_file.c    container images in files
+ *   pers_seek.c    queries that read only the cover's members of a file
  *
  * Level j holds nodes 0 .. (n >> j) - 1 in lv[j]; node x covers relative
  * epochs [x 2^j, (x + 1) 2^j).  The filters are libkbloom.h's, used
@@ -33,6 +34,9 @@ struct kbloom_pers {
 	__u64 inserted;		/* the epochs' inserted counts, summed */
 	char name[KBLOOM_NAME_LEN];
 };
+
+/* persistent.c: the type's rate at @st's estimated distinct keys */
+__u64 kbp_fpr(const struct kbloom_stats *st);
 
 /* The node of level @j that relative epoch @i closed (j <= closes(i)). */
 static inline struct kbp_node *kbp_closed(const struct kbloom_pers *a,

@@ -46,7 +46,7 @@ void kbloom_pers_destroy(struct kbloom_pers *a)
 }
 
 /* The type's rate at the distinct keys the occupancy gives. */
-static __u64 kbp_fpr(const struct kbloom_stats *st)
+__u64 kbp_fpr(const struct kbloom_stats *st)
 {
 	if (st->n_est == KB_N_EST_INF)
 		return KBLOOM_P_UNIT;
