@@ -12,7 +12,10 @@
  *   - a loaded archive saves the input back byte for byte, holds
  *     2 n - popcount(n) filters, covers its whole range within
  *     kb_pers_cover_max() filters, and finds in that range a key of its
- *     last epoch's filter.
+ *     last epoch's filter;
+ *   - the reader of files (kbloom_pers_test_file(), on the bytes in a
+ *     memory file) gives an image error or an answer, the loaded
+ *     archive's when there is one.
  * A violation aborts, which libFuzzer reports as a crash.
  *
  * Seed corpus: -kbloom_seed_corpus=DIR writes archives of 1, 3 and 6
@@ -22,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "fuzz_crc.h"
@@ -63,6 +68,47 @@ static void pers_exercise(const struct kbloom_pers *a, const uint8_t *data,
 	      st.first + st.epochs == 0, "a range past the archive answered");
 }
 
+static int image_error(int ret)
+{
+	return ret == -EMSGSIZE || ret == -EBADMSG ||
+	       ret == -EPROTONOSUPPORT || ret == -EOPNOTSUPP;
+}
+
+/*
+ * The reader of files (kbloom_pers_test_file()) on the same bytes, in a
+ * memory file: an image error, or the in-memory answer when @a loaded.
+ */
+static void file_query(const uint8_t *data, size_t size,
+		       const struct kbloom_pers *a)
+{
+	static int fd = -1;
+	static char path[64];
+	__u64 first, n;
+	int ret;
+
+	if (fd < 0) {
+		fd = memfd_create("persistent_fuzz", 0);
+		check(fd >= 0, "memfd_create failed");
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	check(!ftruncate(fd, 0) && pwrite(fd, data, size, 0) == (ssize_t)size,
+	      "memfd write failed");
+	ret = kbloom_pers_file_epochs(path, &first, &n);
+	if (ret) {
+		check(image_error(ret), "unexpected file header error");
+		check(!a, "a loaded archive's file header refused");
+		return;
+	}
+	ret = kbloom_pers_test_file(path, first, first + n - 1, "last", 4,
+				    NULL);
+	check(ret == 0 || ret == 1 || image_error(ret),
+	      "unexpected file query error");
+	if (a)
+		check(ret == kbloom_pers_test(a, first, first + n - 1, "last",
+					      4, NULL),
+		      "file query differs from the loaded archive");
+}
+
 static void one_archive(const uint8_t *data, size_t size)
 {
 	const struct kbloom_container_hdr *c = (const void *)data;
@@ -72,14 +118,14 @@ static void one_archive(const uint8_t *data, size_t size)
 
 	if (ret) {
 		check(a == NULL, "output written on failure");
-		check(ret == -EMSGSIZE || ret == -EBADMSG ||
-		      ret == -EPROTONOSUPPORT || ret == -EOPNOTSUPP,
-		      "unexpected load error");
+		check(image_error(ret), "unexpected load error");
+		file_query(data, size, NULL);
 		return;
 	}
 	check(!ver && c->type == KBLOOM_TYPE_PERSISTENT,
 	      "an archive accepted that kb_container_verify refuses");
 	pers_exercise(a, data, size);
+	file_query(data, size, a);
 	kbloom_pers_destroy(a);
 }
 
