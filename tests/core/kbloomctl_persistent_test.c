@@ -95,6 +95,20 @@ static int write_partitioned(const char *path)
 	return ret;
 }
 
+/* The last byte of @path flipped (a bit of the last member's words). */
+static int damage_tail(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	int c, ret = -1;
+
+	if (f && !fseek(f, -1, SEEK_END) && (c = fgetc(f)) != EOF &&
+	    !fseek(f, -1, SEEK_END) && fputc(c ^ 0x10, f) != EOF)
+		ret = 0;
+	if (f && fclose(f))
+		ret = -1;
+	return ret;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -228,6 +242,12 @@ TEST_F(kpers, bad_arguments_change_nothing)
 		KBCTL_ARGS(PC("stat", junk)));
 	refused(_metadata, self->img[1], 3, "not a persistent archive",
 		KBCTL_ARGS(PC("append", junk, self->img[0])));
+	/* a damaged last epoch (member 7 of 8): test reads it, stat too */
+	ASSERT_EQ(0, damage_tail(self->arch));
+	refused(_metadata, self->arch, 3, "damaged",
+		KBCTL_ARGS(PC("test", self->arch, "k", "from", "44")));
+	refused(_metadata, self->arch, 3, "damaged",
+		KBCTL_ARGS(PC("stat", self->arch)));
 }
 
 TEST_HARNESS_MAIN
