@@ -57,6 +57,7 @@
 #include <linux/types.h>
 #include "kbloom_base.h"
 #include "kbloom_image.h"
+#include "kbloom_plan.h"
 
 #define KB_PERS_P_FIRST		0
 #define KB_PERS_P_EPOCHS	1
@@ -165,6 +166,44 @@ static inline int kb_pers_params_ok(const struct kbloom_container_hdr *c)
 		    c->params[i])
 			return -EBADMSG;
 	return kb_le32(c->count) == kb_pers_members(n) ? 0 : -EBADMSG;
+}
+
+/**
+ * kb_pers_plan() - size the epoch filters of an archive
+ * @type: the epochs' type (standard, blocked or counting)
+ * @n: keys per epoch, > 0
+ * @range: the widest range of epochs queried, 1..KB_PERS_EPOCHS_MAX
+ * @p_pico: the rate wanted for any range of up to @range epochs
+ * @counter_bits: counting: 4 or 8; else 0
+ * @out: the epoch filter's plan (kb_plan())
+ *
+ * The cover of a range of up to @range epochs holds at most @range @n
+ * keys in all, spread over its nodes.  A filter's rate p(x) at x keys is
+ * convex with p(0) = 0 up to its planned load when k >= 2 (the exponent
+ * k x / m stays below ln k), so the nodes' rates add up to at most
+ * p(@range @n): epoch filters planned for @range @n keys at @p_pico keep
+ * the union bound of any such range at most @p_pico.  When the plan
+ * takes k = 1 (targets near 0.5), the rule is the plain one: @range @n
+ * keys at @p_pico / kb_pers_cover_max(@range).
+ *
+ * Return: 0; -EINVAL for a bad argument (a target out of
+ * [KBLOOM_P_TARGET_MIN, KBLOOM_P_TARGET_MAX]); -E2BIG when the filter
+ * would be over KBLOOM_M_MAX (kb_plan()'s errors).
+ */
+static inline int kb_pers_plan(__u32 type, __u64 n, __u64 range,
+			       __u64 p_pico, __u32 counter_bits,
+			       struct kb_plan *out)
+{
+	int ret;
+
+	if (!kb_pers_member_type_ok(type) || !n || !range ||
+	    range > KB_PERS_EPOCHS_MAX || n > KBLOOM_M_MAX || !out)
+		return -EINVAL;
+	ret = kb_plan(type, n * range, p_pico, counter_bits, out);
+	if (ret || out->k >= 2)
+		return ret;
+	return kb_plan(type, n * range, p_pico / kb_pers_cover_max(range),
+		       counter_bits, out);
 }
 
 #endif /* _UAPI_KBLOOM_VAR_PERSISTENT_H */

@@ -6,7 +6,8 @@
  * exit 0 or 1 and names the filters it took; stat and -j report the
  * epochs and levels.  Bad epochs, geometries, ranges, images and
  * archives are refused with one line naming the field, exit 2 (usage) or
- * 3, and the archive is left as it was.
+ * 3, and the archive is left as it was.  plan prints kb_pers_plan()'s
+ * epoch filter.
  */
 #include <ftw.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "kselftest_harness.h"
 #include "libkbloom.h"
 #include "libkbloom_partitioned.h"
+#include "uapi/kbloom_var_persistent.h"
 #include "core/kbloomctl_util.h"
 
 #define PC(...)		"persistent", __VA_ARGS__
@@ -248,6 +250,40 @@ TEST_F(kpers, bad_arguments_change_nothing)
 		KBCTL_ARGS(PC("test", self->arch, "k", "from", "44")));
 	refused(_metadata, self->arch, 3, "damaged",
 		KBCTL_ARGS(PC("stat", self->arch)));
+}
+
+/* plan: the epoch filter of kb_pers_plan(), its command; bad keywords. */
+TEST_F(kpers, plan)
+{
+	struct kb_plan pl;
+	struct kbctl_res r;
+	char want[96];
+
+	ASSERT_EQ(0, kb_pers_plan(KBLOOM_TYPE_STANDARD, 500, 32,
+				  1000000000ULL, 0, &pl));
+	snprintf(want, sizeof(want), "epoch filter: standard m=%llu k=%u",
+		 (unsigned long long)pl.m, pl.k);
+	ASSERT_EQ(0, kbctl_run(&r, PC("plan", "keys", "500", "range", "32",
+				      "fpr", "0.1%", "type", "standard")))
+		TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, want)) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "at most 10 filters"));
+	kbctl_free(&r);
+	ASSERT_EQ(0, kbctl_run(&r, PC("plan", "keys", "500", "range", "32",
+				      "fpr", "0.1%", "-j")));
+	EXPECT_EQ(1, kbj_valid(r.out, r.out_len)) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	refused(_metadata, self->img[0], 2, "fpr P",
+		KBCTL_ARGS(PC("plan", "keys", "500", "range", "32")));
+	refused(_metadata, self->img[0], 2, "range '3000'",
+		KBCTL_ARGS(PC("plan", "keys", "5", "range", "3000", "fpr",
+			      "1%")));
+	refused(_metadata, self->img[0], 2, "type 'cuckoo'",
+		KBCTL_ARGS(PC("plan", "keys", "5", "range", "3", "fpr", "1%",
+			      "type", "cuckoo")));
+	refused(_metadata, self->img[0], 2, "too big",
+		KBCTL_ARGS(PC("plan", "keys", "100000000", "range", "2048",
+			      "fpr", "1%")));
 }
 
 TEST_HARNESS_MAIN

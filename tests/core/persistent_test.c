@@ -569,4 +569,50 @@ TEST(file_queries_read_the_cover_only)
 	kbloom_pers_destroy(a);
 }
 
+/*
+ * kb_pers_plan(): 1000 keys per epoch, ranges of up to 16 epochs at 1%.
+ * The union bound of every range of 1..16 epochs of a 40-epoch archive
+ * is at most 1%, and the measured rate of the range with the highest
+ * bound is within 10% of it.
+ */
+TEST(plan_keeps_every_range_under_target)
+{
+	struct kbloom_pers_query q;
+	struct kbloom_pers *a;
+	__u64 s, len, key, fp = 0, worst = 0, ws = 0, wl = 0, i;
+	struct kb_plan pl;
+
+	ASSERT_EQ(0, kb_pers_plan(KBLOOM_TYPE_BLOCKED, 1000, 16,
+				  10000000000ULL, 0, &pl));
+	EXPECT_EQ(-EINVAL, kb_pers_plan(KBLOOM_TYPE_PARTITIONED, 1000, 16,
+					10000000000ULL, 0, &pl));
+	EXPECT_EQ(-EINVAL, kb_pers_plan(KBLOOM_TYPE_BLOCKED, 1000, 0,
+					10000000000ULL, 0, &pl));
+	EXPECT_EQ(-EINVAL, kb_pers_plan(KBLOOM_TYPE_BLOCKED, 1000, 16, 100,
+					0, &pl));
+	a = archive(_metadata, KBLOOM_TYPE_BLOCKED, pl.m, pl.k, 0, 40, 1000);
+	ASSERT_NE(NULL, a);
+	for (len = 1; len <= 16; len++)
+		for (s = 0; s + len <= 40; s++) {
+			key = nonkey_of(s);
+			ASSERT_LE(0, kbloom_pers_test(a, s, s + len - 1, &key,
+						      8, &q));
+			ASSERT_LE(q.fpr_pico, 10000000000ULL);
+			if (q.fpr_pico > worst) {
+				worst = q.fpr_pico;
+				ws = s;
+				wl = len;
+			}
+		}
+	for (i = 0; i < 200000; i++) {
+		key = nonkey_of(i);
+		fp += kbloom_pers_test(a, ws, ws + wl - 1, &key, 8, NULL) == 1;
+	}
+	TH_LOG("m %llu k %u per epoch: worst range %llu..%llu, bound %.3f%%, measured %.3f%%",
+	       pl.m, pl.k, ws, ws + wl - 1, worst * 1e-10, fp * 100.0 / 200000);
+	/* the measured rate of a range within 10% of its bound (blocked) */
+	EXPECT_LE(fp, 200000 * worst * 1.1 / KBLOOM_P_UNIT);
+	kbloom_pers_destroy(a);
+}
+
 TEST_HARNESS_MAIN

@@ -34,6 +34,7 @@
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
  *   xdp_count.c   what those two share: open by kind, attach devices
  *   persistent.c  persistent append test stat (archives of epochs, files)
+ *   persistent_plan.c  persistent plan (the epoch filters' size)
  *
  * Calls go one way: main.c calls the command files, xdp.c and
  * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
@@ -166,6 +167,9 @@ extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
 extern const struct ctl_cmd persistent_cmds[];
+/* persistent_plan.c: persistent plan (persistent.c's table) */
+extern const struct kw_table pplan_table;
+int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);

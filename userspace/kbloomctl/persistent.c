@@ -360,6 +360,22 @@ static const struct ctl_cmd persistent_sub[] = {
 		.run = cmd_test,
 	},
 	{
+		.name = "plan",
+		.synopsis = "keys N range R fpr P [type blocked|standard|counting]",
+		.summary = "size the epoch filters for ranges of up to R epochs at rate P",
+		.help =
+"The cover of a range of up to R epochs holds at most R N keys, and the\n"
+"rates of its filters add up to at most that of one filter of R N keys\n"
+"(kb_pers_plan()): epoch filters planned for R N keys at P keep every\n"
+"such range at P or below.  Prints the filter (m, k, bytes), the archive's\n"
+"bytes per epoch and the create command of a module filter to save per\n"
+"epoch.  Creates nothing; works without the module.\n",
+		.max_args = 8,
+		.opts = CTL_OPT(CO_JSON),
+		.kw = &pplan_table,
+		.run = persistent_cmd_plan,
+	},
+	{
 		.name = "stat",
 		.synopsis = "ARCHIVE",
 		.summary = "an archive's epochs, geometry, levels and their rates",
