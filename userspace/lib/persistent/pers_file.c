@@ -34,14 +34,17 @@ int kbloom_pers_save_file(const struct kbloom_pers *a, const char *path)
 	return ret;
 }
 
-/* Exactly @len bytes from @fd: 0, -EMSGSIZE at an early end, -errno. */
-static int kbp_read(int fd, void *buf, size_t len)
+/*
+ * Exactly @len bytes of @fd, at @off (pread) or, with @off < 0, where it
+ * stands (read: a pipe): 0, -EMSGSIZE at an early end, -errno.
+ */
+int kbp_read_full(int fd, void *buf, size_t len, __s64 off)
 {
 	__u8 *p = buf;
 	ssize_t r;
 
 	while (len) {
-		r = read(fd, p, len > (1U << 30) ? (1U << 30) : len);
+		r = off < 0 ? read(fd, p, len) : pread(fd, p, len, off);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -50,6 +53,8 @@ static int kbp_read(int fd, void *buf, size_t len)
 			return -EMSGSIZE;
 		p += r;
 		len -= r;
+		if (off >= 0)
+			off += r;
 	}
 	return 0;
 }
@@ -63,7 +68,7 @@ static int kbp_read_image(int fd, void **out, size_t *out_len)
 	void *img;
 	int ret;
 
-	ret = kbp_read(fd, &c, sizeof(c));
+	ret = kbp_read_full(fd, &c, sizeof(c), -1);
 	if (ret)
 		return ret;
 	total = sizeof(c) + kb_le64(c.payload_len);
@@ -74,7 +79,8 @@ static int kbp_read_image(int fd, void **out, size_t *out_len)
 	if (!img)
 		return -ENOMEM;
 	memcpy(img, &c, sizeof(c));
-	ret = kbp_read(fd, (__u8 *)img + sizeof(c), total - sizeof(c));
+	ret = kbp_read_full(fd, (__u8 *)img + sizeof(c), total - sizeof(c),
+			    -1);
 	if (!ret && read(fd, &extra, 1) > 0)
 		ret = -EMSGSIZE;		/* longer than announced */
 	if (ret) {

@@ -38,6 +38,9 @@ struct kbloom_pers {
 /* persistent.c: the type's rate at @st's estimated distinct keys */
 __u64 kbp_fpr(const struct kbloom_stats *st);
 
+/* pers_file.c: @len bytes of @fd at @off, or where it stands (@off < 0) */
+int kbp_read_full(int fd, void *buf, size_t len, __s64 off);
+
 /* The node of level @j that relative epoch @i closed (j <= closes(i)). */
 static inline struct kbp_node *kbp_closed(const struct kbloom_pers *a,
 					  __u64 i, __u32 j)

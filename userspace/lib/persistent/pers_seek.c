@@ -20,41 +20,20 @@ struct kbp_file {
 	__u64 one;			/* bytes of every member */
 };
 
-/* Exactly @len bytes at @off: 0, -EMSGSIZE past the end, -errno. */
-static int kbp_pread(int fd, void *buf, size_t len, __u64 off)
-{
-	__u8 *p = buf;
-	ssize_t r;
-
-	while (len) {
-		r = pread(fd, p, len, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			return -EMSGSIZE;
-		p += r;
-		off += r;
-		len -= r;
-	}
-	return 0;
-}
-
 /* The container's header, params and member size, checked. */
 static int kbp_file_check(struct kbp_file *fl, __u64 size)
 {
 	const __u64 hl = KBLOOM_CONTAINER_HDR_LEN;
 	int ret;
 
-	ret = kbp_pread(fl->fd, &fl->c, sizeof(fl->c), 0) ?:
+	ret = kbp_read_full(fl->fd, &fl->c, sizeof(fl->c), 0) ?:
 	      kb_container_check(&fl->c, size);
 	if (ret)
 		return ret;
 	if (fl->c.type != KBLOOM_TYPE_PERSISTENT)
 		return -EOPNOTSUPP;
 	ret = kb_pers_params_ok(&fl->c) ?:
-	      kbp_pread(fl->fd, &fl->m0, sizeof(fl->m0), hl);
+	      kbp_read_full(fl->fd, &fl->m0, sizeof(fl->m0), hl);
 	if (ret)
 		return ret;
 	fl->one = kb_le16(fl->m0.hdr_len) + kb_le64(fl->m0.payload_len);
@@ -116,7 +95,7 @@ static int kbp_file_node(const struct kbp_file *fl, __u32 j, __u64 x,
 
 	if (!buf)
 		return -ENOMEM;
-	ret = kbp_pread(fl->fd, buf, fl->one, off);
+	ret = kbp_read_full(fl->fd, buf, fl->one, (__s64)off);
 	if (!ret && (!kbp_same_geom(buf, &fl->m0) ||
 		     fl->m0.hash_id != fl->c.hash_id))
 		ret = -EBADMSG;
