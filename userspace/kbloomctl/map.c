@@ -213,8 +213,8 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 
 		free(b);
 		return ctl_syserr(c, EOPNOTSUPP, counting ?
-				  "a counting filter: only blocked and cuckoo filters load into a BPF map" :
-				  "a filter of another type: only blocked and cuckoo filters load into a BPF map",
+				  "a counting filter: only blocked filters load into a BPF map" :
+				  "a standard filter: only blocked filters load into a BPF map",
 				  "%s: %s", op, what);
 	}
 	*buf = b;

@@ -305,7 +305,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 				(a->geom_given && a->kind == XK_GATE)))
 		return ctl_syserr(c, EEXIST, a->kind == XK_GATE ?
 				  "size, keys, policy, match and filter apply when the instance is created; see gate rebuild and gate mode" :
-				  "ports, members and filter apply when the instance is created",
+				  "ports and members apply when the instance is created; so does filter",
 				  "%s", op);
 	was_port = calloc(a->ndev, sizeof(bool));
 	done = calloc(a->ndev, sizeof(bool));

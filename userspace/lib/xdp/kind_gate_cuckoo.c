@@ -422,7 +422,10 @@ int kbx_cuckoo_rebuild_locked(struct kbloom_xdp *x, __u32 id,
 		return ret;
 	o.hash_id = p.hash_id;
 	o.seed = p.seed;
-	ret = kbloom_cuckoo_create_shape(p.shape.fp_bits, p.shape.slots,
+	/* planned again from capacity and rate: the same shape, kept plan */
+	ret = p.capacity ?
+	      kbloom_cuckoo_create(p.capacity, p.fpr_pico, &o, &c) :
+	      kbloom_cuckoo_create_shape(p.shape.fp_bits, p.shape.slots,
 					 p.shape.buckets, &o, &c);
 	ret = ret ?: x->desc->cuckoo_fill(x, id, c, 0);
 	ret = ret ?: gc_publish(x, id, c);
