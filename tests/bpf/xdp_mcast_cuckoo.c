@@ -18,7 +18,8 @@
  *    test's groups have pairwise different fingerprints (asserted), so a
  *    left group cannot survive in a slot of another group;
  *  - a port's filter re-planned (kbloom_mcast_port_resize()) keeps its
- *    groups; a router port and bits/hashes are refused.
+ *    groups, and so do the programs replaced (kbloom_xdp_replace()); a
+ *    router port and bits/hashes are refused.
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -306,7 +307,7 @@ TEST_F_TIMEOUT(mck, join_leave_forwarding, 120)
 	traffic(_metadata, self, want);
 }
 
-TEST_F_TIMEOUT(mck, resize_keeps_groups_router_refused, 120)
+TEST_F_TIMEOUT(mck, resize_replace_keep_groups_router_refused, 120)
 {
 	struct kbloom_xdp_geom big = { .capacity = 5000, .fpr_pico = 1000000000ULL };
 	struct kbloom_xdp_geom bk = { .m = 1024, .k = 3 };
@@ -325,6 +326,10 @@ TEST_F_TIMEOUT(mck, resize_keeps_groups_router_refused, 120)
 	EXPECT_EQ(8, ci.used);
 	EXPECT_EQ(5000, ci.params.capacity);
 	EXPECT_LT(buckets * 50, ci.params.shape.buckets);
+	traffic(_metadata, self, want);
+	/* the programs replaced: the cuckoo variant again, on the same maps */
+	ASSERT_EQ(0, kbloom_xdp_replace(self->x));
+	EXPECT_EQ(KBLOOM_XDP_VARIANT_CUCKOO, kbloom_xdp_variant(self->x));
 	traffic(_metadata, self, want);
 
 	/* refused, nothing changed */
