@@ -46,10 +46,10 @@ struct detach {
 static bool detach_has(struct kbloom_inst *in, struct kbloom_xdp *x,
 		       const char *k, int ifindex)
 {
-	struct kbloom_xdp_filter_info fi;
+	struct kbloom_mcast_stats st;
 
 	return xdp_attached(in, ifindex) ||
-	       (k == XK_MCAST && !kbloom_xdp_filter_info(x, ifindex, &fi));
+	       (k == XK_MCAST && !kbloom_mcast_stats(x, ifindex, &st));
 }
 
 static int detach_one(struct kbloom_inst *in, struct kbloom_xdp *x,
@@ -549,6 +549,9 @@ static const struct ctl_cmd xdp_sub[] = {
 "         its joined groups (see mcast join); SIZE sizes the filters of the\n"
 "         ports made by this command (default 1024 groups at 0.01%).\n"
 "         ports N (64) and members N (65536) when the instance is made.\n"
+"         filter cuckoo (when made): each port's filter is a cuckoo filter\n"
+"         (capacity N fpr P), so that mcast leave deletes the group from\n"
+"         it at once; no router ports.\n"
 "  gate   a filter of addresses in front of an exact set (see gate add):\n"
 "         SIZE, keys N (65536), policy monitor (default), deny or allow,\n"
 "         match src (default) or dst, when the instance is made.\n"

@@ -556,6 +556,8 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 		/* the ports' names and the name of new ports (id 0) */
 		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
 			ret = ret ?: kbp_set_max(obj, d->kfilter, nf + 1);
+		if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+			ret = ret ?: kbp_set_max(obj, d->cuckoo, nf);
 	}
 	if (!ret) {
 		ret = bpf_object__load(obj);
@@ -579,7 +581,7 @@ static int kbx_variant_cuckoo(struct kbloom_xdp *x,
 	struct kbloom_cuckoo_params p;
 
 	if (!x->desc->objs[2].name) {
-		kbx_log(x, "%s: a cuckoo filter is for the gate only",
+		kbx_log(x, "%s: a cuckoo filter is for the gate and mcast only",
 			x->name);
 		return -EINVAL;
 	}
