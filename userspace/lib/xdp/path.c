@@ -168,6 +168,14 @@ static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 	return 0;
 }
 
+/* The pinned maps of @x have this build's layout (its variant's object). */
+static int kbx_pins_match(const struct kbloom_xdp *x)
+{
+	int v = x->variant == KBLOOM_XDP_VARIANT_CUCKOO ? 2 : kbx_kfunc(x);
+
+	return kbp_pins_match(&x->desc->objs[v], x->dir);
+}
+
 static int kbx_open_pins(struct kbloom_xdp *x)
 {
 	const struct kbx_desc *d;
@@ -191,6 +199,7 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
 		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
+	ret = ret ?: kbx_pins_match(x);
 	if (ret)
 		return ret;
 	ret = kbx_map_max_entries(x->params_fd, &x->max_filters, &btf_id);
