@@ -72,8 +72,11 @@ int kbloom_sbf_add(struct kbloom_sbf *f, const void *key, __u32 len)
 
 	if (!f || !kbs_key_ok(key, len))
 		return -EINVAL;
-	if (f->p.type == KBLOOM_TYPE_SCALABLE && kbloom_sbf_test(f, key, len))
+	if (f->p.type == KBLOOM_TYPE_SCALABLE &&
+	    kbloom_sbf_test(f, key, len)) {
+		f->inserted++;	/* an add applied, as kbloom.ko counts it */
 		return 1;
+	}
 	h = kbs_hash(f, key, len);
 	ret = kbs_active(f, &gen);
 	if (ret)
@@ -113,6 +116,28 @@ static bool kbs_merge_one(struct kbloom_sbf *f)
 	return false;
 }
 
+/*
+ * After a delete from @at: merge it with another generation while the two
+ * fit in one; only pairs with @at can have become possible (kbloom.ko too).
+ */
+static void kbs_merge_from(struct kbloom_sbf *f, __u32 at)
+{
+	__u64 na;
+	__u32 j;
+
+	for (;;) {
+		na = kbs_gen_est(f->gens[at]);
+		for (j = 0; j < f->ngens; j++)
+			if (j != at &&
+			    na + kbs_gen_est(f->gens[j]) <= f->p.capacity)
+				break;
+		if (j == f->ngens)
+			return;
+		kbs_merge_pair(f, at < j ? at : j, at < j ? j : at);
+		at = at < j ? at : j;
+	}
+}
+
 int kbloom_sbf_merge(struct kbloom_sbf *f)
 {
 	int n = 0;
@@ -145,6 +170,6 @@ int kbloom_sbf_del(struct kbloom_sbf *f, const void *key, __u32 len)
 	}
 	kbs_gen_del(f->gens[at], h);
 	f->inserted -= !!f->inserted;
-	kbloom_sbf_merge(f);
+	kbs_merge_from(f, at);
 	return 1;
 }
