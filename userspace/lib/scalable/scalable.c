@@ -10,12 +10,12 @@
 
 #include "scalable_int.h"
 
-#define KBS_CACHELINE	64
+#define KSBF_CACHELINE	64
 
 /* A zeroed generation @i of @f's rule: 0, -ENOSPC (E2BIG for 0), -ENOMEM. */
-int kbs_gen_new(const struct kbloom_sbf *f, __u32 i, struct kbs_gen **gp)
+int ksbf_gen_new(const struct kbloom_sbf *f, __u32 i, struct ksbf_gen **gp)
 {
-	struct kbs_gen *gen;
+	struct ksbf_gen *gen;
 	__u64 bytes;
 	int ret;
 
@@ -26,10 +26,10 @@ int kbs_gen_new(const struct kbloom_sbf *f, __u32 i, struct kbs_gen **gp)
 	if (ret)
 		goto err_free_gen;
 	gen->nwords = kb_sbf_gen_words(&gen->g);
-	bytes = (gen->nwords * 8 + KBS_CACHELINE - 1) &
-		~(__u64)(KBS_CACHELINE - 1);
+	bytes = (gen->nwords * 8 + KSBF_CACHELINE - 1) &
+		~(__u64)(KSBF_CACHELINE - 1);
 	ret = -ENOMEM;
-	gen->words = bytes <= SIZE_MAX ? aligned_alloc(KBS_CACHELINE, bytes) :
+	gen->words = bytes <= SIZE_MAX ? aligned_alloc(KSBF_CACHELINE, bytes) :
 					 NULL;
 	if (!gen->words)
 		goto err_free_gen;
@@ -42,7 +42,7 @@ err_free_gen:
 	return ret;
 }
 
-void kbs_gen_free(struct kbs_gen *gen)
+void ksbf_gen_free(struct ksbf_gen *gen)
 {
 	if (!gen)
 		return;
@@ -51,7 +51,7 @@ void kbs_gen_free(struct kbs_gen *gen)
 }
 
 /* A filter of checked parameters, without generations. */
-int kbs_new(const struct kb_sbf_params *p, __u32 hash_id, __u64 seed,
+int ksbf_new(const struct kb_sbf_params *p, __u32 hash_id, __u64 seed,
 	    struct kbloom_sbf **fp)
 {
 	struct kbloom_sbf *f;
@@ -69,7 +69,7 @@ int kbs_new(const struct kb_sbf_params *p, __u32 hash_id, __u64 seed,
 }
 
 /* @p with the type's defaults for its zero fields. */
-static void kbs_defaults(const struct kb_sbf_params *in,
+static void ksbf_defaults(const struct kb_sbf_params *in,
 			 struct kb_sbf_params *p)
 {
 	bool dyn = in->type == KBLOOM_TYPE_DYNAMIC;
@@ -84,7 +84,7 @@ static void kbs_defaults(const struct kb_sbf_params *in,
 }
 
 /* The hash of the options (NULL: defaults): 0, -EINVAL or -EIO. */
-static int kbs_opts_hash(const struct kbloom_opts *o, __u32 *hash_id,
+static int ksbf_opts_hash(const struct kbloom_opts *o, __u32 *hash_id,
 			 __u64 *seed)
 {
 	*hash_id = KBLOOM_HASH_FAST;
@@ -118,14 +118,14 @@ int kbloom_sbf_create(const struct kb_sbf_params *in,
 
 	if (!in || !fp)
 		return -EINVAL;
-	kbs_defaults(in, &p);
-	ret = kbs_opts_hash(opts, &hash_id, &seed);
+	ksbf_defaults(in, &p);
+	ret = ksbf_opts_hash(opts, &hash_id, &seed);
 	if (ret)
 		return ret;
-	ret = kbs_new(&p, hash_id, seed, &f);
+	ret = ksbf_new(&p, hash_id, seed, &f);
 	if (ret)
 		return ret;
-	ret = kbs_gen_new(f, 0, &f->gens[0]);
+	ret = ksbf_gen_new(f, 0, &f->gens[0]);
 	if (ret)
 		goto err_free_filter;
 	f->ngens = 1;
@@ -146,19 +146,19 @@ void kbloom_sbf_destroy(struct kbloom_sbf *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->ngens; i++)
-		kbs_gen_free(f->gens[i]);
+		ksbf_gen_free(f->gens[i]);
 	free(f);
 }
 
 void kbloom_sbf_clear(struct kbloom_sbf *f)
 {
-	struct kbs_gen *g0;
+	struct ksbf_gen *g0;
 	__u32 i;
 
 	if (!f)
 		return;
 	for (i = 1; i < f->ngens; i++) {
-		kbs_gen_free(f->gens[i]);
+		ksbf_gen_free(f->gens[i]);
 		f->gens[i] = NULL;
 	}
 	f->ngens = 1;
@@ -181,7 +181,7 @@ const char *kbloom_sbf_name(const struct kbloom_sbf *f)
 int kbloom_sbf_gen_stats(const struct kbloom_sbf *f, __u32 i,
 			 struct kbloom_sbf_gen_stats *st)
 {
-	const struct kbs_gen *gen;
+	const struct ksbf_gen *gen;
 
 	if (!f || !st)
 		return -EINVAL;
@@ -192,7 +192,7 @@ int kbloom_sbf_gen_stats(const struct kbloom_sbf *f, __u32 i,
 	st->g = gen->g;
 	st->ones = gen->ones;
 	st->inserted = gen->inserted;
-	st->n_est = kbs_gen_est(gen);
+	st->n_est = ksbf_gen_est(gen);
 	st->fpr_now_pico = kb_sbf_gen_fpr(&gen->g, st->n_est);
 	return 0;
 }

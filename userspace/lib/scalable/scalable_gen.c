@@ -7,36 +7,36 @@
  */
 #include "scalable_int.h"
 
-static bool kbs_is_counting(const struct kbs_gen *gen)
+static bool ksbf_is_counting(const struct ksbf_gen *gen)
 {
 	return gen->g.type == KBLOOM_TYPE_COUNTING;
 }
 
 /* Bit or counter @pos non-zero. */
-static bool kbs_cell_set(const struct kbs_gen *gen, __u64 pos)
+static bool ksbf_cell_set(const struct ksbf_gen *gen, __u64 pos)
 {
 	__u32 cb = gen->g.counter_bits;
 
-	if (!kbs_is_counting(gen))
+	if (!ksbf_is_counting(gen))
 		return gen->words[pos >> 6] & (1ULL << (pos & 63));
 	return kb_ctr_get(gen->words[kb_ctr_word(pos, cb)],
 			  kb_ctr_shift(pos, cb), cb);
 }
 
-bool kbs_gen_test(const struct kbs_gen *gen, __u64 h)
+bool ksbf_gen_test(const struct ksbf_gen *gen, __u64 h)
 {
 	struct kb_probe it;
 	__u32 i;
 
 	kb_probe_init(&it, h);
 	for (i = 0; i < gen->g.k; i++)
-		if (!kbs_cell_set(gen, kb_sbf_pos(&gen->g, &it, i)))
+		if (!ksbf_cell_set(gen, kb_sbf_pos(&gen->g, &it, i)))
 			return false;
 	return true;
 }
 
 /* One counter up (saturating); a counter that leaves 0 is a new one. */
-static void kbs_ctr_inc(struct kbs_gen *gen, __u64 pos)
+static void ksbf_ctr_inc(struct ksbf_gen *gen, __u64 pos)
 {
 	__u32 cb = gen->g.counter_bits, sh = kb_ctr_shift(pos, cb);
 	__u64 *w = &gen->words[kb_ctr_word(pos, cb)];
@@ -50,7 +50,7 @@ static void kbs_ctr_inc(struct kbs_gen *gen, __u64 pos)
 	*w = kb_ctr_inc(*w, sh, cb);
 }
 
-void kbs_gen_add(struct kbs_gen *gen, __u64 h)
+void ksbf_gen_add(struct ksbf_gen *gen, __u64 h)
 {
 	struct kb_probe it;
 	__u64 pos, mask;
@@ -59,8 +59,8 @@ void kbs_gen_add(struct kbs_gen *gen, __u64 h)
 	kb_probe_init(&it, h);
 	for (i = 0; i < gen->g.k; i++) {
 		pos = kb_sbf_pos(&gen->g, &it, i);
-		if (kbs_is_counting(gen)) {
-			kbs_ctr_inc(gen, pos);
+		if (ksbf_is_counting(gen)) {
+			ksbf_ctr_inc(gen, pos);
 			continue;
 		}
 		mask = 1ULL << (pos & 63);
@@ -71,7 +71,7 @@ void kbs_gen_add(struct kbs_gen *gen, __u64 h)
 }
 
 /* Counting only, a key every counter of which is non-zero. */
-void kbs_gen_del(struct kbs_gen *gen, __u64 h)
+void ksbf_gen_del(struct ksbf_gen *gen, __u64 h)
 {
 	__u32 cb = gen->g.counter_bits, i, sh;
 	struct kb_probe it;
@@ -89,26 +89,26 @@ void kbs_gen_del(struct kbs_gen *gen, __u64 h)
 	gen->inserted -= !!gen->inserted;
 }
 
-__u64 kbs_gen_count_ones(const struct kbs_gen *gen)
+__u64 ksbf_gen_count_ones(const struct ksbf_gen *gen)
 {
 	__u64 i, ones = 0;
 
 	for (i = 0; i < gen->nwords; i++)
-		ones += kbs_is_counting(gen) ?
+		ones += ksbf_is_counting(gen) ?
 			kb_ctr_nonzero(gen->words[i], gen->g.counter_bits) :
 			kb_popcount64(gen->words[i]);
 	return ones;
 }
 
 /* @dst += @src counter by counter (same geometry, counting). */
-void kbs_gen_merge(struct kbs_gen *dst, const struct kbs_gen *src)
+void ksbf_gen_merge(struct ksbf_gen *dst, const struct ksbf_gen *src)
 {
 	__u64 i;
 
 	for (i = 0; i < dst->nwords; i++)
 		dst->words[i] = kb_sbf_ctr_merge(dst->words[i], src->words[i],
 						 dst->g.counter_bits);
-	dst->ones = kbs_gen_count_ones(dst);
+	dst->ones = ksbf_gen_count_ones(dst);
 	dst->inserted += src->inserted;
 	dst->saturations += src->saturations;
 }

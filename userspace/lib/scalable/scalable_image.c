@@ -12,14 +12,14 @@
 #include "scalable_int.h"
 #include "../image_v3.h"
 
-static __u64 kbs_member_hdr_len(const struct kbs_gen *gen)
+static __u64 ksbf_member_hdr_len(const struct ksbf_gen *gen)
 {
 	return kb_image_hdr_len_of(kb_image_version_of(gen->g.type));
 }
 
-static __u64 kbs_member_len(const struct kbs_gen *gen)
+static __u64 ksbf_member_len(const struct ksbf_gen *gen)
 {
-	return kbs_member_hdr_len(gen) + gen->nwords * 8;
+	return ksbf_member_hdr_len(gen) + gen->nwords * 8;
 }
 
 size_t kbloom_sbf_image_size(const struct kbloom_sbf *f)
@@ -30,13 +30,13 @@ size_t kbloom_sbf_image_size(const struct kbloom_sbf *f)
 	if (!f)
 		return 0;
 	for (i = 0; i < f->ngens; i++)
-		len += kbs_member_len(f->gens[i]);
+		len += ksbf_member_len(f->gens[i]);
 	return len;
 }
 
 /* The head both member versions share (a version-2 one has no tail). */
-static void kbs_member_head(const struct kbloom_sbf *f,
-			    const struct kbs_gen *gen,
+static void ksbf_member_head(const struct kbloom_sbf *f,
+			    const struct ksbf_gen *gen,
 			    struct kbloom_image_head *hd)
 {
 	struct kb_shape s = {
@@ -58,13 +58,13 @@ static void kbs_member_head(const struct kbloom_sbf *f,
 }
 
 /* One member at @out. */
-static void kbs_member_emit(const struct kbloom_sbf *f,
-			    const struct kbs_gen *gen, __u8 *out)
+static void ksbf_member_emit(const struct kbloom_sbf *f,
+			    const struct ksbf_gen *gen, __u8 *out)
 {
 	struct kbloom_image_head hd;
 	__u64 i, w;
 
-	kbs_member_head(f, gen, &hd);
+	ksbf_member_head(f, gen, &hd);
 	if (gen->g.type != KBLOOM_TYPE_COUNTING) {
 		kb_image_v3_emit(&hd, gen->words, gen->nwords, out);
 		return;
@@ -78,7 +78,7 @@ static void kbs_member_emit(const struct kbloom_sbf *f,
 	memcpy(out, &hd.h, KBLOOM_IMAGE_HDR_LEN);
 }
 
-static void kbs_container_hdr(const struct kbloom_sbf *f, __u64 total,
+static void ksbf_container_hdr(const struct kbloom_sbf *f, __u64 total,
 			      struct kbloom_container_hdr *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -117,10 +117,10 @@ int kbloom_sbf_save(const struct kbloom_sbf *f, void *buf, size_t buf_len,
 	if (!buf)
 		return -EINVAL;
 	for (i = 0; i < f->ngens; i++) {
-		kbs_member_emit(f, f->gens[i], out + off);
-		off += kbs_member_len(f->gens[i]);
+		ksbf_member_emit(f, f->gens[i], out + off);
+		off += ksbf_member_len(f->gens[i]);
 	}
-	kbs_container_hdr(f, len, &c);
+	ksbf_container_hdr(f, len, &c);
 	crc = kb_crc32c_update(0xFFFFFFFFU, &c, sizeof(c));
 	crc = kb_crc32c_update(crc, out + KBLOOM_CONTAINER_HDR_LEN,
 			       len - KBLOOM_CONTAINER_HDR_LEN);
@@ -149,22 +149,22 @@ int kbloom_sbf_save_alloc(const struct kbloom_sbf *f, void **buf,
 }
 
 /* Generation @i from the verified member at @in. */
-static int kbs_member_load(struct kbloom_sbf *f, __u32 i, const __u8 *in)
+static int ksbf_member_load(struct kbloom_sbf *f, __u32 i, const __u8 *in)
 {
 	const struct kbloom_image_hdr *h = (const void *)in;
 	const __u8 *payload = in + kb_le16(h->hdr_len);
-	struct kbs_gen *gen;
+	struct ksbf_gen *gen;
 	__u64 j, w;
 	int ret;
 
-	ret = kbs_gen_new(f, i, &gen);
+	ret = ksbf_gen_new(f, i, &gen);
 	if (ret)
 		return ret;
 	for (j = 0; j < gen->nwords; j++) {
 		memcpy(&w, payload + j * 8, 8);
 		gen->words[j] = kb_le64(w);
 	}
-	gen->ones = kbs_gen_count_ones(gen);
+	gen->ones = ksbf_gen_count_ones(gen);
 	gen->inserted = kb_le64(h->inserted);
 	gen->saturations = kb_le64(h->saturations);
 	f->gens[i] = gen;
@@ -173,7 +173,7 @@ static int kbs_member_load(struct kbloom_sbf *f, __u32 i, const __u8 *in)
 }
 
 /* A filter from a verified, aligned container. */
-static int kbs_load_checked(const __u8 *in, const struct kb_sbf_params *p,
+static int ksbf_load_checked(const __u8 *in, const struct kb_sbf_params *p,
 			    struct kbloom_sbf **fp)
 {
 	const struct kbloom_container_hdr *c = (const void *)in;
@@ -183,11 +183,11 @@ static int kbs_load_checked(const __u8 *in, const struct kb_sbf_params *p,
 	__u32 i;
 	int ret;
 
-	ret = kbs_new(p, c->hash_id, kb_le64(h->seed), &f);
+	ret = ksbf_new(p, c->hash_id, kb_le64(h->seed), &f);
 	if (ret)
 		return ret;
 	for (i = 0; i < kb_le32(c->count); i++) {
-		ret = kbs_member_load(f, i, in + off);
+		ret = ksbf_member_load(f, i, in + off);
 		if (ret)
 			goto err_destroy;
 		h = (const void *)(in + off);
@@ -222,7 +222,7 @@ int kbloom_sbf_load(const void *buf, size_t len, struct kbloom_sbf **fp)
 	if (!ret)
 		ret = kb_sbf_image_check(copy, len, &p);
 	if (!ret)
-		ret = kbs_load_checked((const __u8 *)copy, &p, fp);
+		ret = ksbf_load_checked((const __u8 *)copy, &p, fp);
 	free(copy);
 	return ret;
 }

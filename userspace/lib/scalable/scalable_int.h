@@ -21,7 +21,7 @@
 #include "uapi/kbloom_var_scalable.h"
 
 /* One generation: its geometry, array and counts. */
-struct kbs_gen {
+struct ksbf_gen {
 	struct kb_sbf_gen g;
 	__u64 *words;
 	__u64 nwords;
@@ -35,7 +35,7 @@ struct kbloom_sbf {
 	__u32 hash_id;
 	__u32 ngens;
 	__u64 seed;
-	struct kbs_gen *gens[KB_SBF_GENS_MAX];
+	struct ksbf_gen *gens[KB_SBF_GENS_MAX];
 	__u64 inserted;
 	__u64 refused;
 	__u64 merges;
@@ -44,19 +44,19 @@ struct kbloom_sbf {
 };
 
 /* scalable.c */
-int kbs_gen_new(const struct kbloom_sbf *f, __u32 i, struct kbs_gen **gp);
-void kbs_gen_free(struct kbs_gen *gen);
-int kbs_new(const struct kb_sbf_params *p, __u32 hash_id, __u64 seed,
+int ksbf_gen_new(const struct kbloom_sbf *f, __u32 i, struct ksbf_gen **gp);
+void ksbf_gen_free(struct ksbf_gen *gen);
+int ksbf_new(const struct kb_sbf_params *p, __u32 hash_id, __u64 seed,
 	    struct kbloom_sbf **fp);
 
 /* scalable_gen.c */
-bool kbs_gen_test(const struct kbs_gen *gen, __u64 h);
-void kbs_gen_add(struct kbs_gen *gen, __u64 h);
-void kbs_gen_del(struct kbs_gen *gen, __u64 h);
-void kbs_gen_merge(struct kbs_gen *dst, const struct kbs_gen *src);
-__u64 kbs_gen_count_ones(const struct kbs_gen *gen);
+bool ksbf_gen_test(const struct ksbf_gen *gen, __u64 h);
+void ksbf_gen_add(struct ksbf_gen *gen, __u64 h);
+void ksbf_gen_del(struct ksbf_gen *gen, __u64 h);
+void ksbf_gen_merge(struct ksbf_gen *dst, const struct ksbf_gen *src);
+__u64 ksbf_gen_count_ones(const struct ksbf_gen *gen);
 
-static inline __u64 kbs_gen_est(const struct kbs_gen *gen)
+static inline __u64 ksbf_gen_est(const struct ksbf_gen *gen)
 {
 	return kb_n_est(gen->g.m, gen->g.k, gen->ones);
 }

@@ -6,23 +6,23 @@
  */
 #include "scalable_int.h"
 
-static bool kbs_key_ok(const void *key, __u32 len)
+static bool ksbf_key_ok(const void *key, __u32 len)
 {
 	return key && len >= 1 && len <= KBLOOM_KEY_MAX;
 }
 
-static __u64 kbs_hash(const struct kbloom_sbf *f, const void *key, __u32 len)
+static __u64 ksbf_hash(const struct kbloom_sbf *f, const void *key, __u32 len)
 {
 	return kb_hash(f->hash_id, f->seed, key, len);
 }
 
 /* Generations that report @h present, and the last of them in *@last. */
-static __u32 kbs_matches(const struct kbloom_sbf *f, __u64 h, __u32 *last)
+static __u32 ksbf_matches(const struct kbloom_sbf *f, __u64 h, __u32 *last)
 {
 	__u32 i, n = 0;
 
 	for (i = 0; i < f->ngens; i++) {
-		if (!kbs_gen_test(f->gens[i], h))
+		if (!ksbf_gen_test(f->gens[i], h))
 			continue;
 		n++;
 		*last = i;
@@ -35,27 +35,27 @@ int kbloom_sbf_test(const struct kbloom_sbf *f, const void *key, __u32 len)
 	__u64 h;
 	__u32 i;
 
-	if (!f || !kbs_key_ok(key, len))
+	if (!f || !ksbf_key_ok(key, len))
 		return -EINVAL;
-	h = kbs_hash(f, key, len);
+	h = ksbf_hash(f, key, len);
 	/* newest first: the generation most keys are in */
 	for (i = f->ngens; i-- > 0;)
-		if (kbs_gen_test(f->gens[i], h))
+		if (ksbf_gen_test(f->gens[i], h))
 			return 1;
 	return 0;
 }
 
 /* The generation adds go to: the newest, or a new one when it is full. */
-static int kbs_active(struct kbloom_sbf *f, struct kbs_gen **gp)
+static int ksbf_active(struct kbloom_sbf *f, struct ksbf_gen **gp)
 {
-	struct kbs_gen *last = f->gens[f->ngens - 1];
+	struct ksbf_gen *last = f->gens[f->ngens - 1];
 	int ret;
 
 	if (last->ones < last->g.full_ones) {
 		*gp = last;
 		return 0;
 	}
-	ret = kbs_gen_new(f, f->ngens, &f->gens[f->ngens]);
+	ret = ksbf_gen_new(f, f->ngens, &f->gens[f->ngens]);
 	if (ret) {
 		f->overflows += ret == -ENOSPC;
 		return ret;
@@ -66,31 +66,31 @@ static int kbs_active(struct kbloom_sbf *f, struct kbs_gen **gp)
 
 int kbloom_sbf_add(struct kbloom_sbf *f, const void *key, __u32 len)
 {
-	struct kbs_gen *gen;
+	struct ksbf_gen *gen;
 	__u64 h;
 	int ret;
 
-	if (!f || !kbs_key_ok(key, len))
+	if (!f || !ksbf_key_ok(key, len))
 		return -EINVAL;
 	if (f->p.type == KBLOOM_TYPE_SCALABLE &&
 	    kbloom_sbf_test(f, key, len)) {
 		f->inserted++;	/* an add applied, as kbloom.ko counts it */
 		return 1;
 	}
-	h = kbs_hash(f, key, len);
-	ret = kbs_active(f, &gen);
+	h = ksbf_hash(f, key, len);
+	ret = ksbf_active(f, &gen);
 	if (ret)
 		return ret;
-	kbs_gen_add(gen, h);
+	ksbf_gen_add(gen, h);
 	f->inserted++;
 	return 0;
 }
 
 /* Merge generation @j into @i (i < j) and drop @j. */
-static void kbs_merge_pair(struct kbloom_sbf *f, __u32 i, __u32 j)
+static void ksbf_merge_pair(struct kbloom_sbf *f, __u32 i, __u32 j)
 {
-	kbs_gen_merge(f->gens[i], f->gens[j]);
-	kbs_gen_free(f->gens[j]);
+	ksbf_gen_merge(f->gens[i], f->gens[j]);
+	ksbf_gen_free(f->gens[j]);
 	memmove(&f->gens[j], &f->gens[j + 1],
 		(f->ngens - j - 1) * sizeof(f->gens[0]));
 	f->gens[--f->ngens] = NULL;
@@ -98,18 +98,18 @@ static void kbs_merge_pair(struct kbloom_sbf *f, __u32 i, __u32 j)
 }
 
 /* One pair whose estimated counts fit in one generation, merged. */
-static bool kbs_merge_one(struct kbloom_sbf *f)
+static bool ksbf_merge_one(struct kbloom_sbf *f)
 {
 	__u64 ni, nj;
 	__u32 i, j;
 
 	for (i = 0; i < f->ngens; i++) {
-		ni = kbs_gen_est(f->gens[i]);
+		ni = ksbf_gen_est(f->gens[i]);
 		for (j = i + 1; j < f->ngens; j++) {
-			nj = kbs_gen_est(f->gens[j]);
+			nj = ksbf_gen_est(f->gens[j]);
 			if (ni + nj > f->p.capacity)
 				continue;
-			kbs_merge_pair(f, i, j);
+			ksbf_merge_pair(f, i, j);
 			return true;
 		}
 	}
@@ -120,20 +120,20 @@ static bool kbs_merge_one(struct kbloom_sbf *f)
  * After a delete from @at: merge it with another generation while the two
  * fit in one; only pairs with @at can have become possible (kbloom.ko too).
  */
-static void kbs_merge_from(struct kbloom_sbf *f, __u32 at)
+static void ksbf_merge_from(struct kbloom_sbf *f, __u32 at)
 {
 	__u64 na;
 	__u32 j;
 
 	for (;;) {
-		na = kbs_gen_est(f->gens[at]);
+		na = ksbf_gen_est(f->gens[at]);
 		for (j = 0; j < f->ngens; j++)
 			if (j != at &&
-			    na + kbs_gen_est(f->gens[j]) <= f->p.capacity)
+			    na + ksbf_gen_est(f->gens[j]) <= f->p.capacity)
 				break;
 		if (j == f->ngens)
 			return;
-		kbs_merge_pair(f, at < j ? at : j, at < j ? j : at);
+		ksbf_merge_pair(f, at < j ? at : j, at < j ? j : at);
 		at = at < j ? at : j;
 	}
 }
@@ -146,7 +146,7 @@ int kbloom_sbf_merge(struct kbloom_sbf *f)
 		return -EINVAL;
 	if (f->p.type != KBLOOM_TYPE_DYNAMIC)
 		return -EOPNOTSUPP;
-	while (kbs_merge_one(f))
+	while (ksbf_merge_one(f))
 		n++;
 	return n;
 }
@@ -156,20 +156,20 @@ int kbloom_sbf_del(struct kbloom_sbf *f, const void *key, __u32 len)
 	__u32 n, at = 0;
 	__u64 h;
 
-	if (!f || !kbs_key_ok(key, len))
+	if (!f || !ksbf_key_ok(key, len))
 		return -EINVAL;
 	if (f->p.type != KBLOOM_TYPE_DYNAMIC)
 		return -EOPNOTSUPP;
-	h = kbs_hash(f, key, len);
-	n = kbs_matches(f, h, &at);
+	h = ksbf_hash(f, key, len);
+	n = ksbf_matches(f, h, &at);
 	if (!n)
 		return 0;
 	if (n > 1) {
 		f->refused++;
 		return -ENOTUNIQ;
 	}
-	kbs_gen_del(f->gens[at], h);
+	ksbf_gen_del(f->gens[at], h);
 	f->inserted -= !!f->inserted;
-	kbs_merge_from(f, at);
+	ksbf_merge_from(f, at);
 	return 1;
 }
