@@ -374,4 +374,27 @@ static inline int kb_sbf_image_check(const void *buf, __u64 total,
 	return off == total ? 0 : -EBADMSG;
 }
 
+/*
+ * The map-backed XDP lookup (bpf/kbloom_scalable.h): three BPF arrays,
+ *   meta    one struct kb_sbf_map_meta (hash, seed, generations in use)
+ *   gens    KB_SBF_GENS_MAX struct kb_sbf_map_gen, row i generation i
+ *   words   every generation's words one after the other (__u64 each,
+ *           native order), generation i from row i's @word_off
+ * so that `bpftool map dump` shows the rule's geometry of each generation
+ * by name.  A loader writes the rows and words of the generations first
+ * and the count in meta last: a reader sees the old count until the new
+ * generations are complete (growth is an append).
+ */
+struct kb_sbf_map_meta {
+	__u32 generations;
+	__u32 hash_id;
+	__u64 seed;
+	__u64 words;		/* words in use in the words map */
+};
+
+struct kb_sbf_map_gen {
+	struct kb_sbf_gen g;
+	__u64 word_off;
+};
+
 #endif /* _UAPI_KBLOOM_VAR_SCALABLE_H */

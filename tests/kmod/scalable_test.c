@@ -22,12 +22,19 @@
  * bad_params     every bad field is EINVAL, a first generation over the
  *                limit E2BIG, nothing created; DEL on scalable EOPNOTSUPP
  * bad_images     a container whose member breaks the rule is EBADMSG
+ * xdp_*          the module's image in the XDP lookup's maps
+ *                (bpf/kbloom_scalable.h): the program's verdict of every
+ *                key and non-key equals the module's TEST and the
+ *                library's, on a grown filter
  */
 #include <pthread.h>
 #include <stddef.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_scalable.h"
+#include "tests/bpf/xdp_scalable.skel.h"
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 #define SEED		0x5CA1ULL
@@ -396,6 +403,68 @@ TEST_F(sbf, bad_images)
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
 	free(img);
 	kbloom_sbf_destroy(lf);
+}
+
+static int xdp_verdict(struct xdp_scalable *s, const __u8 *key)
+{
+	__u8 pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+
+	memcpy(pkt, key, 16);
+	if (bpf_prog_test_run_opts(bpf_program__fd(s->progs.xdp_sbf_test), &o))
+		return -1;
+	return (int)o.retval;
+}
+
+/* Module, library and XDP on the module's image of a grown filter. */
+static void xdp_same(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(sbf) *self, __u32 type)
+{
+	__u32 i, done, n = N_KEYS / 4, diff = 0;
+	struct xdp_scalable *s;
+	struct kbloom_sbf *f;
+	void *img;
+	__u64 len;
+	int v, mod;
+
+	ASSERT_OK(sbf_create(self->fd, "x", type, 1000, 0, 0));
+	ASSERT_OK(batch(self->fd, KBLOOM_IOCTL_ADD, "x", self->keys, n, NULL,
+			&done, NULL));
+	EXPECT_LT(2, gens(self->fd, "x"));
+	ASSERT_OK(ku_save(self->fd, "x", &img, &len));
+	ASSERT_OK(kbloom_sbf_load(img, len, &f));
+	s = xdp_scalable__open();
+	ASSERT_NE(NULL, s);
+	ASSERT_OK(bpf_map__set_max_entries(s->maps.sbf_words,
+					   kbloom_sbf_map_words(f)));
+	ASSERT_OK(xdp_scalable__load(s));
+	ASSERT_OK(kbloom_sbf_map_fill(f, bpf_map__fd(s->maps.sbf_meta),
+				      bpf_map__fd(s->maps.sbf_gens),
+				      bpf_map__fd(s->maps.sbf_words)));
+	ASSERT_OK(batch(self->fd, KBLOOM_IOCTL_TEST, "x", self->keys, 2 * n,
+			self->bits, &done, NULL));
+	for (i = 0; i < 2 * n; i++) {
+		v = xdp_verdict(s, self->keys + 16 * i);
+		ASSERT_TRUE(v == XDP_PASS || v == XDP_DROP);
+		mod = !!(self->bits[i / 8] & (1 << (i % 8)));
+		diff += mod != (v == XDP_PASS);
+		diff += mod != kbloom_sbf_test(f, self->keys + 16 * i, 16);
+	}
+	EXPECT_EQ(0, diff);
+	xdp_scalable__destroy(s);
+	kbloom_sbf_destroy(f);
+	free(img);
+}
+
+TEST_F(sbf, xdp_scalable)
+{
+	xdp_same(_metadata, self, KBLOOM_TYPE_SCALABLE);
+}
+
+TEST_F(sbf, xdp_dynamic)
+{
+	xdp_same(_metadata, self, KBLOOM_TYPE_DYNAMIC);
 }
 
 TEST_HARNESS_MAIN

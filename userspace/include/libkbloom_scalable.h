@@ -170,6 +170,26 @@ int kbloom_sbf_save_alloc(const struct kbloom_sbf *f, void **buf,
 /* Return: 0 and a new filter in *@fp, or the image's error, -ENOMEM. */
 int kbloom_sbf_load(const void *buf, size_t len, struct kbloom_sbf **fp);
 
+/*
+ * The map-backed XDP lookup (bpf/kbloom_scalable.h): three BPF arrays,
+ * meta (1 struct kb_sbf_map_meta), gens (struct kb_sbf_map_gen rows) and
+ * words (__u64), laid out as uapi/kbloom_var_scalable.h says.
+ */
+
+/* Entries the words map needs for @f (0 for NULL). */
+__u64 kbloom_sbf_map_words(const struct kbloom_sbf *f);
+
+/**
+ * kbloom_sbf_map_fill() - write @f into the lookup's maps
+ * @meta_fd, @gens_fd, @words_fd: the three arrays
+ *
+ * The rows and words of every generation, then the meta (the count).
+ * Return: 0; -EINVAL for a map of another shape; -E2BIG when gens or
+ * words has too few entries (nothing written); a bpf() errno.
+ */
+int kbloom_sbf_map_fill(const struct kbloom_sbf *f, int meta_fd, int gens_fd,
+			int words_fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
  *   scalable_gen.c    one generation's array: test, add, delete, merge
  *   scalable_keys.c   add, test, delete and merge over the generations
  *   scalable_image.c  container images
+ *   scalable_map.c    the maps of the XDP lookup
  *
  * One writer at a time (libkbloom_scalable.h): plain loads and stores.
  */
