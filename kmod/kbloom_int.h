@@ -89,9 +89,9 @@ struct kb_filter;
  *           when the key has no room (nothing changed)
  * @del:     NULL when the type cannot delete (EOPNOTSUPP); true when
  *           deleted, false when definitely absent (nothing changed)
- * @can_del: NULL when every filter of a type with @del can delete; else
- *           whether this geometry can (EOPNOTSUPP when not: Count-Min's
- *           minimal increase)
+ * @can_del: NULL when every filter of a type with @del (or @remove) can
+ *           delete; else whether this geometry can (EOPNOTSUPP when not:
+ *           Count-Min's minimal increase, a scalable filter)
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
@@ -215,8 +215,7 @@ extern const struct kb_type_ops kb_cm_ops;
 extern const struct kb_type_ops kb_part_ops;
 
 /* scalable.c */
-extern const struct kb_type_ops kb_sbf_ops;
-extern const struct kb_type_ops kb_dbf_ops;
+extern const struct kb_type_ops kb_sbf_ops;	/* scalable and dynamic */
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

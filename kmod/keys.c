@@ -205,9 +205,8 @@ static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
 /* The type deletes, and so does this filter's geometry. */
 static bool kb_can_del(const struct kb_filter *f)
 {
-	if (f->ops->remove)
-		return true;
-	return f->ops->del && (!f->ops->can_del || f->ops->can_del(&f->g));
+	return (f->ops->del || f->ops->remove) &&
+	       (!f->ops->can_del || f->ops->can_del(&f->g));
 }
 
 static int kb_batch_apply(const char *name, struct kb_batch *b,

@@ -404,25 +404,18 @@ static void kb_sbf_flush(struct kb_filter *f)
 	atomic64_set(&sbf->merges, 0);
 }
 
+/* Only the dynamic filter (counting generations) deletes. */
+static bool kb_sbf_can_del(const struct kb_geom *g)
+{
+	return g->type == KBLOOM_TYPE_DYNAMIC;
+}
+
+/* Both types: the generations' type and the parameters tell them apart. */
 const struct kb_type_ops kb_sbf_ops = {
 	.create = kb_sbf_create,
 	.test = kb_sbf_test,
 	.add = kb_sbf_add,
-	.ones = kb_sbf_ones,
-	.fpr_pico = kb_sbf_fpr,
-	.stat = kb_sbf_stat,
-	.init = kb_sbf_init,
-	.release = kb_sbf_release,
-	.flush = kb_sbf_flush,
-	.save = kb_sbf_save,
-	.restore = kb_sbf_restore,
-};
-
-/* The dynamic filter: the same, with counting generations and DEL. */
-const struct kb_type_ops kb_dbf_ops = {
-	.create = kb_sbf_create,
-	.test = kb_sbf_test,
-	.add = kb_sbf_add,
+	.can_del = kb_sbf_can_del,
 	.ones = kb_sbf_ones,
 	.fpr_pico = kb_sbf_fpr,
 	.stat = kb_sbf_stat,

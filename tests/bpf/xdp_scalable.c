@@ -15,12 +15,8 @@
  * maps_checked   maps too small or of another shape are refused, nothing
  *                written
  */
-#include <linux/bpf.h>
-#include <bpf/libbpf.h>
-#include <bpf/bpf.h>
 #include "kselftest_harness.h"
-#include "libkbloom_scalable.h"
-#include "tests/bpf/xdp_scalable.skel.h"
+#include "xdp_scalable_util.h"
 
 #define P_1PCT		10000000000ULL
 #define N_KEYS		20000U
@@ -57,39 +53,6 @@ static struct kbloom_sbf *via_image(const struct kbloom_sbf *f)
 	return g;
 }
 
-static struct xdp_scalable *skel_for(const struct kbloom_sbf *f, __u64 words)
-{
-	struct xdp_scalable *s = xdp_scalable__open();
-
-	if (!s)
-		return NULL;
-	if (bpf_map__set_max_entries(s->maps.sbf_words, words) ||
-	    xdp_scalable__load(s)) {
-		xdp_scalable__destroy(s);
-		return NULL;
-	}
-	return s;
-}
-
-static int fill(struct xdp_scalable *s, const struct kbloom_sbf *f)
-{
-	return kbloom_sbf_map_fill(f, bpf_map__fd(s->maps.sbf_meta),
-				   bpf_map__fd(s->maps.sbf_gens),
-				   bpf_map__fd(s->maps.sbf_words));
-}
-
-static int verdict(struct xdp_scalable *s, const __u8 key[16])
-{
-	__u8 pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
-
-	memcpy(pkt, key, 16);
-	if (bpf_prog_test_run_opts(bpf_program__fd(s->progs.xdp_sbf_test), &o))
-		return -1;
-	return (int)o.retval;
-}
-
 /* Keys [0, n) and non-keys [n, 2n): BPF against the library. */
 static __u32 differences(struct __test_metadata *_metadata,
 			 struct xdp_scalable *s, const struct kbloom_sbf *f,
@@ -102,7 +65,7 @@ static __u32 differences(struct __test_metadata *_metadata,
 	*present = 0;
 	for (i = 0; i < 2 * n; i++) {
 		key16(key, i);
-		v = verdict(s, key);
+		v = xs_verdict(s, key);
 		lib = kbloom_sbf_test(f, key, 16);
 		EXPECT_TRUE(v == XDP_PASS || v == XDP_DROP) TH_LOG("key %u: %d", i, v);
 		diff += lib != (v == XDP_PASS);
@@ -138,9 +101,9 @@ TEST(grown_scalable)
 	ASSERT_NE(NULL, g);
 	ASSERT_EQ(0, kbloom_sbf_stats(g, &st));
 	EXPECT_LE(5, st.generations);
-	s = skel_for(g, kbloom_sbf_map_words(g));
+	s = xs_open(kbloom_sbf_map_words(g));
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, fill(s, g));
+	ASSERT_EQ(0, xs_fill(s, g));
 	EXPECT_EQ(0, differences(_metadata, s, g, N_KEYS, &present));
 	TH_LOG("%u generations: %u of %u keys and non-keys possibly present",
 	       st.generations, present, 2 * N_KEYS);
@@ -170,9 +133,9 @@ TEST(grown_dynamic)
 	TH_LOG("%u generations, %llu refused, %llu merges", st.generations,
 	       (unsigned long long)st.refused, (unsigned long long)st.merges);
 	EXPECT_LT(0, st.merges);
-	s = skel_for(g, kbloom_sbf_map_words(g));
+	s = xs_open(kbloom_sbf_map_words(g));
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, fill(s, g));
+	ASSERT_EQ(0, xs_fill(s, g));
 	EXPECT_EQ(0, differences(_metadata, s, g, 3000, &present));
 	xdp_scalable__destroy(s);
 	kbloom_sbf_destroy(f);
@@ -189,12 +152,12 @@ TEST(growth_append)
 	ASSERT_NE(NULL, f);
 	add_keys(f, 0, 800);
 	/* room for what it will grow to: 1000 + 2000 + 4000 keys */
-	s = skel_for(f, 1 << 16);
+	s = xs_open(1 << 16);
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, fill(s, f));
+	ASSERT_EQ(0, xs_fill(s, f));
 	EXPECT_EQ(0, differences(_metadata, s, f, 800, &present));
 	add_keys(f, 800, 6000);
-	ASSERT_EQ(0, fill(s, f));
+	ASSERT_EQ(0, xs_fill(s, f));
 	EXPECT_EQ(0, differences(_metadata, s, f, 6000, &present));
 	xdp_scalable__destroy(s);
 	kbloom_sbf_destroy(f);
@@ -210,9 +173,9 @@ TEST(maps_checked)
 	f = sbf_new(KBLOOM_TYPE_SCALABLE, 1000);
 	ASSERT_NE(NULL, f);
 	add_keys(f, 0, 5000);
-	s = skel_for(f, kbloom_sbf_map_words(f) - 1);
+	s = xs_open(kbloom_sbf_map_words(f) - 1);
 	ASSERT_NE(NULL, s);
-	EXPECT_EQ(-E2BIG, fill(s, f));
+	EXPECT_EQ(-E2BIG, xs_fill(s, f));
 	ASSERT_EQ(0, bpf_map_lookup_elem(bpf_map__fd(s->maps.sbf_meta), &zero,
 					 &m));
 	EXPECT_EQ(0, m.generations);

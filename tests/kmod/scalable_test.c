@@ -29,12 +29,10 @@
  */
 #include <pthread.h>
 #include <stddef.h>
-#include <bpf/libbpf.h>
-#include <bpf/bpf.h>
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_scalable.h"
-#include "tests/bpf/xdp_scalable.skel.h"
+#include "../bpf/xdp_scalable_util.h"
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 #define SEED		0x5CA1ULL
@@ -405,18 +403,6 @@ TEST_F(sbf, bad_images)
 	kbloom_sbf_destroy(lf);
 }
 
-static int xdp_verdict(struct xdp_scalable *s, const __u8 *key)
-{
-	__u8 pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
-
-	memcpy(pkt, key, 16);
-	if (bpf_prog_test_run_opts(bpf_program__fd(s->progs.xdp_sbf_test), &o))
-		return -1;
-	return (int)o.retval;
-}
-
 /* Module, library and XDP on the module's image of a grown filter. */
 static void xdp_same(struct __test_metadata *_metadata,
 		     FIXTURE_DATA(sbf) *self, __u32 type)
@@ -434,18 +420,13 @@ static void xdp_same(struct __test_metadata *_metadata,
 	EXPECT_LT(2, gens(self->fd, "x"));
 	ASSERT_OK(ku_save(self->fd, "x", &img, &len));
 	ASSERT_OK(kbloom_sbf_load(img, len, &f));
-	s = xdp_scalable__open();
+	s = xs_open(kbloom_sbf_map_words(f));
 	ASSERT_NE(NULL, s);
-	ASSERT_OK(bpf_map__set_max_entries(s->maps.sbf_words,
-					   kbloom_sbf_map_words(f)));
-	ASSERT_OK(xdp_scalable__load(s));
-	ASSERT_OK(kbloom_sbf_map_fill(f, bpf_map__fd(s->maps.sbf_meta),
-				      bpf_map__fd(s->maps.sbf_gens),
-				      bpf_map__fd(s->maps.sbf_words)));
+	ASSERT_OK(xs_fill(s, f));
 	ASSERT_OK(batch(self->fd, KBLOOM_IOCTL_TEST, "x", self->keys, 2 * n,
 			self->bits, &done, NULL));
 	for (i = 0; i < 2 * n; i++) {
-		v = xdp_verdict(s, self->keys + 16 * i);
+		v = xs_verdict(s, self->keys + 16 * i);
 		ASSERT_TRUE(v == XDP_PASS || v == XDP_DROP);
 		mod = !!(self->bits[i / 8] & (1 << (i % 8)));
 		diff += mod != (v == XDP_PASS);
