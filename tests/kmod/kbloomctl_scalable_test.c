@@ -124,6 +124,45 @@ TEST_F(sc, dynamic_del_save_restore)
 	CTL(0, "key-2: possibly present\n", "test", "y2", "key-2");
 }
 
+/*
+ * The first key DEL refuses (several generations hold it), found through
+ * the ioctl one key at a time: -1 when none is.
+ */
+static int refused_key(int fd, char key[32])
+{
+	int i, ret;
+
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, 32, "key-%d", i);
+		ret = ku_keys(fd, KBLOOM_IOCTL_DEL, "z", key, strlen(key),
+			      strlen(key), 1, NULL, NULL, NULL);
+		if (ret == -ENOTUNIQ)
+			return i;
+	}
+	return -1;
+}
+
+/* del of a key in several generations: one line that says so. */
+TEST_F(sc, dynamic_del_refused)
+{
+	struct kbctl_res r;
+	int lines = 0;
+	char key[32];
+	const char *p;
+
+	CTL(0, "", "create", "z", "dynamic", "fpr", "5%", "capacity", "1000",
+	    "seed", "7");
+	CTL(0, NULL, "add", "z", "-f", self->keys);
+	ASSERT_LE(0, refused_key(self->fd, key));
+	EXPECT_NE(0, kbctl_run(&r, "del", "z", key));
+	EXPECT_NE(NULL, strstr(r.err, "several generations")) TH_LOG("%s", r.err);
+	for (p = r.err; *p; p++)
+		lines += *p == '\n';
+	EXPECT_EQ(1, lines) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	CTL(0, NULL, "test", "z", key);
+}
+
 TEST_F(sc, bad_keywords)
 {
 	BAD(self->fd, "growth '17'", "scalable", "fpr", "1%", "growth", "17");

@@ -332,6 +332,11 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		if (ret == -EOPNOTSUPP && req == KBLOOM_IOCTL_DEL)
 			snprintf(detail, sizeof(detail),
 				 "only counting filters delete; nothing applied");
+		if (ret == -ENOTUNIQ && req == KBLOOM_IOCTL_DEL)
+			snprintf(detail, sizeof(detail),
+				 "a key in several generations of a dynamic filter is refused; %llu of %llu keys deleted before it",
+				 (unsigned long long)b.done,
+				 (unsigned long long)ks.count);
 		if (ret == -ENOSPC && req == KBLOOM_IOCTL_ADD)	/* cuckoo */
 			rc = ctl_syserr(c, (int)ret, detail,
 					"add %s: the filter is full", name);
