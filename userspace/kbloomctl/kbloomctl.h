@@ -203,6 +203,13 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 int partitioned_create(struct ctl *c, int argc, char **argv);
 void partitioned_stat_text(const struct kbloom_stat *st);
 
+/* scalable.c */
+struct kb_plan;
+int scalable_create(struct ctl *c, int argc, char **argv);
+void scalable_stat_text(struct ctl *c, const char *name,
+			const struct kbloom_stat *st);
+int scalable_plan(__u32 type, __u64 n, __u64 p, struct kb_plan *out);
+
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);
