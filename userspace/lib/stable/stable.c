@@ -13,7 +13,7 @@
 #include "stable_int.h"
 
 /* A zeroed filter of a checked shape: 0, -EINVAL or -ENOMEM. */
-int kbs_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
+int kbst_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_stable **fp)
 {
 	struct kbloom_stable *f;
@@ -21,15 +21,15 @@ int kbs_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 
 	if (s->type != KBLOOM_TYPE_STABLE || kb_shape_check(s))
 		return -EINVAL;
-	f = aligned_alloc(KBS_CACHELINE, sizeof(*f));
+	f = aligned_alloc(KBST_CACHELINE, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
 	f->s = *s;
 	f->nwords = kb_shape_words(s);
-	bytes = (f->nwords * 8 + KBS_CACHELINE - 1) &
-		~(__u64)(KBS_CACHELINE - 1);
-	f->words = bytes <= SIZE_MAX ? aligned_alloc(KBS_CACHELINE, bytes) :
+	bytes = (f->nwords * 8 + KBST_CACHELINE - 1) &
+		~(__u64)(KBST_CACHELINE - 1);
+	f->words = bytes <= SIZE_MAX ? aligned_alloc(KBST_CACHELINE, bytes) :
 				       NULL;
 	if (!f->words)
 		goto err_free_filter;
@@ -47,7 +47,7 @@ err_free_filter:
 }
 
 /* A name for images: NULL or "" (none), else 1..31 valid characters. */
-static bool kbs_name_ok(const char *name)
+static bool kbst_name_ok(const char *name)
 {
 	if (!name || !name[0])
 		return true;
@@ -56,14 +56,14 @@ static bool kbs_name_ok(const char *name)
 }
 
 /* The hash of the options (NULL: defaults): 0, -EINVAL or -EIO. */
-static int kbs_opts(const struct kbloom_opts *o, __u32 *hash_id,
+static int kbst_opts(const struct kbloom_opts *o, __u32 *hash_id,
 		    __u64 *seed)
 {
 	*hash_id = KBLOOM_HASH_FAST;
 	*seed = 0;
 	if (!o)
 		return 0;
-	if (o->reserved || o->counter_bits || !kbs_name_ok(o->name) ||
+	if (o->reserved || o->counter_bits || !kbst_name_ok(o->name) ||
 	    (o->flags & ~KBLOOM_OPT_RANDOM_SEED) ||
 	    o->hash_id > KBLOOM_HASH_MAX)
 		return -EINVAL;
@@ -75,17 +75,17 @@ static int kbs_opts(const struct kbloom_opts *o, __u32 *hash_id,
 	return 0;
 }
 
-static int kbs_create(const struct kb_shape *s, const struct kbloom_opts *o,
+static int kbst_create(const struct kb_shape *s, const struct kbloom_opts *o,
 		      struct kbloom_stable **fp)
 {
 	__u32 hash_id;
 	__u64 seed;
 	int ret;
 
-	ret = kbs_opts(o, &hash_id, &seed);
+	ret = kbst_opts(o, &hash_id, &seed);
 	if (ret)
 		return ret;
-	ret = kbs_new(s, hash_id, seed, fp);
+	ret = kbst_new(s, hash_id, seed, fp);
 	if (ret)
 		return ret;
 	if (o && o->name)
@@ -101,7 +101,7 @@ int kbloom_stable_create(__u64 m, __u32 k, __u32 cell_bits, __u32 p,
 
 	if (!fp || kb_stable_shape_init(&s, m, k, cell_bits, p))
 		return -EINVAL;
-	return kbs_create(&s, opts, fp);
+	return kbst_create(&s, opts, fp);
 }
 
 int kbloom_stable_create_fps(__u64 m, __u32 k, __u32 cell_bits,
@@ -117,7 +117,7 @@ int kbloom_stable_create_fps(__u64 m, __u32 k, __u32 cell_bits,
 	ret = kb_stable_plan(fps_pico, &s);
 	if (ret)
 		return ret;
-	return kbs_create(&s, opts, fp);
+	return kbst_create(&s, opts, fp);
 }
 
 void kbloom_stable_destroy(struct kbloom_stable *f)
@@ -131,7 +131,7 @@ void kbloom_stable_destroy(struct kbloom_stable *f)
 void kbloom_stable_reseed(struct kbloom_stable *f, __u64 seed)
 {
 	if (f)
-		kbs_store(&f->rng, seed);
+		kbst_store(&f->rng, seed);
 }
 
 void kbloom_stable_clear(struct kbloom_stable *f)
@@ -141,8 +141,8 @@ void kbloom_stable_clear(struct kbloom_stable *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->nwords; i++)
-		kbs_store(&f->words[i], 0);
-	kbs_store(&f->inserted, 0);
+		kbst_store(&f->words[i], 0);
+	kbst_store(&f->inserted, 0);
 }
 
 const char *kbloom_stable_name(const struct kbloom_stable *f)
@@ -163,9 +163,9 @@ int kbloom_stable_stats(const struct kbloom_stable *f,
 	st->seed = f->seed;
 	st->fps_pico = kb_stable_fps_pico(&f->s);
 	st->bytes = f->nwords * 8;
-	st->inserted = kbs_load(&f->inserted);
+	st->inserted = kbst_load(&f->inserted);
 	for (i = 0; i < f->nwords; i++)
-		nonzero += kb_popcount64(kb_stable_nonzero(kbs_load(
+		nonzero += kb_popcount64(kb_stable_nonzero(kbst_load(
 					&f->words[i]), f->s.counter_bits));
 	st->zeros = f->s.m - nonzero;
 	st->zero_ppm = st->zeros * 1000000 / f->s.m;

@@ -11,11 +11,11 @@
 #include "stable_int.h"
 #include "../image_v3.h"
 
-#define KBS_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+#define KBST_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
 size_t kbloom_stable_image_size(const struct kbloom_stable *f)
 {
-	return f ? KBS_HDR_LEN + f->nwords * 8 : 0;
+	return f ? KBST_HDR_LEN + f->nwords * 8 : 0;
 }
 
 int kbloom_stable_save(const struct kbloom_stable *f, void *buf,
@@ -34,7 +34,7 @@ int kbloom_stable_save(const struct kbloom_stable *f, void *buf,
 	if (!buf)
 		return -EINVAL;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	hd.h.inserted = kb_le64(kbs_load(&f->inserted));
+	hd.h.inserted = kb_le64(kbst_load(&f->inserted));
 	memcpy(hd.h.name, f->name, KBLOOM_NAME_LEN);
 	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
@@ -74,11 +74,11 @@ int kbloom_stable_load(const void *buf, size_t len, struct kbloom_stable **fp)
 	if (ret)
 		return ret;
 	kb_image_shape(&hd.h, &hd.g, &s);
-	ret = kbs_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
+	ret = kbst_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
 	for (i = 0; i < f->nwords; i++) {
-		memcpy(&w, in + KBS_HDR_LEN + i * 8, 8);
+		memcpy(&w, in + KBST_HDR_LEN + i * 8, 8);
 		f->words[i] = kb_le64(w);
 	}
 	f->inserted = kb_le64(hd.h.inserted);

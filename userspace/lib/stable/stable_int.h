@@ -20,7 +20,7 @@
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_var_stable.h"
 
-#define KBS_CACHELINE	64
+#define KBST_CACHELINE	64
 
 struct kbloom_stable {
 	/* read by every operation */
@@ -31,22 +31,22 @@ struct kbloom_stable {
 	__u64 seed;
 	char name[KBLOOM_NAME_LEN];
 	/* written by every add: off the read-mostly line */
-	__u64 inserted __attribute__((aligned(KBS_CACHELINE)));
+	__u64 inserted __attribute__((aligned(KBST_CACHELINE)));
 	__u64 rng;	/* the decrement stream's counter */
 };
 
-static inline __u64 kbs_load(const __u64 *p)
+static inline __u64 kbst_load(const __u64 *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-static inline void kbs_store(__u64 *p, __u64 v)
+static inline void kbst_store(__u64 *p, __u64 v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
 /* stable.c */
-int kbs_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
+int kbst_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_stable **fp);
 
 #endif /* _KBLOOM_STABLE_INT_H */

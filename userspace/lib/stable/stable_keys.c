@@ -7,20 +7,20 @@
  */
 #include "stable_int.h"
 
-#define KBS_GOLDEN	0x9E3779B97F4A7C15ULL
+#define KBST_GOLDEN	0x9E3779B97F4A7C15ULL
 
 /* The next 32-bit draw of the filter's decrement stream. */
-static __u32 kbs_random(struct kbloom_stable *f)
+static __u32 kbst_random(struct kbloom_stable *f)
 {
-	__u64 x = __atomic_fetch_add(&f->rng, KBS_GOLDEN, __ATOMIC_RELAXED);
+	__u64 x = __atomic_fetch_add(&f->rng, KBST_GOLDEN, __ATOMIC_RELAXED);
 
 	return (__u32)(kb_fmix64(x) >> 32);
 }
 
 /* One word of the window: its non-zero cells among @lows minus one. */
-static void kbs_dec_word(__u64 *w, __u64 lows, __u32 d)
+static void kbst_dec_word(__u64 *w, __u64 lows, __u32 d)
 {
-	__u64 old = kbs_load(w);
+	__u64 old = kbst_load(w);
 
 	while (!__atomic_compare_exchange_n(w, &old,
 					    kb_stable_dec(old, lows, d), true,
@@ -30,14 +30,14 @@ static void kbs_dec_word(__u64 *w, __u64 lows, __u32 d)
 }
 
 /* Decrement the P cells of a window at a random start. */
-static void kbs_decrement(struct kbloom_stable *f)
+static void kbst_decrement(struct kbloom_stable *f)
 {
 	__u32 d = f->s.counter_bits, left = (__u32)f->s.buckets, n;
-	__u64 c = kb_stable_start(kbs_random(f), f->s.m), lows;
+	__u64 c = kb_stable_start(kbst_random(f), f->s.m), lows;
 
 	while (left) {
 		n = kb_stable_run(c, left, d, &lows);
-		kbs_dec_word(&f->words[kb_stable_word(c, d)], lows, d);
+		kbst_dec_word(&f->words[kb_stable_word(c, d)], lows, d);
 		c = kb_stable_next(c, n, f->s.m);
 		left -= n;
 	}
@@ -48,7 +48,7 @@ static void kbs_decrement(struct kbloom_stable *f)
  * raises each to Max (atomic OR, only when not at Max yet).  Return: 1
  * when every cell visited was non-zero, 0 otherwise.
  */
-static int kbs_walk(const struct kbloom_stable *f, __u64 h, bool set)
+static int kbst_walk(const struct kbloom_stable *f, __u64 h, bool set)
 {
 	__u32 d = f->s.counter_bits, i;
 	__u64 c, mask, v, *w;
@@ -59,7 +59,7 @@ static int kbs_walk(const struct kbloom_stable *f, __u64 h, bool set)
 		c = kb_probe_next(&p, f->s.m);
 		w = &f->words[kb_stable_word(c, d)];
 		mask = kb_stable_mask(c, d);
-		v = kbs_load(w) & mask;
+		v = kbst_load(w) & mask;
 		if (!set && !v)
 			return 0;
 		if (set && v != mask)
@@ -68,13 +68,13 @@ static int kbs_walk(const struct kbloom_stable *f, __u64 h, bool set)
 	return 1;
 }
 
-static bool kbs_key_ok(const struct kbloom_stable *f, const void *key,
+static bool kbst_key_ok(const struct kbloom_stable *f, const void *key,
 		       __u32 len)
 {
 	return f && key && len >= 1 && len <= KBLOOM_KEY_MAX;
 }
 
-static __u64 kbs_hash(const struct kbloom_stable *f, const void *key,
+static __u64 kbst_hash(const struct kbloom_stable *f, const void *key,
 		      __u32 len)
 {
 	return kb_hash(f->hash_id, f->seed, key, len);
@@ -83,9 +83,9 @@ static __u64 kbs_hash(const struct kbloom_stable *f, const void *key,
 int kbloom_stable_test(const struct kbloom_stable *f, const void *key,
 		       __u32 len)
 {
-	if (!kbs_key_ok(f, key, len))
+	if (!kbst_key_ok(f, key, len))
 		return -EINVAL;
-	return kbs_walk(f, kbs_hash(f, key, len), false);
+	return kbst_walk(f, kbst_hash(f, key, len), false);
 }
 
 int kbloom_stable_test_add(struct kbloom_stable *f, const void *key,
@@ -94,12 +94,12 @@ int kbloom_stable_test_add(struct kbloom_stable *f, const void *key,
 	__u64 h;
 	int dup;
 
-	if (!kbs_key_ok(f, key, len))
+	if (!kbst_key_ok(f, key, len))
 		return -EINVAL;
-	h = kbs_hash(f, key, len);
-	dup = kbs_walk(f, h, false);
-	kbs_decrement(f);
-	kbs_walk(f, h, true);
+	h = kbst_hash(f, key, len);
+	dup = kbst_walk(f, h, false);
+	kbst_decrement(f);
+	kbst_walk(f, h, true);
 	__atomic_fetch_add(&f->inserted, 1, __ATOMIC_RELAXED);
 	return dup;
 }

@@ -459,6 +459,9 @@ int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
 	ret = gc_check(x);
 	if (ret || !img)
 		return ret ?: -EINVAL;
+	ret = kbx_may_fn_image(x, img, len);
+	if (ret)
+		return ret;
 	ret = kbloom_cuckoo_load(img, len, &c);
 	if (ret) {
 		kbx_log(x, "%s: the image is not a valid cuckoo filter image (%s)",
