@@ -190,6 +190,9 @@ extern const struct kb_type_ops kb_cm_ops;
 /* partitioned.c */
 extern const struct kb_type_ops kb_part_ops;
 
+/* stable.c */
+extern const struct kb_type_ops kb_stable_ops;
+
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);
 void kb_filter_put(struct kb_filter *f);

@@ -117,7 +117,11 @@ struct kbloom_version {
  *     3 for 4-bit and 4 for 8-bit counters) and @counter_bits; planned
  *     from (n, p) by kb_vi_plan().  Partitioned takes @k and @buckets
  *     (slice bits, a multiple of 64; @m must be 0, m = k s), or (n, p)
- *     planned by kb_part_plan() (uapi/kbloom_partitioned.h).  Out: the
+ *     planned by kb_part_plan() (uapi/kbloom_partitioned.h).  Stable
+ *     (uapi/kbloom_var_stable.h) takes @m cells and @k, @counter_bits =
+ *     cell bits d (1, 2, 4, 8; 0 means 1; Max = 2^d - 1) and @buckets = P
+ *     decrements per insert, or @fpr_pico with @buckets 0 (P planned by
+ *     kb_stable_plan() for that stable-point rate); @capacity 0.  Out: the
  *     geometry used (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
  *
@@ -125,8 +129,8 @@ struct kbloom_version {
  * Errors: EINVAL for a bad name, a type outside enum kbloom_type, a bad
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
- * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_PARTITIONED); EEXIST for a name in use
+ * enum kbloom_type that this module does not implement (today: 9, 10
+ * and every type after KBLOOM_TYPE_STABLE); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -261,6 +265,8 @@ struct kbloom_keys {
  * @ones: one bits (non-zero counters for counting);
  * @occupancy_ppm: @ones / @m in parts per million;
  * @n_est: cardinality estimate -(m/k) ln(1 - ones/m);
+ *   (stable: @ones are the non-zero cells, @fpr_now_pico the stable
+ *   point's rate, @buckets P, @counter_bits the cell width)
  * @saturations: counter increments lost to saturation;
  * @fpr_now_pico: the planner's predicted false-positive rate at
  *   n = @inserted (1e-12 units);
