@@ -32,6 +32,7 @@
 
 #include "libkbloom.h"
 #include "kbloom/uapi/kbloom_var_stable.h"
+#include "kbloom/uapi/kbloom_dedupe_maps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,6 +151,69 @@ int kbloom_stable_save_alloc(const struct kbloom_stable *f, void **buf,
 /* Return: 0 and a new filter in *@fp, or the image's error, -ENOMEM. */
 int kbloom_stable_load(const void *buf, size_t len,
 		       struct kbloom_stable **fp);
+
+/*
+ * XDP duplicate suppression (bpf/kbloom_dedupe.bpf.c, maps in
+ * uapi/kbloom_dedupe_maps.h): a stable filter in a BPF map, tested and
+ * added per frame; the first copy passes, a repeat is dropped or counted.
+ * The cells map holds a stable image's payload, so a filter moves
+ * between the map, this library and kbloom.ko as an image.
+ */
+struct kbloom_stable_xdp;
+
+/**
+ * struct kbloom_stable_xdp_opts - the XDP suppressor's parameters
+ * @m, @k, @cell_bits, @p: the filter (kbloom_stable_create()'s)
+ * @hash_id, @seed: the key hash (0: KBLOOM_HASH_FAST, seed 0)
+ * @action: KBLOOM_DEDUPE_COUNT or KBLOOM_DEDUPE_DROP
+ */
+struct kbloom_stable_xdp_opts {
+	__u64 m;
+	__u32 k;
+	__u32 cell_bits;
+	__u32 p;
+	__u32 hash_id;
+	__u64 seed;
+	__u32 action;
+	__u32 reserved;		/* must be 0 */
+};
+
+/**
+ * kbloom_stable_xdp_open() - load the program and its maps (not attached)
+ *
+ * Return: 0; -EINVAL for a bad geometry, hash, action or reserved field;
+ * libbpf's error when loading fails.
+ */
+int kbloom_stable_xdp_open(const struct kbloom_stable_xdp_opts *o,
+			   struct kbloom_stable_xdp **xp);
+
+/* The program's descriptor (BPF_PROG_TEST_RUN, pinning), or -EINVAL. */
+int kbloom_stable_xdp_prog_fd(const struct kbloom_stable_xdp *x);
+
+/*
+ * Attach to @ifindex with XDP_FLAGS_* @xdp_flags; kbloom_stable_xdp_close()
+ * detaches.  Return: 0, -EBUSY when attached already, libbpf's error.
+ */
+int kbloom_stable_xdp_attach(struct kbloom_stable_xdp *x, int ifindex,
+			     __u32 xdp_flags);
+
+/* The per-CPU statistics summed.  Return: 0 or -errno. */
+int kbloom_stable_xdp_stats(const struct kbloom_stable_xdp *x,
+			    struct kbloom_dedupe_stats *st);
+
+/*
+ * The cells as a library filter (a copy: kbloom_stable_destroy() it),
+ * or the filter of an image put in place of the cells (its geometry
+ * and hash must be the map's: -EINVAL otherwise; the image's errors;
+ * frames racing the copy see old or new words, each whole).
+ */
+int kbloom_stable_xdp_read(const struct kbloom_stable_xdp *x,
+			   struct kbloom_stable **fp);
+int kbloom_stable_xdp_load_image(struct kbloom_stable_xdp *x,
+				 const void *img, size_t len);
+
+/* Detach, unload and free (NULL is fine). */
+void kbloom_stable_xdp_close(struct kbloom_stable_xdp *x);
 
 #ifdef __cplusplus
 }
