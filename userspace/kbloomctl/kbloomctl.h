@@ -197,6 +197,12 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 int partitioned_create(struct ctl *c, int argc, char **argv);
 void partitioned_stat_text(const struct kbloom_stat *st);
 
+/* stable.c */
+struct kb_plan;
+int stable_create(struct ctl *c, int argc, char **argv);
+void stable_stat_text(const struct kbloom_stat *st);
+int plan_stable_row(__u64 n, __u64 p, struct kb_plan *plan);
+
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);

@@ -158,6 +158,8 @@ static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
 	if (r->type == KBLOOM_TYPE_PARTITIONED)
 		return plan_part_row(r, n, p);
+	if (r->type == KBLOOM_TYPE_STABLE)
+		return plan_stable_row(n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
@@ -179,6 +181,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		{ .label = "cuckoo", .type = KBLOOM_TYPE_CUCKOO },
 		{ .label = "d-left", .type = KBLOOM_TYPE_DLEFT },
 		{ .label = "partition", .type = KBLOOM_TYPE_PARTITIONED },
+		{ .label = "stable", .type = KBLOOM_TYPE_STABLE },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -225,7 +228,8 @@ const struct ctl_cmd plan_cmds[] = {
 "subtables of 8 cells, 2-bit counters, 75% load: M is cells, K the 4\n"
 "buckets probed).  partition is the partitioned filter, not deletable:\n"
 "k slices of whole words, one probe each (the standard k; M is all k\n"
-"slices).  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+"slices).  stable has no capacity: M 1-bit cells (the standard bits),\n"
+"k = 3 and the least P whose stable point meets P; it forgets old keys.  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,
