@@ -115,9 +115,10 @@ int kbloom_stable_create_fps(__u64 m, __u32 k, __u32 cell_bits,
 		return -EINVAL;
 	kb_stable_shape_init(&s, m, k, cell_bits, 1);
 	ret = kb_stable_plan(fps_pico, &s);
-	if (ret)
-		return ret;
-	return kbst_create(&s, opts, fp);
+	ret = ret ?: kbst_create(&s, opts, fp);
+	if (!ret)
+		(*fp)->fpr_pico = fps_pico;
+	return ret;
 }
 
 void kbloom_stable_destroy(struct kbloom_stable *f)

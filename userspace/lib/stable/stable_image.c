@@ -34,6 +34,8 @@ int kbloom_stable_save(const struct kbloom_stable *f, void *buf,
 	if (!buf)
 		return -EINVAL;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
+	hd.h.capacity = kb_le64(f->capacity);
+	hd.h.fpr_pico = kb_le64(f->fpr_pico);
 	hd.h.inserted = kb_le64(kbst_load(&f->inserted));
 	memcpy(hd.h.name, f->name, KBLOOM_NAME_LEN);
 	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
@@ -81,6 +83,8 @@ int kbloom_stable_load(const void *buf, size_t len, struct kbloom_stable **fp)
 		memcpy(&w, in + KBST_HDR_LEN + i * 8, 8);
 		f->words[i] = kb_le64(w);
 	}
+	f->capacity = kb_le64(hd.h.capacity);
+	f->fpr_pico = kb_le64(hd.h.fpr_pico);
 	f->inserted = kb_le64(hd.h.inserted);
 	memcpy(f->name, hd.h.name, KBLOOM_NAME_LEN);
 	*fp = f;

@@ -29,6 +29,8 @@ struct kbloom_stable {
 	struct kb_shape s;
 	__u32 hash_id;
 	__u64 seed;
+	__u64 capacity;		/* an image's, written back */
+	__u64 fpr_pico;		/* the planned rate, or an image's */
 	char name[KBLOOM_NAME_LEN];
 	/* written by every add: off the read-mostly line */
 	__u64 inserted __attribute__((aligned(KBST_CACHELINE)));
