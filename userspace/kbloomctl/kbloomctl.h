@@ -32,6 +32,7 @@
  *              (Multi-Class Bloom filters), xdp attach mcbf
  *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
+ *   dedupe.c      dedupe stats save, xdp attach dedupe (stable filter)
  *   xdp_count.c   what those two share: open by kind, attach devices
  *
  * Calls go one way: main.c calls the command files, xdp.c and
@@ -164,6 +165,7 @@ extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
+extern const struct ctl_cmd dedupe_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
@@ -402,7 +404,7 @@ bool xdp_attached(struct kbloom_inst *i, int ifindex);
  */
 #define XK_NONE		NULL	/* no such directory */
 extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
-extern const char XK_SKETCH[], XK_CONNTRACK[];
+extern const char XK_SKETCH[], XK_CONNTRACK[], XK_DEDUPE[];
 extern const char XK_OTHER[];	/* a directory that is not an instance */
 const char *xdp_kind_of(const char *name);
 const char *xdp_kind_at(const char *root, const char *name);
@@ -511,6 +513,7 @@ int count_image_out(struct ctl *c, const char *op, const void *img,
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
+int dedupe_xdp_attach(struct ctl *c, int argc, char **argv);	/* dedupe.c */
 /* xdp status: the line under the instance's (@j NULL: text), or nothing */
 void sketch_summary(const char *name, struct json *j);
 void conntrack_summary(const char *name, struct json *j);

@@ -5,6 +5,7 @@
  * map is mmapped: a library filter reads it word for word (relaxed loads)
  * and an image is copied into it word for word.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -12,10 +13,12 @@
 #include <bpf/libbpf.h>
 
 #include "stable_int.h"
+#include "stable_xdp_int.h"
 #include "bpf/kbloom_dedupe.skel.h"
 
 struct kbloom_stable_xdp {
-	struct kbloom_dedupe *skel;
+	struct kbloom_dedupe *skel;	/* NULL: adopted, @fd owned */
+	struct kbst_xdp_fds fd;
 	struct kb_shape s;
 	__u32 hash_id;
 	__u64 seed;
@@ -45,32 +48,54 @@ static int kbst_xdp_params(struct kbloom_stable_xdp *x, __u32 action)
 	};
 	__u32 zero = 0;
 
-	return bpf_map_update_elem(bpf_map__fd(x->skel->maps.dedupe_params),
-				   &zero, &p, BPF_ANY) ? -errno : 0;
+	return bpf_map_update_elem(x->fd.params, &zero, &p, BPF_ANY) ?
+	       -errno : 0;
+}
+
+/* Map the cells of @x->fd.cells. */
+static int kbst_xdp_map(struct kbloom_stable_xdp *x)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	x->map_len = (kb_shape_words(&x->s) * 8 + page - 1) / page * page;
+	m = mmap(NULL, x->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 x->fd.cells, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	x->cells = m;
+	return 0;
 }
 
 /* Load the skeleton with the cells map sized, then map the cells. */
 static int kbst_xdp_load(struct kbloom_stable_xdp *x)
 {
-	__u64 nw = kb_shape_words(&x->s);
-	long page = sysconf(_SC_PAGESIZE);
-	void *m;
+	struct kbloom_dedupe *sk;
 	int ret;
 
-	x->skel = kbloom_dedupe__open();
-	if (!x->skel)
+	sk = kbloom_dedupe__open();
+	if (!sk)
 		return -errno;
-	ret = bpf_map__set_max_entries(x->skel->maps.dedupe_cells, (__u32)nw);
-	ret = ret ?: kbloom_dedupe__load(x->skel);
+	x->skel = sk;
+	ret = bpf_map__set_max_entries(sk->maps.dedupe_cells,
+				       (__u32)kb_shape_words(&x->s));
+	ret = ret ?: kbloom_dedupe__load(sk);
 	if (ret)
 		return ret;
-	x->map_len = (nw * 8 + page - 1) / page * page;
-	m = mmap(NULL, x->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 bpf_map__fd(x->skel->maps.dedupe_cells), 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	x->cells = m;
-	return 0;
+	x->fd.prog = bpf_program__fd(sk->progs.kbloom_dedupe);
+	x->fd.params = bpf_map__fd(sk->maps.dedupe_params);
+	x->fd.cells = bpf_map__fd(sk->maps.dedupe_cells);
+	x->fd.stats = bpf_map__fd(sk->maps.dedupe_stats);
+	return kbst_xdp_map(x);
+}
+
+static struct kbloom_stable_xdp *kbst_xdp_alloc(void)
+{
+	struct kbloom_stable_xdp *x = calloc(1, sizeof(*x));
+
+	if (x)
+		x->fd = (struct kbst_xdp_fds){ -1, -1, -1, -1 };
+	return x;
 }
 
 int kbloom_stable_xdp_open(const struct kbloom_stable_xdp_opts *o,
@@ -82,7 +107,7 @@ int kbloom_stable_xdp_open(const struct kbloom_stable_xdp_opts *o,
 
 	if (!o || !xp || kbst_xdp_check(o, &s))
 		return -EINVAL;
-	x = calloc(1, sizeof(*x));
+	x = kbst_xdp_alloc();
 	if (!x)
 		return -ENOMEM;
 	x->s = s;
@@ -100,7 +125,7 @@ int kbloom_stable_xdp_open(const struct kbloom_stable_xdp_opts *o,
 
 int kbloom_stable_xdp_prog_fd(const struct kbloom_stable_xdp *x)
 {
-	return x ? bpf_program__fd(x->skel->progs.kbloom_dedupe) : -EINVAL;
+	return x ? x->fd.prog : -EINVAL;
 }
 
 int kbloom_stable_xdp_attach(struct kbloom_stable_xdp *x, int ifindex,
@@ -134,8 +159,7 @@ int kbloom_stable_xdp_stats(const struct kbloom_stable_xdp *x,
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.dedupe_stats),
-				&zero, v)) {
+	if (bpf_map_lookup_elem(x->fd.stats, &zero, v)) {
 		free(v);
 		return -errno;
 	}
@@ -192,12 +216,89 @@ int kbloom_stable_xdp_load_image(struct kbloom_stable_xdp *x,
 
 void kbloom_stable_xdp_close(struct kbloom_stable_xdp *x)
 {
+	int *fd, i;
+
 	if (!x)
 		return;
 	if (x->ifindex)
 		bpf_xdp_detach(x->ifindex, x->xdp_flags, NULL);
 	if (x->cells)
 		munmap(x->cells, x->map_len);
-	kbloom_dedupe__destroy(x->skel);
+	if (x->skel) {
+		kbloom_dedupe__destroy(x->skel);
+	} else {
+		fd = &x->fd.prog;
+		for (i = 0; i < 4; i++)
+			if (fd[i] >= 0)
+				close(fd[i]);
+	}
 	free(x);
+}
+
+/* ---- the instance kind's calls (stable_xdp_int.h) ------------------------ */
+
+void kbst_xdp_fds(const struct kbloom_stable_xdp *x, struct kbst_xdp_fds *f)
+{
+	*f = x->fd;
+}
+
+static int kbst_xdp_read_params(const struct kbloom_stable_xdp *x,
+				struct kbloom_dedupe_params *p)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(x->fd.params, &zero, p) ? -errno : 0;
+}
+
+int kbst_xdp_action(const struct kbloom_stable_xdp *x)
+{
+	struct kbloom_dedupe_params p;
+	int ret = kbst_xdp_read_params(x, &p);
+
+	return ret ?: (int)p.action;
+}
+
+/* The geometry of the params map, checked against the cells map. */
+static int kbst_xdp_adopt_shape(struct kbloom_stable_xdp *x)
+{
+	struct kbloom_dedupe_params p;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int ret;
+
+	ret = kbst_xdp_read_params(x, &p);
+	if (ret)
+		return ret;
+	if (bpf_obj_get_info_by_fd(x->fd.cells, &info, &len))
+		return -errno;
+	if (kb_stable_shape_init(&x->s, p.m, p.k, p.cell_bits, p.p) ||
+	    p.nwords != kb_shape_words(&x->s) ||
+	    info.max_entries != p.nwords)
+		return -EUCLEAN;
+	x->hash_id = p.hash_id;
+	x->seed = p.seed;
+	return kbst_xdp_map(x);
+}
+
+int kbst_xdp_adopt(const struct kbst_xdp_fds *f, struct kbloom_stable_xdp **xp)
+{
+	const int *in = &f->prog;
+	struct kbloom_stable_xdp *x;
+	int *own, i, ret;
+
+	x = kbst_xdp_alloc();
+	if (!x)
+		return -ENOMEM;
+	own = &x->fd.prog;
+	for (i = 0, ret = 0; i < 4 && !ret; i++) {
+		own[i] = fcntl(in[i], F_DUPFD_CLOEXEC, 0);
+		ret = own[i] < 0 ? -errno : 0;
+	}
+	ret = ret ?: kbst_xdp_adopt_shape(x);
+	if (ret) {
+		kbloom_stable_xdp_close(x);
+		return ret;
+	}
+	*xp = x;
+	return 0;
 }
