@@ -34,35 +34,18 @@ static __always_inline __u64 *kb_st_word(__u64 word)
 	return bpf_map_lookup_elem(&KB_STABLE_CELLS, &i);
 }
 
-/* 1: every cell of the key non-zero; 0: one is zero; -1: no such word. */
-static __always_inline int kb_st_test(const struct kbloom_dedupe_params *p,
-				      __u64 h)
+/*
+ * Walk the key's k cells: a test (@set 0) stops at the first zero one, a
+ * set raises each to Max (atomic OR, only when not at Max yet).
+ * Return: 1 when every cell visited was non-zero (a test: present), 0 a
+ * zero one, -1 no such word.
+ */
+static __always_inline int kb_st_walk(const struct kbloom_dedupe_params *p,
+				      __u64 h, int set)
 {
 	__u32 d = p->cell_bits, i;
+	__u64 c, mask, v, *w;
 	struct kb_probe pr;
-	__u64 c, *w;
-
-	kb_probe_init(&pr, h);
-	for (i = 0; i < KBLOOM_K_MAX; i++) {
-		if (i >= p->k)
-			break;
-		c = kb_probe_next(&pr, p->m);
-		w = kb_st_word(kb_stable_word(c, d));
-		if (!w)
-			return -1;
-		if (!(*w & kb_stable_mask(c, d)))
-			return 0;
-	}
-	return 1;
-}
-
-/* Set the key's cells to Max. */
-static __always_inline int kb_st_set(const struct kbloom_dedupe_params *p,
-				     __u64 h)
-{
-	__u32 d = p->cell_bits, i;
-	struct kb_probe pr;
-	__u64 c, mask, *w;
 
 	kb_probe_init(&pr, h);
 	for (i = 0; i < KBLOOM_K_MAX; i++) {
@@ -73,10 +56,13 @@ static __always_inline int kb_st_set(const struct kbloom_dedupe_params *p,
 		if (!w)
 			return -1;
 		mask = kb_stable_mask(c, d);
-		if ((*w & mask) != mask)
+		v = *w & mask;
+		if (!set && !v)
+			return 0;
+		if (set && v != mask)
 			__sync_fetch_and_or(w, mask);
 	}
-	return 0;
+	return 1;
 }
 
 /* A word's cells among @lows decremented; 1 when given up. */
@@ -129,14 +115,14 @@ static long kb_st_dec_run(__u32 i, void *ctx)
 static __always_inline int kb_st_test_add(struct kb_st_op *op, __u64 h)
 {
 	const struct kbloom_dedupe_params *p = op->p;
-	int seen = kb_st_test(p, h);
+	int seen = kb_st_walk(p, h, 0);
 
 	if (seen < 0)
 		return -1;
 	op->c = kb_stable_start(bpf_get_prandom_u32(), p->m);
 	op->left = p->p;
 	bpf_loop(KB_STABLE_P_MAX + 1, kb_st_dec_run, op, 0);
-	if (op->err || kb_st_set(p, h))
+	if (op->err || kb_st_walk(p, h, 1) < 0)
 		return -1;
 	return seen;
 }
