@@ -12,8 +12,8 @@
  *
  *  - real frames: ten copies of one datagram, the first passes and nine
  *    are dropped; ten datagrams of different payloads all pass; the
- *    counters of dedupe stats (text and -j) add up, and the library
- *    opening the pins in this process reads the same;
+ *    counters of dedupe stats (text and -j) and xdp status add up, and
+ *    the library opening the pins in this process reads the same;
  *  - dedupe save writes a stable image (MAY_FN) the library loads;
  *  - usage errors: exit 2, one line naming the keyword, nothing created;
  *  - xdp detach NAME leaves no pins.
@@ -161,6 +161,10 @@ TEST_F(pair, copies_dropped)
 	OK(&r, "dedupe", "stats", self->dd);
 	EXPECT_NE(NULL, strstr(r.out, "decrement 10, action drop"));
 	EXPECT_NE(NULL, strstr(r.out, "stable point 76.92%"));
+	kbctl_free(&r);
+	OK(&r, "xdp", "status", self->dd);
+	EXPECT_NE(NULL, strstr(r.out, "65536 cells, decrement 10, action drop, 11 first copies, 9 repeats"))
+		TH_LOG("%s", r.out);
 	kbctl_free(&r);
 	/* the library reads the pins as kbloomctl did */
 	ASSERT_EQ(0, kbloom_xdp_dedupe_open(self->dd, &io, &in));

@@ -218,6 +218,38 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
+/* ---- xdp status ---------------------------------------------------------------- */
+
+void dedupe_summary(const char *name, struct json *j)
+{
+	struct kbloom_inst *in = count_peek(name);
+	struct kbloom_stable_xdp *x = kbloom_xdp_dedupe(in);
+	int action = kbloom_xdp_dedupe_action(in);
+	struct kbloom_stable_stats fs;
+	struct kbloom_dedupe_stats st;
+	struct kbloom_stable *f = NULL;
+
+	if (action < 0 || kbloom_stable_xdp_read(x, &f) ||
+	    kbloom_stable_xdp_stats(x, &st) || kbloom_stable_stats(f, &fs))
+		goto out;
+	if (j) {
+		json_ku64(j, "cells", fs.shape.m);
+		json_ku64(j, "decrement", fs.shape.buckets);
+		json_kstr(j, "action", dd_action_words[action & 1]);
+		json_ku64(j, "repeats", st.repeats);
+	} else {
+		printf("  %llu cells, decrement %llu, action %s, %llu first copies, %llu repeats\n",
+		       (unsigned long long)fs.shape.m,
+		       (unsigned long long)fs.shape.buckets,
+		       dd_action_words[action & 1],
+		       (unsigned long long)st.first,
+		       (unsigned long long)st.repeats);
+	}
+out:
+	kbloom_stable_destroy(f);
+	kbloom_inst_close(in);
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static const struct ctl_cmd dedupe_sub[] = {

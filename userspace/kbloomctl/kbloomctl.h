@@ -517,6 +517,7 @@ int dedupe_xdp_attach(struct ctl *c, int argc, char **argv);	/* dedupe.c */
 /* xdp status: the line under the instance's (@j NULL: text), or nothing */
 void sketch_summary(const char *name, struct json *j);
 void conntrack_summary(const char *name, struct json *j);
+void dedupe_summary(const char *name, struct json *j);	/* dedupe.c */
 
 /* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;

@@ -279,6 +279,8 @@ static void summary_json(struct json *j, const struct inst_info *ii)
 		sketch_summary(ii->name, j);
 	if (ii->kind == XK_CONNTRACK)
 		conntrack_summary(ii->name, j);
+	if (ii->kind == XK_DEDUPE)
+		dedupe_summary(ii->name, j);
 	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
 		json_kstr(j, "variant", variant_name(f->variant));
 		json_key(j, "module_filter");
@@ -313,6 +315,8 @@ static void summary_text(const struct inst_info *ii)
 		sketch_summary(ii->name, NULL);
 	if (ii->kind == XK_CONNTRACK)
 		conntrack_summary(ii->name, NULL);
+	if (ii->kind == XK_DEDUPE)
+		dedupe_summary(ii->name, NULL);
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
 	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
