@@ -316,6 +316,7 @@ $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 $(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
+$(B)/bench/stable: $(B)/tests/bench/stable_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
 # -march=native.
@@ -358,11 +359,13 @@ $(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h tests/fuzz/
 # the cuckoo, d-left, partitioned and scalable loaders: the core and the families
 FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
 	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c) \
-	$(wildcard userspace/lib/partitioned/*.c userspace/lib/scalable/*.c)
+	$(wildcard userspace/lib/partitioned/*.c userspace/lib/scalable/*.c) \
+	$(addprefix userspace/lib/stable/,stable.c stable_image.c stable_keys.c)
 $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h \
-			   userspace/lib/partitioned/*.h userspace/lib/scalable/*.h)
+			   userspace/lib/partitioned/*.h userspace/lib/scalable/*.h \
+			   userspace/lib/stable/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \

@@ -141,6 +141,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_PARTITIONED] = &kb_part_ops,
 	[KBLOOM_TYPE_SCALABLE] = &kb_sbf_ops,
 	[KBLOOM_TYPE_DYNAMIC] = &kb_sbf_ops,
+	[KBLOOM_TYPE_STABLE] = &kb_stable_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

@@ -216,6 +216,8 @@ extern const struct kb_type_ops kb_part_ops;
 
 /* scalable.c */
 extern const struct kb_type_ops kb_sbf_ops;	/* scalable and dynamic */
+/* stable.c */
+extern const struct kb_type_ops kb_stable_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -123,7 +123,12 @@ struct kbloom_version {
  *     growth s (0: 2) and @buckets = ratio r in ppm (0: 900000), dynamic
  *     @counter_bits (0: 4); out: @k and @m of generation 0, @bytes its
  *     array (later generations are the writer's, within max_filter_bytes).
- *     Out: the geometry used (planned fields filled in), as STAT reports it
+ *     Stable (uapi/kbloom_var_stable.h) takes @m cells and @k,
+ *     @counter_bits = cell bits d (1, 2, 4, 8; 0 means 1; Max = 2^d - 1)
+ *     and @buckets = P decrements per insert, or @fpr_pico with @buckets 0
+ *     (P planned by kb_stable_plan() for that stable-point rate);
+ *     @capacity 0.  Out: the geometry used (planned fields filled in), as
+ *     STAT reports it
  * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
@@ -131,7 +136,7 @@ struct kbloom_version {
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
  * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_DYNAMIC); EEXIST for a name in use
+ * after KBLOOM_TYPE_STABLE); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -270,6 +275,8 @@ struct kbloom_keys {
  * @ones: one bits (non-zero counters for counting);
  * @occupancy_ppm: @ones / @m in parts per million;
  * @n_est: cardinality estimate -(m/k) ln(1 - ones/m);
+ *   (stable: @ones are the non-zero cells, @fpr_now_pico the stable
+ *   point's rate, @buckets P, @counter_bits the cell width)
  * @saturations: counter increments lost to saturation;
  * @fpr_now_pico: the planner's predicted false-positive rate at
  *   n = @inserted (1e-12 units);

@@ -370,7 +370,8 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 	if (!!(h->flags & KBLOOM_IMAGE_F_MAY_FN) != !!kb_type_may_fn(h->type))
 		return -EBADMSG;
 	if ((h->type == KBLOOM_TYPE_CUCKOO ||
-	     h->type == KBLOOM_TYPE_PARTITIONED) && h->saturations)
+	     h->type == KBLOOM_TYPE_PARTITIONED ||
+	     h->type == KBLOOM_TYPE_STABLE) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))

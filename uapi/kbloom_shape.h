@@ -38,6 +38,7 @@
 #define KB_DLEFT_REM_MAX	32U
 #define KB_CM_ROWS_MAX		16U
 #define KB_CM_WIDTH_MIN		16ULL
+#define KB_STABLE_P_MAX		4096U	/* stable: decrements per insert */
 
 /**
  * struct kb_shape - the geometry of a filter's array
@@ -54,7 +55,10 @@
  * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
  * @update: Count-Min KB_CM_*, 0 otherwise
  * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
- *     columns, partitioned slice bits, 0 otherwise
+ *     columns, partitioned slice bits, stable decrements P, 0 otherwise
+ *
+ * Stable (kbloom_var_stable.h): @k probes, @m cells of @counter_bits =
+ * 1, 2, 4 or 8 bits (Max = 2^bits - 1), @buckets = P.
  */
 struct kb_shape {
 	__u32 type;
@@ -183,6 +187,27 @@ static inline int kb_part_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * Stable (kbloom_var_stable.h): m cells of d = 1, 2, 4 or 8 bits (m a
+ * multiple of 64), P = @buckets decrements per insert, 1..min(m,
+ * KB_STABLE_P_MAX).
+ */
+static inline int kb_stable_shape_ok(const struct kb_shape *s)
+{
+	__u32 d = s->counter_bits;
+
+	if (s->fp_bits || s->slots || s->tables || s->vi_l || s->update)
+		return 0;
+	if (d != 1 && d != 2 && d != 4 && d != 8)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->m < KBLOOM_M_MIN || s->m > KBLOOM_M_MAX || (s->m & 63))
+		return 0;
+	return s->buckets >= 1 && s->buckets <= KB_STABLE_P_MAX &&
+	       s->buckets <= s->m;
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -208,6 +233,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_PARTITIONED:
 		ok = kb_part_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_STABLE:
+		ok = kb_stable_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;

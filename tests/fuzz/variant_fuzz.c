@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the cuckoo, d-left, partitioned and scalable
- * image loaders (make fuzz): every input goes to kb_image_verify(),
- * kbloom_cuckoo_load(), kbloom_dleft_load(), kbloom_part_load() and
- * kbloom_sbf_load(), as it is and with its checksums made right (a
- * container's and its members').
+ * libFuzzer target over the cuckoo, d-left, partitioned, scalable and
+ * stable image loaders (make fuzz): every input goes to
+ * kb_image_verify(), kbloom_cuckoo_load(), kbloom_dleft_load(),
+ * kbloom_part_load(), kbloom_sbf_load() and kbloom_stable_load(), as it
+ * is and with its checksums made right (a container's and its members').
  * Whatever the bytes, nothing may crash, overread or leak, and for each
  * loader:
  *   - it accepts exactly the images kb_image_verify() accepts whose type
@@ -22,9 +22,9 @@
  * Seed corpus: -kbloom_seed_corpus=DIR writes valid cuckoo images (every
  * bucket size, short and long fingerprints, both hashes, one full) and
  * d-left images (8-, 16-, 32- and odd-width cells, saturated counters)
- * and partitioned images (1, 4 and 32 slices, both hashes) and scalable
- * and dynamic containers (one and several generations) into DIR and
- * exits.
+ * and partitioned images (1, 4 and 32 slices, both hashes), scalable
+ * and dynamic containers (one and several generations) and stable images
+ * (1-, 4- and 8-bit cells) into DIR and exits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +39,7 @@
 #include "libkbloom_dleft.h"
 #include "libkbloom_partitioned.h"
 #include "libkbloom_scalable.h"
+#include "libkbloom_stable.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
 
@@ -204,6 +205,44 @@ static void sbf_one(const uint8_t *data, size_t size)
 	kbloom_sbf_destroy(f);
 }
 
+static void stable_exercise(struct kbloom_stable *f, const uint8_t *data,
+			    size_t size)
+{
+	struct kbloom_stable_stats st;
+	size_t len;
+	void *img;
+
+	len = kbloom_stable_image_size(f);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_stable_save(f, img, len, &len) == 0, "save failed");
+	check(len == size && !memcmp(img, data, size), "round trip differs");
+	check(((struct kbloom_image_hdr *)img)->flags == KBLOOM_IMAGE_F_MAY_FN,
+	      "stable image without MAY_FN");
+	free(img);
+	check(kbloom_stable_stats(f, &st) == 0 && st.zeros <= st.shape.m,
+	      "zero cells above the cells");
+	check(kbloom_stable_test_add(f, vf_key, VF_KEY_LEN) >= 0,
+	      "test_add failed");
+	check(kbloom_stable_test(f, vf_key, VF_KEY_LEN) == 1,
+	      "a key just added tests absent");
+}
+
+static void stable_one(const uint8_t *data, size_t size, int ver, __u8 type)
+{
+	struct kbloom_stable *f = NULL;
+	int ret = kbloom_stable_load(data, size, &f);
+
+	if (ret) {
+		load_refused(ret, f, ver, type, KBLOOM_TYPE_STABLE);
+		return;
+	}
+	check(!ver && type == KBLOOM_TYPE_STABLE,
+	      "stable: an image accepted that kb_image_verify refuses");
+	stable_exercise(f, data, size);
+	kbloom_stable_destroy(f);
+}
+
 static void one_image(const uint8_t *data, size_t size)
 {
 	struct kbloom_cuckoo *c = NULL;
@@ -216,6 +255,7 @@ static void one_image(const uint8_t *data, size_t size)
 	ver = kb_image_verify(data, size);
 	part_one(data, size, ver, type);
 	sbf_one(data, size);
+	stable_one(data, size, ver, type);
 	ret = kbloom_cuckoo_load(data, size, &c);
 	if (ret) {
 		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
@@ -388,6 +428,35 @@ static int sbf_seed(const char *dir, unsigned int i, __u32 type, __u64 c,
 	return ret;
 }
 
+/* A stable image of @m cells of @d bits, P = @p, holding @n keys. */
+static int stable_seed(const char *dir, unsigned int i, __u64 m, __u32 d,
+		       __u32 p, __u64 n)
+{
+	struct kbloom_opts o = { .seed = 0x57AB + i, .name = "seed" };
+	struct kbloom_stable *f;
+	char name[64];
+	size_t len;
+	__u64 j, key;
+	void *img;
+	int ret;
+
+	ret = kbloom_stable_create(m, 3, d, p, &o, &f);
+	if (ret)
+		return ret;
+	for (j = 0; j < n; j++) {
+		key = j * 0x9E3779B97F4A7C15ULL;
+		kbloom_stable_add(f, &key, 8);
+	}
+	ret = kbloom_stable_save_alloc(f, &img, &len);
+	kbloom_stable_destroy(f);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "stable-%u.img", i);
+	ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
 static int write_corpus(const char *dir)
 {
 	static const struct { __u32 fp, slots, hash; __u64 buckets, n; } c[] = {
@@ -424,6 +493,12 @@ static int write_corpus(const char *dir)
 		ret = part_seed(dir, 1, 1, 64, KBLOOM_HASH_SIPHASH13, 20);
 	if (!ret)
 		ret = part_seed(dir, 2, 32, 128, KBLOOM_HASH_FAST, 30);
+	if (!ret)
+		ret = stable_seed(dir, 0, 256, 1, 10, 100);
+	if (!ret)
+		ret = stable_seed(dir, 1, 128, 4, 3, 50);
+	if (!ret)
+		ret = stable_seed(dir, 2, 64, 8, 64, 20);
 	for (i = 0; !ret && i < sizeof(c) / sizeof(c[0]); i++)
 		ret = cuckoo_seed(dir, i, c[i].fp, c[i].slots, c[i].buckets,
 				  c[i].hash, c[i].n);

@@ -225,7 +225,7 @@ TEST_F(cnt, create_variant_refused)
 		c.type = t;
 		/*
 		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c,
-		 * kmod/partitioned.c, kmod/scalable.c): planned and
+		 * kmod/partitioned.c, kmod/scalable.c, kmod/stable.c): planned and
 		 * explicit at once, or
 		 * cuckoo fields on another type, are EINVAL
 		 */
@@ -234,6 +234,7 @@ TEST_F(cnt, create_variant_refused)
 			     t == KBLOOM_TYPE_PARTITIONED ||
 			     t == KBLOOM_TYPE_SCALABLE ||
 			     t == KBLOOM_TYPE_DYNAMIC ||
+			     t == KBLOOM_TYPE_STABLE ||
 			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}

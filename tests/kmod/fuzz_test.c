@@ -216,6 +216,20 @@ static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
 	c->buckets = fz_below(z, 4096);
 }
 
+/* Stable: cells, cell bits, P (or a rate to plan it), sometimes off. */
+static void fz_create_stable(struct fuzz *z, struct kbloom_create *c)
+{
+	static const __u32 widths[] = { 0, 1, 2, 4, 8, 3 };
+
+	c->m = 64 * (1 + fz_below(z, 4096));
+	c->k = 1 + fz_below(z, 8);
+	c->counter_bits = widths[fz_below(z, ARRAY_LEN(widths))];
+	if (fz_chance(z, 25))
+		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
+	else
+		c->buckets = fz_below(z, 80);
+}
+
 static void fz_create(struct fuzz *z, struct kbloom_create *c)
 {
 	c->type = fz_type(z);
@@ -233,6 +247,11 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	if ((c->type == KBLOOM_TYPE_SCALABLE ||
 	     c->type == KBLOOM_TYPE_DYNAMIC) && fz_chance(z, 50)) {
 		fz_create_sbf(z, c);
+		return;
+	}
+	/* half the stable creates well-formed: keys decay in them */
+	if (c->type == KBLOOM_TYPE_STABLE && fz_chance(z, 50)) {
+		fz_create_stable(z, c);
 		return;
 	}
 	if (c->type == KBLOOM_TYPE_COUNTING)

@@ -48,6 +48,15 @@
  * argument (the log says which), -ENOENT for a missing instance, port,
  * key or group, -EEXIST for one that already exists, -ENOSPC when a map
  * is full, -EPERM without CAP_BPF/CAP_NET_ADMIN/CAP_SYS_ADMIN.
+ *
+ * A gate or an mcast port must never answer "absent" for a key it holds
+ * (a member's packet dropped, a blocked source let through), so a filter
+ * whose type may give false negatives (kb_type_may_fn(): stable, sliding
+ * window, retouched, ...; images flagged KBLOOM_IMAGE_F_MAY_FN) is refused
+ * wherever one would enter them, with -KBLOOM_XDP_E_MAY_FN and a log line
+ * naming the type: kbloom_xdp_filter_load_image(),
+ * kbloom_gate_cuckoo_load_image(), kbloom_xdp_set_module_filter() (and
+ * the instance creation that names a module filter).
  */
 #ifndef _LIBKBLOOM_XDP_H
 #define _LIBKBLOOM_XDP_H
@@ -62,6 +71,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The errno of a may-forget filter offered to a gate or an mcast port. */
+#define KBLOOM_XDP_E_MAY_FN	EMEDIUMTYPE
 
 #define KBLOOM_XDP_PIN_ROOT	"/sys/fs/bpf/kbloom"
 #define KBLOOM_XDP_NAME_MAX	64	/* instance names: 1..63 of [A-Za-z0-9_-] */
@@ -395,7 +407,11 @@ enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x);
  *
  * Return: 0; -EOPNOTSUPP for a map-backed instance; -EINVAL for a bad
  * name or id (the gate has only id 0); -ENOENT when removing a name that
- * is not set; -ENODEV for an unknown interface (a name with "%s").
+ * is not set; -ENODEV for an unknown interface (a name with "%s");
+ * -KBLOOM_XDP_E_MAY_FN when kbloom.ko holds a filter of that name whose
+ * type may give false negatives (checked by KBLOOM_IOCTL_STAT when the
+ * device can be opened; a name is looked up per packet, so a filter made
+ * later is the creator's responsibility).
  */
 int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 				 const char *name);
@@ -529,9 +545,10 @@ int kbloom_xdp_filter_test(struct kbloom_xdp *x, __u32 id, const void *key,
  * port's filter is rebuilt from its memberships by the next leave or
  * resize.
  *
- * Return: 0; the image's error (kb_image_verify()); -EOPNOTSUPP for a
- * type other than blocked or a kfunc instance; -ENOENT for an unknown
- * filter.
+ * Return: 0; the image's error (kb_image_verify()); -KBLOOM_XDP_E_MAY_FN
+ * for an image flagged KBLOOM_IMAGE_F_MAY_FN (a type that may give false
+ * negatives); -EOPNOTSUPP for a type other than blocked or a kfunc
+ * instance; -ENOENT for an unknown filter.
  */
 int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
 				 const void *img, size_t len);
@@ -697,8 +714,9 @@ int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key,
  * Replace the filter with a version-3 cuckoo image (libkbloom_cuckoo's
  * kbloom_cuckoo_save(), kbloom.ko's SAVE), of any geometry: filled into
  * the idle slot and swapped in whole.  The image is verified first:
- * kb_image_verify()'s errors, -EOPNOTSUPP for another type; nothing
- * changes then.  The exact map is not touched; its addresses that the
+ * kb_image_verify()'s errors, -KBLOOM_XDP_E_MAY_FN for an image flagged
+ * KBLOOM_IMAGE_F_MAY_FN, -EOPNOTSUPP for another type; nothing changes
+ * then.  The exact map is not touched; its addresses that the
  * image lacks are added to the new filter before the swap (-ENOSPC if
  * they do not fit), so the filter always holds the whole set.
  */

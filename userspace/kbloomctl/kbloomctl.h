@@ -32,6 +32,7 @@
  *              (Multi-Class Bloom filters), xdp attach mcbf
  *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
+ *   dedupe.c      dedupe stats save, xdp attach dedupe (stable filter)
  *   xdp_count.c   what those two share: open by kind, attach devices
  *   persistent.c  persistent append test stat (archives of epochs, files)
  *   persistent_plan.c  persistent plan (the epoch filters' size)
@@ -170,6 +171,7 @@ extern const struct ctl_cmd persistent_cmds[];
 /* persistent_plan.c: persistent plan (persistent.c's table) */
 extern const struct kw_table pplan_table;
 int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
+extern const struct ctl_cmd dedupe_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
@@ -209,6 +211,11 @@ int scalable_create(struct ctl *c, int argc, char **argv);
 void scalable_stat_text(struct ctl *c, const char *name,
 			const struct kbloom_stat *st);
 int scalable_plan(__u32 type, __u64 n, __u64 p, struct kb_plan *out);
+
+/* stable.c */
+int stable_create(struct ctl *c, int argc, char **argv);
+void stable_stat_text(const struct kbloom_stat *st);
+int plan_stable_row(__u64 n, __u64 p, struct kb_plan *plan);
 
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
@@ -409,7 +416,7 @@ bool xdp_attached(struct kbloom_inst *i, int ifindex);
  */
 #define XK_NONE		NULL	/* no such directory */
 extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
-extern const char XK_SKETCH[], XK_CONNTRACK[];
+extern const char XK_SKETCH[], XK_CONNTRACK[], XK_DEDUPE[];
 extern const char XK_OTHER[];	/* a directory that is not an instance */
 const char *xdp_kind_of(const char *name);
 const char *xdp_kind_at(const char *root, const char *name);
@@ -518,9 +525,11 @@ int count_image_out(struct ctl *c, const char *op, const void *img,
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
+int dedupe_xdp_attach(struct ctl *c, int argc, char **argv);	/* dedupe.c */
 /* xdp status: the line under the instance's (@j NULL: text), or nothing */
 void sketch_summary(const char *name, struct json *j);
 void conntrack_summary(const char *name, struct json *j);
+void dedupe_summary(const char *name, struct json *j);	/* dedupe.c */
 
 /* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;

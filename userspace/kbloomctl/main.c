@@ -54,6 +54,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	mcbf_cmds,
 	sketch_cmds, conntrack_cmds,
 	persistent_cmds,
+	dedupe_cmds,
 	main_cmds,
 	NULL
 };

@@ -154,6 +154,7 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 	struct progress pg;
 	size_t cap = 1 << 16, n = 0;
 	const char *what = is_std(in, "stdin") ? "<stdin>" : in;
+	char why[128];
 	struct stat st;
 	__u64 total;
 	char *b, *t;
@@ -207,6 +208,13 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 		free(b);
 		return ctl_syserr(c, ret, ret == -EBADMSG ? "not a valid kbloom image or bad checksum" :
 				  NULL, "%s: %s", op, what);
+	}
+	if (h->flags & KBLOOM_IMAGE_F_MAY_FN) {
+		snprintf(why, sizeof(why), "a %s filter may give false negatives: a gate or an mcast port refuses it",
+			 type_name(h->type));
+		free(b);
+		return ctl_syserr(c, KBLOOM_XDP_E_MAY_FN, why, "%s: %s", op,
+				  what);
 	}
 	if (h->type != KBLOOM_TYPE_BLOCKED && h->type != KBLOOM_TYPE_CUCKOO) {
 		bool counting = h->type == KBLOOM_TYPE_COUNTING;

@@ -175,6 +175,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return partitioned_create(c, argc, argv);
 	if (!strcmp(argv[1], "scalable") || !strcmp(argv[1], "dynamic"))
 		return scalable_create(c, argc, argv);
+	if (!strcmp(argv[1], "stable"))
+		return stable_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -642,6 +644,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 	if (!c->set[CO_JSON] && (st.type == KBLOOM_TYPE_SCALABLE ||
 				 st.type == KBLOOM_TYPE_DYNAMIC))
 		scalable_stat_text(c, argv[0], &st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_STABLE)
+		stable_stat_text(&st);
 	if (!c->set[CO_JSON])
 		sketches_stat_text(&st);
 	return ctl_flush_stdout(c);
@@ -654,7 +658,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -685,6 +689,11 @@ const struct ctl_cmd module_cmds[] = {
 "  dynamic    deletable and growing: counting generations of N keys at\n"
 "             P each (counter-bits 4 default); a del that matches several\n"
 "             generations is refused, under-full ones are merged\n"
+"  stable     M cells of 1, 2, 4 or 8 bits (Max = 2^bits - 1), k 3 by\n"
+"             default; each add decrements P cells, then sets the key's\n"
+"             k cells to Max: old keys fade (false negatives), the rate\n"
+"             settles at the stable point; fpr P plans the least P for\n"
+"             that rate.  The gate and mcast paths refuse it\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",

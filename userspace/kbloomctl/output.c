@@ -152,6 +152,8 @@ const char *type_name(__u32 type)
 		return "scalable";
 	case KBLOOM_TYPE_DYNAMIC:
 		return "dynamic";
+	case KBLOOM_TYPE_STABLE:
+		return "stable";
 	}
 	return "unknown";
 }

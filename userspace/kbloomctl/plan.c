@@ -160,6 +160,8 @@ static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 		return plan_part_row(r, n, p);
 	if (r->type == KBLOOM_TYPE_SCALABLE || r->type == KBLOOM_TYPE_DYNAMIC)
 		return scalable_plan(r->type, n, p, &r->plan);
+	if (r->type == KBLOOM_TYPE_STABLE)
+		return plan_stable_row(n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
@@ -183,6 +185,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		{ .label = "partition", .type = KBLOOM_TYPE_PARTITIONED },
 		{ .label = "scalable", .type = KBLOOM_TYPE_SCALABLE },
 		{ .label = "dynamic/4", .type = KBLOOM_TYPE_DYNAMIC },
+		{ .label = "stable", .type = KBLOOM_TYPE_STABLE },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -233,7 +236,8 @@ const struct ctl_cmd plan_cmds[] = {
 "(growth 2, ratio 0.9: ten generations) and dynamic/4 N keys in four\n"
 "counting generations of N/4 (deletable): M and the memory of every\n"
 "generation, K the last one's, the rate the union bound of theirs at\n"
-"their keys.\n"
+"their keys.  stable has no capacity: M 1-bit cells (the standard bits),\n"
+"k = 3 and the least P whose stable point meets P; it forgets old keys.\n"
 "N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),

@@ -291,6 +291,8 @@ static void summary_json(struct json *j, const struct inst_info *ii)
 		sketch_summary(ii->name, j);
 	if (ii->kind == XK_CONNTRACK)
 		conntrack_summary(ii->name, j);
+	if (ii->kind == XK_DEDUPE)
+		dedupe_summary(ii->name, j);
 	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
 		json_kstr(j, "variant", variant_name(f->variant));
 		json_key(j, "module_filter");
@@ -325,6 +327,8 @@ static void summary_text(const struct inst_info *ii)
 		sketch_summary(ii->name, NULL);
 	if (ii->kind == XK_CONNTRACK)
 		conntrack_summary(ii->name, NULL);
+	if (ii->kind == XK_DEDUPE)
+		dedupe_summary(ii->name, NULL);
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
 	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
@@ -553,7 +557,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -606,7 +610,13 @@ static const struct ctl_cmd xdp_sub[] = {
 "         [bytes], action count|mark|drop, mark V, when it is made.\n"
 "  conntrack  a d-left tracker of TCP flows (see conntrack test):\n"
 "         capacity N fpr P (65536, 0.1%) or fp-bits R slots C tables D\n"
-"         buckets B counter-bits W, miss pass|drop, when it is made.\n",
+"         buckets B counter-bits W, miss pass|drop, when it is made.\n"
+"  dedupe  duplicate suppression with a stable Bloom filter (see dedupe\n"
+"         stats): the first copy of a frame passes, a repeat is dropped\n"
+"         (action drop, default) or counted (action count); cells M,\n"
+"         hashes K (3), cell-bits 1|2|4|8 (1), decrement P or fpr P,\n"
+"         when it is made.  It forgets: a repeat long after its first\n"
+"         copy passes.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),

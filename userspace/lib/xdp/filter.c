@@ -480,6 +480,9 @@ int kbloom_xdp_filter_load_image(struct kbloom_xdp *x, __u32 id,
 			strerror(-ret));
 		return ret;
 	}
+	ret = kbx_may_fn_image(x, img, len);
+	if (ret)
+		return ret;
 	if (h->type != KBLOOM_TYPE_BLOCKED) {
 		kbx_log(x, "%s: filter %u: image type %u is not blocked",
 			x->name, id, h->type);

@@ -512,6 +512,9 @@ int kbloom_xdp_cuckoo_load_image(struct kbloom_xdp *x, __u32 id,
 	ret = gc_check(x);
 	if (ret || !img)
 		return ret ?: -EINVAL;
+	ret = kbx_may_fn_image(x, img, len);
+	if (ret)
+		return ret;
 	ret = kbloom_cuckoo_load(img, len, &c);
 	if (ret) {
 		kbx_log(x, "%s: the image is not a valid cuckoo filter image (%s)",

@@ -419,6 +419,7 @@ int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	ret = kbx_name_make(x, ifindex, pat, name);
+	ret = ret ?: kbx_may_fn_module(x, name);
 	return ret ?: kbx_module_name_set(x, ifindex, name);
 }
 
@@ -482,6 +483,7 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 	}
 	if (name && *name) {
 		ret = kbx_name_make(x, id, name, n);
+		ret = ret ?: kbx_may_fn_module(x, n);
 		if (ret)
 			return ret;
 	}

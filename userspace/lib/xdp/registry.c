@@ -15,6 +15,7 @@ static const struct kbi_ops *const kbr_kinds[] = {
 	&kbx_mcast_ops, &kbx_gate_ops, &kbx_pass_ops, &kbn_ipbf_ops,
 	&kbn_mcbf_ops,
 	&kbx_sketch_ops, &kbx_conntrack_ops,
+	&kbx_dedupe_ops,
 };
 
 static const struct kbi_ops *kbr_find(const char *kind)

@@ -114,6 +114,12 @@ struct kbloom_xdp {
 /* the core's log and lock, for a handle */
 #define kbx_log(x, ...)	kbi_log((x)->inst, __VA_ARGS__)
 
+/* may_fn.c: 0, or -KBLOOM_XDP_E_MAY_FN and a log line naming the type */
+int kbx_may_fn_refuse(struct kbloom_xdp *x, __u32 type, __u32 flags,
+		      const char *what);
+int kbx_may_fn_image(struct kbloom_xdp *x, const void *img, size_t len);
+int kbx_may_fn_module(struct kbloom_xdp *x, const char *name);
+
 static inline int kbx_lock(struct kbloom_xdp *x)
 {
 	return kbi_lock(x->inst);
