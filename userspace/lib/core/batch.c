@@ -244,11 +244,17 @@ int kbloom_add_batch(struct kbloom_filter *f, const void *keys,
 	for (done = 0; done < count; done += n) {
 		n = count - done < KBF_CHUNK ? count - done : KBF_CHUNK;
 		kbf_hash_chunk_any(f, &c, n, h, true);
+#if KBF_SIMD
+		if (f->simd == KBF_AVX512) {
+			kbf_simd_add_chunk(f, h, n);
+			continue;
+		}
+#endif
 		for (i = 0; i < n; i++)
 			lost += kbf_add_h(f, h[i]);
 	}
-	kbf_count(&f->inserted, count);
+	kbf_count_f(f, &f->inserted, count);
 	if (lost)
-		kbf_count(&f->saturations, lost);
+		kbf_count_f(f, &f->saturations, lost);
 	return 0;
 }
