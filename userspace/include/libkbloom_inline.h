@@ -53,6 +53,8 @@ extern "C" {
  *             hash, k <= 8, the vector code not turned off
  * @reserved: 0
  */
+#ifndef KBLOOM__FAST_DEFINED
+#define KBLOOM__FAST_DEFINED
 struct kbloom_fast {
 	__u64 *words;
 	__u64 nblocks;
@@ -63,6 +65,7 @@ struct kbloom_fast {
 	__u32 inline_ok;
 	__u32 reserved;
 };
+#endif
 
 #if KBLOOM_INLINE_AVX2
 /* KB_BLOCK_MUL^i mod 2^32 */

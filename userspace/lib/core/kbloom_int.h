@@ -90,7 +90,19 @@ __u32 kbf_simd_test_chunk(const struct kbloom_filter *f, const __u64 *h,
 void kbf_simd_apply(__u64 *w, const __u64 *mask);
 void kbf_simd_add(const struct kbloom_filter *f, __u64 h);
 void kbf_simd_add_chunk(const struct kbloom_filter *f, const __u64 *h,
-			__u32 n);
+			__u64 *const *blk, __u32 n);
+void kbf_simd_hash_chunk(const struct kbloom_filter *f, const __u8 *p,
+			 __u32 len, __u32 n, __u64 *h, __u64 **blk, bool write);
+__u32 kbf_simd_test_blk(const struct kbloom_filter *f, const __u64 *h,
+			__u64 *const *blk, __u32 n, __u8 *res);
+
+/* Batches of @key_len hashed 8 at a time by kbf_simd_hash_chunk()? */
+static inline bool kbf_simd_batch(const struct kbloom_filter *f,
+				  __u32 key_len)
+{
+	return f->simd == KBF_AVX512 && f->hash_id == KBLOOM_HASH_FAST &&
+	       (key_len == 4 || key_len == 8 || key_len == 16);
+}
 
 static inline __u64 kbf_load(const __u64 *p)
 {

@@ -35,6 +35,7 @@
  * keys and sizes (KBLOOM_SIMD=scalar|avx2|avx512 caps the level,
  * KBLOOM_NO_SIMD=1 is scalar).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,8 @@
 #define KBF_M8	(KBF_M7 * KBF_M1)
 
 #define KBF_T_AVX2	"avx2,bmi,bmi2"
-#define KBF_T_AVX512	"avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512bitalg"
+#define KBF_T_AVX512	\
+	"avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512dq,avx512bitalg"
 #define KBF_FN_AVX2 __attribute__((target(KBF_T_AVX2), always_inline)) inline
 #define KBF_FN_AVX512 __attribute__((target(KBF_T_AVX512), always_inline)) inline
 
@@ -247,6 +249,106 @@ static __u32 kbf_chunk_avx512(const struct kbloom_filter *f, const __u64 *h,
 	KBF_TEST_CHUNK(kbf_blk_avx512);
 }
 
+/* kb_fast_lane() and kb_fmix64() (uapi/kbloom_hash.h) on 8 lanes */
+static KBF_FN_AVX512 __m512i kbf_lane512(__m512i h, __m512i w)
+{
+	const __m512i p1 = _mm512_set1_epi64((long long)KB_P1);
+
+	w = _mm512_mullo_epi64(w, _mm512_set1_epi64((long long)KB_P2));
+	w = _mm512_mullo_epi64(_mm512_rol_epi64(w, 31), p1);
+	h = _mm512_rol_epi64(_mm512_xor_si512(h, w), 27);
+	return _mm512_add_epi64(_mm512_mullo_epi64(h, p1),
+				_mm512_set1_epi64((long long)KB_P4));
+}
+
+static KBF_FN_AVX512 __m512i kbf_fmix512(__m512i h)
+{
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+	h = _mm512_mullo_epi64(h, _mm512_set1_epi64(0xFF51AFD7ED558CCDLL));
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+	h = _mm512_mullo_epi64(h, _mm512_set1_epi64(0xC4CEB9FE1A85EC53LL));
+	return _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+}
+
+/* kb_hash_fast() of the 8 keys of @len (4, 8 or 16 bytes) at @p */
+static KBF_FN_AVX512 __m512i kbf_hash8(__u64 seed, const __u8 *p, __u32 len)
+{
+	const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+	const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+	__m512i h = _mm512_set1_epi64((long long)(seed + KB_P3 + len * KB_P1));
+	__m512i a, b;
+
+	if (len == 4) {
+		a = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)p));
+		h = kbf_lane512(h, _mm512_xor_si512(a,
+				_mm512_set1_epi64((long long)KB_P3)));
+	} else if (len == 8) {
+		h = kbf_lane512(h, _mm512_loadu_si512(p));
+	} else {
+		a = _mm512_loadu_si512(p);
+		b = _mm512_loadu_si512(p + 64);
+		h = kbf_lane512(h, _mm512_permutex2var_epi64(a, even, b));
+		h = kbf_lane512(h, _mm512_permutex2var_epi64(a, odd, b));
+	}
+	return kbf_fmix512(h);
+}
+
+/*
+ * A batch chunk of a blocked filter with the fast hash and 4-, 8- or
+ * 16-byte keys: hash 8 keys at a time into h[], their blocks into blk[]
+ * (kbf_block()), then prefetch the blocks.
+ */
+__attribute__((target(KBF_T_AVX512)))
+void kbf_simd_hash_chunk(const struct kbloom_filter *f, const __u8 *p,
+			 __u32 len, __u32 n, __u64 *h, __u64 **blk, bool write)
+{
+	const __m512i base = _mm512_set1_epi64((long long)(uintptr_t)f->words);
+	const __m512i nb = _mm512_set1_epi64((long long)f->nblocks);
+	__m512i hv, idx;
+	__u32 i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		hv = kbf_hash8(f->seed, p + (size_t)i * len, len);
+		_mm512_storeu_si512(h + i, hv);
+		idx = _mm512_srli_epi64(_mm512_mul_epu32(
+				_mm512_srli_epi64(hv, 32), nb), 32);
+		_mm512_storeu_si512(blk + i, _mm512_add_epi64(base,
+				_mm512_slli_epi64(idx, 6)));
+	}
+	for (; i < n; i++) {
+		h[i] = kb_hash_fast(f->seed, p + (size_t)i * len, len);
+		blk[i] = kbf_block(f, h[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (write)
+			__builtin_prefetch(blk[i], 1, 3);
+		else
+			__builtin_prefetch(blk[i], 0, 3);
+	}
+}
+
+/* Test a chunk hashed by kbf_simd_hash_chunk(); return the hits. */
+__attribute__((target(KBF_T_AVX512)))
+__u32 kbf_simd_test_blk(const struct kbloom_filter *f, const __u64 *h,
+			__u64 *const *blk, __u32 n, __u8 *res)
+{
+	__u32 i, hits = 0;
+	__u8 byte = 0;
+	bool r;
+
+	for (i = 0; i < n; i++) {
+		r = kbf_blk_avx512(f, blk[i], h[i]);
+		hits += r;
+		byte |= (__u8)r << (i & 7);
+		if ((i & 7) == 7 || i == n - 1) {
+			if (res)
+				res[i >> 3] = byte;
+			byte = 0;
+		}
+	}
+	return hits;
+}
+
 __u32 kbf_simd_test_chunk(const struct kbloom_filter *f, const __u64 *h,
 			  __u32 n, __u8 *res)
 {
@@ -283,9 +385,10 @@ void kbf_simd_apply(__u64 *w, const __u64 *mask)
 }
 
 /* Add hash @h: atomic ORs of the words that miss bits, or one store. */
-static KBF_FN_AVX512 void kbf_add_avx512(const struct kbloom_filter *f, __u64 h)
+static KBF_FN_AVX512 void kbf_add_avx512(const struct kbloom_filter *f,
+					 __u64 *w, __u64 h)
 {
-	__u64 *w = kbf_block(f, h), mask[8] __attribute__((aligned(64)));
+	__u64 mask[8] __attribute__((aligned(64)));
 	__m512i m = kbf_mask512(f, h), blk = kbf_load512(w);
 	__u32 need, i;
 
@@ -307,17 +410,18 @@ static KBF_FN_AVX512 void kbf_add_avx512(const struct kbloom_filter *f, __u64 h)
 __attribute__((target(KBF_T_AVX512)))
 void kbf_simd_add(const struct kbloom_filter *f, __u64 h)
 {
-	kbf_add_avx512(f, h);
+	kbf_add_avx512(f, kbf_block(f, h), h);
 }
 
+/* Add a chunk: kbf_simd_hash_chunk()'s h[] and blk[], or h[] alone. */
 __attribute__((target(KBF_T_AVX512)))
 void kbf_simd_add_chunk(const struct kbloom_filter *f, const __u64 *h,
-			__u32 n)
+			__u64 *const *blk, __u32 n)
 {
 	__u32 i;
 
 	for (i = 0; i < n; i++)
-		kbf_add_avx512(f, h[i]);
+		kbf_add_avx512(f, blk ? blk[i] : kbf_block(f, h[i]), h[i]);
 }
 
 static bool kbf_avx512_cpu(void)
@@ -325,6 +429,7 @@ static bool kbf_avx512_cpu(void)
 	return __builtin_cpu_supports("avx512f") &&
 	       __builtin_cpu_supports("avx512vl") &&
 	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512dq") &&
 	       __builtin_cpu_supports("avx512bitalg");
 }
 
