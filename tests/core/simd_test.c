@@ -19,19 +19,20 @@
 #pragma GCC target("avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512dq,avx512bitalg")
 #include "libkbloom.h"
 
-/* kbloom_test() inlined with AVX-512 (libkbloom_inline.h) */
-static __attribute__((noinline)) int inl_test512(const struct kbloom_filter *f,
-						 const void *key, __u32 len)
-{
-	switch (len) {
-	case 4:
-		return kbloom_test(f, key, 4);
-	case 8:
-		return kbloom_test(f, key, 8);
-	default:
-		return kbloom_test(f, key, 16);
-	}
+/* kbloom_test() with a constant length: the inline path */
+#define INL_TEST(name)							\
+static __attribute__((noinline)) int name(const struct kbloom_filter *f, \
+					  const void *key, __u32 len)	\
+{									\
+	if (len == 4)							\
+		return kbloom_test(f, key, 4);				\
+	if (len == 8)							\
+		return kbloom_test(f, key, 8);				\
+	return kbloom_test(f, key, 16);					\
 }
+
+/* inlined with AVX-512 (libkbloom_inline.h) */
+INL_TEST(inl_test512)
 #pragma GCC pop_options
 
 #pragma GCC push_options
@@ -45,19 +46,8 @@ static __attribute__((noinline)) int inl_test512(const struct kbloom_filter *f,
 #undef kbloom_test
 #include "libkbloom_inline.h"
 
-/* kbloom_test() inlined with AVX2 */
-static __attribute__((noinline)) int inl_test256(const struct kbloom_filter *f,
-						 const void *key, __u32 len)
-{
-	switch (len) {
-	case 4:
-		return kbloom_test(f, key, 4);
-	case 8:
-		return kbloom_test(f, key, 8);
-	default:
-		return kbloom_test(f, key, 16);
-	}
-}
+/* inlined with AVX2 */
+INL_TEST(inl_test256)
 #pragma GCC pop_options
 
 #include <stdlib.h>

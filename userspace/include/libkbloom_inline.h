@@ -28,9 +28,15 @@
 #include "kbloom/uapi/kbloom_hash.h"
 #include "kbloom/uapi/kbloom_layout.h"
 
-#if defined(__x86_64__) && defined(__AVX2__) && !defined(KBLOOM_NO_INLINE)
-#define KBLOOM_INLINE_AVX2	1
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KBLOOM__X86	1
 #include <immintrin.h>
+#else
+#define KBLOOM__X86	0
+#endif
+
+#if KBLOOM__X86 && defined(__AVX2__) && !defined(KBLOOM_NO_INLINE)
+#define KBLOOM_INLINE_AVX2	1
 #else
 #define KBLOOM_INLINE_AVX2	0
 #endif
@@ -67,7 +73,6 @@ struct kbloom_fast {
 };
 #endif
 
-#if KBLOOM_INLINE_AVX2
 /* KB_BLOCK_MUL^i mod 2^32 */
 #define KBLOOM__M1	((__u32)KB_BLOCK_MUL)
 #define KBLOOM__M2	((__u32)(KBLOOM__M1 * KBLOOM__M1))
@@ -77,17 +82,36 @@ struct kbloom_fast {
 #define KBLOOM__M6	((__u32)(KBLOOM__M5 * KBLOOM__M1))
 #define KBLOOM__M7	((__u32)(KBLOOM__M6 * KBLOOM__M1))
 
-/* A relaxed load of 4 aligned words (see userspace/lib/core/simd.c). */
-static inline __m256i kbloom__load256(const __u64 *p)
+#if KBLOOM__X86
+/*
+ * The AVX2 helpers, also the library's (userspace/lib/core/simd.c): they
+ * carry their target, so they are defined whatever the compiler flags and
+ * inlined only into AVX2 code.
+ */
+#define KBLOOM__AVX2_FN \
+	static inline __attribute__((target("avx2"), always_inline))
+
+/*
+ * A relaxed load of 4 words: one aligned 32-byte load, written in asm so
+ * that it is an access of the machine, outside the C memory model (as the
+ * kernel's READ_ONCE() is), not a plain C read racing with the writers'
+ * atomic ORs.  x86 performs each aligned 8-byte part of it atomically.
+ */
+KBLOOM__AVX2_FN __m256i kbloom__load256(const __u64 *p)
 {
 	__m256i v;
 
-	__asm__("vmovdqa %1, %0" : "=x" (v) : "m" (*(const __m256i *)p));
+	__asm__ __volatile__("vmovdqa %1, %0"
+			     : "=x" (v) : "m" (*(const __m256i *)p));
 	return v;
 }
 
-/* Sign bit of lane i set iff probe i (g_i in lane i) hits a one bit. */
-static inline __m256i kbloom__probe8(__m256i lo, __m256i hi, __m256i g)
+/*
+ * Sign bit of lane i set iff probe i (g_i in lane i) hits a one bit of the
+ * block (lo: words 0..3, hi: 4..7): bit b = g >> 23 of the block is bit
+ * b & 31 of its 32-bit word g >> 28.
+ */
+KBLOOM__AVX2_FN __m256i kbloom__probe8(__m256i lo, __m256i hi, __m256i g)
 {
 	__m256i d = _mm256_srli_epi32(g, 28);
 	__m256i s = _mm256_srli_epi32(_mm256_slli_epi32(g, 4), 27);
@@ -100,7 +124,9 @@ static inline __m256i kbloom__probe8(__m256i lo, __m256i hi, __m256i g)
 
 	return _mm256_slli_epi32(_mm256_srlv_epi32(w, s), 31);
 }
+#endif
 
+#if KBLOOM_INLINE_AVX2
 #if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && \
 	defined(__AVX512BITALG__)
 /*
@@ -119,7 +145,8 @@ kbloom_fast_test_h(const struct kbloom_fast *v, __u64 h)
 	__m512i g = _mm512_mul_epu32(_mm512_set1_epi64((long long)h), p0);
 	__m512i blk, sel;
 
-	__asm__("vmovdqa64 %1, %0" : "=v" (blk) : "m" (*(const __m512i *)w));
+	__asm__ __volatile__("vmovdqa64 %1, %0"
+			     : "=v" (blk) : "m" (*(const __m512i *)w));
 	sel = _mm512_permutexvar_epi64(_mm512_srli_epi64(g, 29), blk);
 	return (_mm512_bitshuffle_epi64_mask(sel, _mm512_srli_epi64(g, 23)) &
 		v->kmask64) == v->kmask64;

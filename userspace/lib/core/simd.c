@@ -13,7 +13,7 @@
  * bit per probe.  About 15 instructions for up to 8 probes, against 8 per
  * probe in scalar code; 9..16 probes take a second round.
  *
- * The block is read with two aligned 32-byte loads (kbf_load256()).  Each
+ * The block is read with two aligned 32-byte loads (kbloom__load256()).  Each
  * 8-byte word in them is read atomically, like the relaxed loads of the
  * scalar path; and bits only go from 0 to 1 while readers run (clear is
  * not concurrent with anything), so a key whose add returned before the
@@ -44,62 +44,30 @@
 #if KBF_SIMD
 #include <immintrin.h>
 
-#define KBF_M1	KB_BLOCK_MUL
-#define KBF_M2	(KBF_M1 * KBF_M1)
-#define KBF_M3	(KBF_M2 * KBF_M1)
-#define KBF_M4	(KBF_M3 * KBF_M1)
-#define KBF_M5	(KBF_M4 * KBF_M1)
-#define KBF_M6	(KBF_M5 * KBF_M1)
-#define KBF_M7	(KBF_M6 * KBF_M1)
-#define KBF_M8	(KBF_M7 * KBF_M1)
+#define KBF_M8	(KBLOOM__M7 * KBLOOM__M1)
 
 #define KBF_T_AVX2	"avx2,bmi,bmi2"
 #define KBF_T_AVX512	\
 	"avx2,bmi,bmi2,avx512f,avx512vl,avx512bw,avx512dq,avx512bitalg"
 #define KBF_FN_AVX2 __attribute__((target(KBF_T_AVX2), always_inline)) inline
-#define KBF_FN_AVX512 __attribute__((target(KBF_T_AVX512), always_inline)) inline
+#define KBF_FN_AVX512 \
+	__attribute__((target(KBF_T_AVX512), always_inline)) inline
 
 /*
- * A relaxed load of 4 words: one aligned 32-byte load, written in asm so
- * that it is an access of the machine, outside the C memory model (as the
- * kernel's READ_ONCE() is), not a plain C read racing with the writers'
- * atomic ORs.  x86 performs each aligned 8-byte part of it atomically.
+ * A relaxed load of a whole block (kbloom__load256(), libkbloom_inline.h)
+ * and its store (single-writer filters).
  */
-static KBF_FN_AVX2 __m256i kbf_load256(const __u64 *p)
-{
-	__m256i v;
-
-	asm("vmovdqa %1, %0" : "=x" (v) : "m" (*(const __m256i *)p));
-	return v;
-}
-
-/* The same for a whole block, and its store (single-writer filters). */
 static KBF_FN_AVX512 __m512i kbf_load512(const __u64 *p)
 {
 	__m512i v;
 
-	asm("vmovdqa64 %1, %0" : "=v" (v) : "m" (*(const __m512i *)p));
+	asm volatile("vmovdqa64 %1, %0" : "=v" (v) : "m" (*(const __m512i *)p));
 	return v;
 }
 
 static KBF_FN_AVX512 void kbf_store512(__u64 *p, __m512i v)
 {
-	asm("vmovdqa64 %1, %0" : "=m" (*(__m512i *)p) : "v" (v));
-}
-
-/* Sign bit of lane i set iff probe i (g_i in lane i) hits a one bit. */
-static KBF_FN_AVX2 __m256i kbf_probe8(__m256i lo, __m256i hi, __m256i g)
-{
-	__m256i d = _mm256_srli_epi32(g, 28);		/* 32-bit word */
-	__m256i s = _mm256_srli_epi32(_mm256_slli_epi32(g, 4), 27);
-	__m256i wl = _mm256_permutevar8x32_epi32(lo, d);
-	__m256i wh = _mm256_permutevar8x32_epi32(hi, d);
-	__m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(d, 28));
-	__m256i w = _mm256_castps_si256(
-		_mm256_blendv_ps(_mm256_castsi256_ps(wl),
-				 _mm256_castsi256_ps(wh), sel));
-
-	return _mm256_slli_epi32(_mm256_srlv_epi32(w, s), 31);
+	asm volatile("vmovdqa64 %1, %0" : "=m" (*(__m512i *)p) : "v" (v));
 }
 
 /*
@@ -110,27 +78,31 @@ static KBF_FN_AVX2 __m256i kbf_probe8(__m256i lo, __m256i hi, __m256i g)
 static KBF_FN_AVX2 bool kbf_blk_avx2(const struct kbloom_filter *f,
 				  const __u64 *w, __u64 h)
 {
-	const __m256i p0 = _mm256_setr_epi32(1, KBF_M1, KBF_M2, KBF_M3,
-					     KBF_M4, KBF_M5, KBF_M6, KBF_M7);
-	__m256i lo = kbf_load256(w);
-	__m256i hi = kbf_load256(w + 4);
+	const __m256i p0 = _mm256_setr_epi32(1, KBLOOM__M1, KBLOOM__M2,
+					     KBLOOM__M3, KBLOOM__M4, KBLOOM__M5,
+					     KBLOOM__M6, KBLOOM__M7);
+	__m256i lo = kbloom__load256(w);
+	__m256i hi = kbloom__load256(w + 4);
 	__m256i g = _mm256_mullo_epi32(_mm256_set1_epi32((int)(__u32)h), p0);
-	__u32 m = (__u32)_mm256_movemask_ps(_mm256_castsi256_ps(kbf_probe8(lo, hi, g)));
+	__u32 m = (__u32)_mm256_movemask_ps(
+		_mm256_castsi256_ps(kbloom__probe8(lo, hi, g)));
 
 	if (f->k <= 8)
 		return (m & f->kmask) == f->kmask;
 	if (m != 0xFF)
 		return false;
 	g = _mm256_mullo_epi32(g, _mm256_set1_epi32((int)KBF_M8));
-	m = (__u32)_mm256_movemask_ps(_mm256_castsi256_ps(kbf_probe8(lo, hi, g)));
+	m = (__u32)_mm256_movemask_ps(
+		_mm256_castsi256_ps(kbloom__probe8(lo, hi, g)));
 	return (m & f->kmask) == f->kmask;
 }
 
 /* g_i = (u32)h * KB_BLOCK_MUL^i in the low half of 64-bit lane i */
 static KBF_FN_AVX512 __m512i kbf_g512(__u64 h)
 {
-	const __m512i p0 = _mm512_setr_epi64(1, KBF_M1, KBF_M2, KBF_M3,
-					     KBF_M4, KBF_M5, KBF_M6, KBF_M7);
+	const __m512i p0 = _mm512_setr_epi64(1, KBLOOM__M1, KBLOOM__M2,
+					     KBLOOM__M3, KBLOOM__M4, KBLOOM__M5,
+					     KBLOOM__M6, KBLOOM__M7);
 
 	return _mm512_mul_epu32(_mm512_set1_epi64((long long)h), p0);
 }
@@ -368,8 +340,8 @@ void kbf_simd_apply(__u64 *w, const __u64 *mask)
 	__m256i mlo = _mm256_loadu_si256((const __m256i *)mask);
 	__m256i mhi = _mm256_loadu_si256((const __m256i *)(mask + 4));
 	__m256i zero = _mm256_setzero_si256();
-	__m256i need_lo = _mm256_andnot_si256(kbf_load256(w), mlo);
-	__m256i need_hi = _mm256_andnot_si256(kbf_load256(w + 4), mhi);
+	__m256i need_lo = _mm256_andnot_si256(kbloom__load256(w), mlo);
+	__m256i need_hi = _mm256_andnot_si256(kbloom__load256(w + 4), mhi);
 	__u32 need, i;
 
 	need = (__u32)_mm256_movemask_pd(_mm256_castsi256_pd(
