@@ -130,29 +130,32 @@ static KBF_FN_AVX512 bool kbf_blk_avx512(const struct kbloom_filter *f,
 	return (kbf_probe512(blk, g) & f->kmask64) == f->kmask64;
 }
 
-/* The 512-bit mask of one round of 8 probes (lanes of @live only). */
+/*
+ * The 512-bit mask of one round of 8 probes, lanes of @live only (the
+ * others get an index past the block, which no lane keeps), without a
+ * branch.
+ */
 static KBF_FN_AVX512 __m512i kbf_mask_round(__m512i g, __u32 live)
 {
 	const __m512i off = _mm512_setr_epi64(0, 64, 128, 192, 256, 320,
 					      384, 448);
 	const __m512i one = _mm512_set1_epi64(1);
 	__u64 b[8] __attribute__((aligned(64)));
-	__m512i acc = _mm512_setzero_si512(), x, y;
+	__m512i x[8];
 	__u32 i;
 
-	_mm512_store_si512((__m512i *)b, _mm512_srli_epi64(
-		_mm512_and_si512(g, _mm512_set1_epi64(0xFFFFFFFFULL)), 23));
-	for (i = 0; i + 1 < 8; i += 2) {
-		if (!(live >> i & 1))
-			break;
-		x = _mm512_sllv_epi64(one, _mm512_sub_epi64(
+	_mm512_store_si512((__m512i *)b, _mm512_mask_blend_epi64(
+		(__mmask8)live, _mm512_set1_epi64(1024),
+		_mm512_srli_epi64(_mm512_and_si512(g,
+			_mm512_set1_epi64(0xFFFFFFFFULL)), 23)));
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++)
+		x[i] = _mm512_sllv_epi64(one, _mm512_sub_epi64(
 			_mm512_set1_epi64((long long)b[i]), off));
-		y = live >> (i + 1) & 1 ? _mm512_sllv_epi64(one,
-			_mm512_sub_epi64(_mm512_set1_epi64((long long)b[i + 1]),
-					 off)) : _mm512_setzero_si512();
-		acc = _mm512_ternarylogic_epi64(acc, x, y, 0xFE);
-	}
-	return acc;
+	x[0] = _mm512_ternarylogic_epi64(x[0], x[1], x[2], 0xFE);
+	x[3] = _mm512_ternarylogic_epi64(x[3], x[4], x[5], 0xFE);
+	x[6] = _mm512_or_si512(x[6], x[7]);
+	return _mm512_ternarylogic_epi64(x[0], x[3], x[6], 0xFE);
 }
 
 /* The block mask of kb_block_mask(), in a register. */
