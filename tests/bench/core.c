@@ -14,9 +14,13 @@
  * that drift in the machine's speed hits both.
  *
  *   lookup single   kbloom_test() per key      vs bloom_check() per key
+ *                   (inlined: this program is built with -march=native)
  *   lookup batched  kbloom_test_batch()        vs bloom_check() per key
- *   insert          kbloom_add_batch()         vs bloom_add() per key
- *                   (kbloom_add() per key is in the table as well)
+ *   insert          kbloom_add_batch() into a KBLOOM_OPT_SINGLE_WRITER
+ *                   filter (plain stores)      vs bloom_add() per key
+ *   insert concurrent, insert single ...: the same into a filter open to
+ *                   concurrent writers (atomic ORs), and kbloom_add() per
+ *                   key, each against bloom_add()
  *
  * Extra rows explain the numbers: libbloom given transparent huge pages
  * like kbloom (madvise), the SipHash-1-3 hash id, and the floor: the same
@@ -222,7 +226,7 @@ static long count_hits_lb(struct bloom *b)
 
 enum {
 	F_LB_INS, F_LB_LOOK, F_LBH_LOOK,
-	F_KB_INS1, F_KB_INSB, F_KB_LOOK1, F_KB_LOOKB,
+	F_KB_INS1, F_KB_INSB, F_SW_INS1, F_SW_INSB, F_KB_LOOK1, F_KB_LOOKB,
 	F_SIP_LOOK1, F_SIP_LOOKB, F_FLOOR,
 	F_NUM,
 };
@@ -231,8 +235,10 @@ static const char *const fig_name[F_NUM] = {
 	[F_LB_INS] = "libbloom insert",
 	[F_LB_LOOK] = "libbloom lookup",
 	[F_LBH_LOOK] = "libbloom+THP lookup",
-	[F_KB_INS1] = "kbloom insert single",
-	[F_KB_INSB] = "kbloom insert batched",
+	[F_KB_INS1] = "kbloom insert single (concurrent)",
+	[F_KB_INSB] = "kbloom insert batched (concurrent)",
+	[F_SW_INS1] = "kbloom insert single (1 writer)",
+	[F_SW_INSB] = "kbloom insert batched (1 writer)",
 	[F_KB_LOOK1] = "kbloom lookup single",
 	[F_KB_LOOKB] = "kbloom lookup batched",
 	[F_SIP_LOOK1] = "kbloom siphash lookup single",
@@ -246,6 +252,8 @@ static const char *const fig_key[F_NUM] = {
 	[F_LBH_LOOK] = "libbloom_thp_lookup",
 	[F_KB_INS1] = "kbloom_insert_single",
 	[F_KB_INSB] = "kbloom_insert_batched",
+	[F_SW_INS1] = "kbloom_single_writer_insert_single",
+	[F_SW_INSB] = "kbloom_single_writer_insert_batched",
 	[F_KB_LOOK1] = "kbloom_lookup_single",
 	[F_KB_LOOKB] = "kbloom_lookup_batched",
 	[F_SIP_LOOK1] = "kbloom_siphash_lookup_single",
@@ -254,6 +262,32 @@ static const char *const fig_key[F_NUM] = {
 };
 
 static double runs[F_NUM][REPS], fig[F_NUM];
+
+/* the ratio lines: kbloom figure / libbloom figure */
+enum {
+	R_LOOK1, R_LOOKB, R_INS, R_INS1_SW, R_INSB_CONC, R_INS1_CONC, R_NUM,
+};
+
+static const struct {
+	const char *line, *key;
+	int kb, lb;
+} ratio_def[R_NUM] = {
+	[R_LOOK1] = { "lookup single", "lookup_single_vs_libbloom",
+		      F_KB_LOOK1, F_LB_LOOK },
+	[R_LOOKB] = { "lookup batched", "lookup_batched_vs_libbloom",
+		      F_KB_LOOKB, F_LB_LOOK },
+	[R_INS] = { "insert", "insert_vs_libbloom", F_SW_INSB, F_LB_INS },
+	[R_INS1_SW] = { "insert single single-writer",
+			"insert_single_single_writer_vs_libbloom",
+			F_SW_INS1, F_LB_INS },
+	[R_INSB_CONC] = { "insert concurrent",
+			  "insert_concurrent_vs_libbloom", F_KB_INSB,
+			  F_LB_INS },
+	[R_INS1_CONC] = { "insert single concurrent",
+			  "insert_single_concurrent_vs_libbloom", F_KB_INS1,
+			  F_LB_INS },
+};
+
 
 /* Give libbloom's array transparent huge pages, as kbloom has. */
 static void lb_thp(struct bloom *b)
@@ -293,10 +327,10 @@ static void write_json(const char *path, const struct kbloom_stats *st,
 		fprintf(out, "%s\n  \"%s\": %.2f", i ? "," : "", fig_key[i],
 			fig[i]);
 	fprintf(out, "\n },\n \"ratios\": {\n");
-	fprintf(out, "  \"lookup_single_vs_libbloom\": %.2f,\n", ratio[0]);
-	fprintf(out, "  \"lookup_batched_vs_libbloom\": %.2f,\n", ratio[1]);
-	fprintf(out, "  \"insert_vs_libbloom\": %.2f\n },\n", ratio[2]);
-	fprintf(out, " \"goals\": {\"lookup_single\": 2.5, \"lookup_batched\": 6.0, \"insert\": 3.0}\n}\n");
+	for (i = 0; i < R_NUM; i++)
+		fprintf(out, "%s\n  \"%s\": %.2f", i ? "," : "", ratio_def[i].key,
+			ratio[i]);
+	fprintf(out, "\n },\n \"goals\": {\"lookup_single\": 2.5, \"lookup_batched\": 8.0, \"insert\": 4.0}\n}\n");
 	fclose(out);
 }
 
@@ -305,11 +339,13 @@ int main(void)
 	struct kbloom_opts sip = { .hash_id = KBLOOM_HASH_SIPHASH13,
 				   .seed = 0x5EED };
 	struct kbloom_opts fast = { .seed = 0x5EED };
-	struct kbloom_filter *f, *fs;
+	struct kbloom_opts sw = { .seed = 0x5EED,
+				  .flags = KBLOOM_OPT_SINGLE_WRITER };
+	struct kbloom_filter *f, *fs, *fw;
 	const char *json = getenv("KBLOOM_BENCH_JSON");
 	struct bloom b, bh;
 	struct kbloom_stats st;
-	double ratio[3], t0 = now();
+	double ratio[R_NUM], t0 = now();
 	__u64 *floor_arr, nw;
 	long hk, hl;
 	int r, i;
@@ -317,6 +353,7 @@ int main(void)
 	make_keys();
 	if (kbloom_create(KBLOOM_TYPE_BLOCKED, N, P_PICO, &fast, &f) ||
 	    kbloom_create(KBLOOM_TYPE_BLOCKED, N, P_PICO, &sip, &fs) ||
+	    kbloom_create(KBLOOM_TYPE_BLOCKED, N, P_PICO, &sw, &fw) ||
 	    bloom_init(&b, N, 0.01) || bloom_init(&bh, N, 0.01)) {
 		fprintf(stderr, "core: cannot create the filters\n");
 		return 1;
@@ -337,6 +374,8 @@ int main(void)
 		runs[F_LB_INS][r] = lb_insert(&b, slice, INS);
 		runs[F_KB_INS1][r] = kb_insert_single(f, slice);
 		runs[F_KB_INSB][r] = kb_insert_batch(f, slice);
+		runs[F_SW_INS1][r] = kb_insert_single(fw, slice);
+		runs[F_SW_INSB][r] = kb_insert_batch(fw, slice);
 	}
 	/* then all N keys in every filter for the lookups */
 	kbloom_clear(f);
@@ -374,18 +413,18 @@ int main(void)
 	       fig[F_KB_LOOK1] / fig[F_LBH_LOOK]);
 	printf("  %-32s %9.1fx\n", "lookup batched vs libbloom+THP",
 	       fig[F_KB_LOOKB] / fig[F_LBH_LOOK]);
-	ratio[0] = fig[F_KB_LOOK1] / fig[F_LB_LOOK];
-	ratio[1] = fig[F_KB_LOOKB] / fig[F_LB_LOOK];
-	ratio[2] = fig[F_KB_INSB] / fig[F_LB_INS];
-	printf("core lookup single vs libbloom: %.1fx\n", ratio[0]);
-	printf("core lookup batched vs libbloom: %.1fx\n", ratio[1]);
-	printf("core insert vs libbloom: %.1fx\n", ratio[2]);
+	for (i = 0; i < R_NUM; i++) {
+		ratio[i] = fig[ratio_def[i].kb] / fig[ratio_def[i].lb];
+		printf("core %s vs libbloom: %.1fx\n", ratio_def[i].line,
+		       ratio[i]);
+	}
 	printf("  (%.0f s)\n", now() - t0);
 	write_json(json ? json : "build/bench-core.json", &st, &b, ratio);
 	bloom_free(&b);
 	bloom_free(&bh);
 	kbloom_destroy(f);
 	kbloom_destroy(fs);
+	kbloom_destroy(fw);
 	free(floor_arr);
 	free(ins_keys);
 	free(look_keys);

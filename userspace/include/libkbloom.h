@@ -24,15 +24,20 @@
  * Concurrency.  Any number of readers (test, test_batch, stats, save,
  * words) may run concurrently with any number of writers (add, add_batch,
  * del, union into the filter): bits are set with an atomic OR, counters
- * move by compare-and-exchange, reads are relaxed atomic loads.  A key
+ * move by compare-and-exchange, reads are relaxed atomic loads.  A filter
+ * created with KBLOOM_OPT_SINGLE_WRITER allows one writer at a time (and
+ * any number of readers) and writes with plain stores: much faster adds.  A key
  * whose add returned before a test began is found by that test (publish
  * the "add returned" fact to the reader with release/acquire, as for any
  * other data).  clear, destroy and load-into-existing are not concurrent
  * with anything on the same filter.
  *
- * Speed.  A blocked lookup costs one cache line: on x86-64 with AVX2 the
- * probes of a block are tested in vector registers (KBLOOM_NO_SIMD=1 in
- * the environment at creation selects the scalar code, for testing).
+ * Speed.  A blocked lookup costs one cache line: on x86-64 with AVX2 or
+ * AVX-512 the probes of a block are tested in vector registers (chosen at
+ * creation; KBLOOM_SIMD=scalar|avx2|avx512 in the environment caps the
+ * level and KBLOOM_NO_SIMD=1 selects the scalar code, for testing).  With
+ * AVX2 at compile time, kbloom_test() of a 4-, 8- or 16-byte key is
+ * inlined (libkbloom_inline.h).
  * Batches hash a chunk of keys, prefetch their blocks, then test them: use
  * kbloom_test_batch() when many keys are at hand.  Arrays of 2 MiB and
  * more are mapped with transparent huge pages (MADV_HUGEPAGE).
@@ -55,6 +60,16 @@ struct kbloom_filter;
 
 /* kbloom_opts.flags */
 #define KBLOOM_OPT_RANDOM_SEED	(1U << 0)	/* ignore @seed, getrandom() */
+/*
+ * Only one thread at a time adds, deletes or clears (readers may still
+ * run concurrently): bits and counters are set with plain (relaxed) loads
+ * and stores, or one vector store per block, instead of atomic ORs and
+ * compare-and-exchange, and the counts without locked instructions.  For
+ * filters a thread builds on its own (experiments, images); two writers
+ * at once lose bits.
+ */
+#define KBLOOM_OPT_SINGLE_WRITER	(1U << 1)
+#define KBLOOM_OPT_ALL	(KBLOOM_OPT_RANDOM_SEED | KBLOOM_OPT_SINGLE_WRITER)
 
 /**
  * struct kbloom_opts - optional creation parameters (NULL: all defaults)
@@ -388,5 +403,7 @@ int kbloom_image_header(const struct kbloom_filter *f,
 #ifdef __cplusplus
 }
 #endif
+
+#include "libkbloom_inline.h"
 
 #endif /* _LIBKBLOOM_H */

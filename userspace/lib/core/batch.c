@@ -199,7 +199,7 @@ long kbloom_test_batch(const struct kbloom_filter *f, const void *keys,
 		       __u8 *results)
 {
 	struct kbf_keys c = { .p = keys, .key_len = key_len };
-	__u64 h[KBF_CHUNK];
+	__u64 h[KBF_CHUNK], *blk[KBF_CHUNK];
 	__u32 done, n;
 	long hits = 0;
 	__u8 *res;
@@ -212,8 +212,16 @@ long kbloom_test_batch(const struct kbloom_filter *f, const void *keys,
 		return ret;
 	for (done = 0; done < count; done += n) {
 		n = count - done < KBF_CHUNK ? count - done : KBF_CHUNK;
-		kbf_hash_chunk_any(f, &c, n, h, false);
 		res = results ? results + done / 8 : NULL;
+#if KBF_SIMD
+		if (kbf_simd_batch(f, key_len)) {
+			kbf_simd_hash_chunk(f, c.p, key_len, n, h, blk, false);
+			c.p += (size_t)n * key_len;
+			hits += kbf_simd_test_blk(f, h, blk, n, res);
+			continue;
+		}
+#endif
+		kbf_hash_chunk_any(f, &c, n, h, false);
 #if KBF_SIMD
 		if (f->simd) {
 			hits += kbf_simd_test_chunk(f, h, n, res);
@@ -232,7 +240,7 @@ int kbloom_add_batch(struct kbloom_filter *f, const void *keys,
 		     size_t keys_len, __u32 key_len, __u32 count)
 {
 	struct kbf_keys c = { .p = keys, .key_len = key_len };
-	__u64 h[KBF_CHUNK], lost = 0;
+	__u64 h[KBF_CHUNK], *blk[KBF_CHUNK], lost = 0;
 	__u32 done, n, i;
 	int ret;
 
@@ -243,12 +251,26 @@ int kbloom_add_batch(struct kbloom_filter *f, const void *keys,
 		return ret;
 	for (done = 0; done < count; done += n) {
 		n = count - done < KBF_CHUNK ? count - done : KBF_CHUNK;
+#if KBF_SIMD
+		if (kbf_simd_batch(f, key_len)) {
+			kbf_simd_hash_chunk(f, c.p, key_len, n, h, blk, true);
+			c.p += (size_t)n * key_len;
+			kbf_simd_add_chunk(f, h, blk, n);
+			continue;
+		}
+#endif
 		kbf_hash_chunk_any(f, &c, n, h, true);
+#if KBF_SIMD
+		if (f->simd == KBF_AVX512) {
+			kbf_simd_add_chunk(f, h, NULL, n);
+			continue;
+		}
+#endif
 		for (i = 0; i < n; i++)
 			lost += kbf_add_h(f, h[i]);
 	}
-	kbf_count(&f->inserted, count);
+	kbf_count_f(f, &f->inserted, count);
 	if (lost)
-		kbf_count(&f->saturations, lost);
+		kbf_count_f(f, &f->saturations, lost);
 	return 0;
 }

@@ -72,6 +72,17 @@ static void kbf_free_words(struct kbloom_filter *f)
 		free(f->words);
 }
 
+/* Bit i of @m to bit 8 i. */
+static __u64 kbf_spread8(__u32 m)
+{
+	__u64 r = 0;
+	__u32 i;
+
+	for (i = 0; i < 8; i++)
+		r |= (__u64)(m >> i & 1) << (8 * i);
+	return r;
+}
+
 /* Allocate a zeroed filter of checked geometry. */
 int kbf_new(__u32 type, __u64 m, __u32 k, __u32 hash_id, __u32 counter_bits,
 	    __u64 seed, struct kbloom_filter **fp)
@@ -97,8 +108,11 @@ int kbf_new(__u32 type, __u64 m, __u32 k, __u32 hash_id, __u32 counter_bits,
 	f->sip_k1 = kb_sip_k1(seed);
 	f->nblocks = type == KBLOOM_TYPE_BLOCKED ? m / KBLOOM_BLOCK_BITS : 0;
 	f->nwords = kb_words(type, m, counter_bits);
-	f->simd = kbf_simd_usable(type, k);
+	f->simd = kbf_simd_level(type, k);
 	f->kmask = (1U << (k > 8 ? k - 8 : k)) - 1;
+	f->kmask64 = kbf_spread8(f->kmask);
+	f->inline_ok = f->simd != KBF_SCALAR && hash_id == KBLOOM_HASH_FAST &&
+		       k <= 8;
 	ret = kbf_alloc_words(f);
 	if (ret)
 		goto err_free_filter;
@@ -138,6 +152,7 @@ static int kbf_name_copy(char dst[KBLOOM_NAME_LEN], const char *name)
 struct kbf_params {
 	__u32 hash_id;
 	__u32 counter_bits;
+	bool single_writer;
 	__u64 seed;
 	char name[KBLOOM_NAME_LEN];
 };
@@ -152,8 +167,9 @@ static int kbf_parse_opts(__u32 type, const struct kbloom_opts *o,
 		return -EINVAL;
 	if (!o)
 		o = &defaults;
-	if (o->reserved || (o->flags & ~KBLOOM_OPT_RANDOM_SEED))
+	if (o->reserved || (o->flags & ~KBLOOM_OPT_ALL))
 		return -EINVAL;
+	par->single_writer = o->flags & KBLOOM_OPT_SINGLE_WRITER;
 	par->hash_id = o->hash_id ? o->hash_id : KBLOOM_HASH_FAST;
 	if (par->hash_id > KBLOOM_HASH_MAX)
 		return -EINVAL;
@@ -185,6 +201,7 @@ static int kbf_create(__u32 type, __u64 m, __u32 k, const struct kbf_params *par
 	if (ret)
 		return ret;
 	memcpy(f->name, par->name, KBLOOM_NAME_LEN);
+	f->single_writer = par->single_writer;
 	*fp = f;
 	return 0;
 }
@@ -233,10 +250,10 @@ int kbloom_add(struct kbloom_filter *f, const void *key, __u32 len)
 	if (!f || !kbf_key_ok(key, len))
 		return -EINVAL;
 	lost = kbf_add_h(f, kbf_hash(f, key, len));
-	kbf_count(&f->inserted, 1);
+	kbf_count_f(f, &f->inserted, 1);
 	if (!lost)
 		return 0;
-	kbf_count(&f->saturations, lost);
+	kbf_count_f(f, &f->saturations, lost);
 	return 1;
 }
 
@@ -254,7 +271,8 @@ static int kbf_test_any(const struct kbloom_filter *f, const void *key,
 	return kbf_test_h(f, kbf_hash(f, key, len));
 }
 
-int kbloom_test(const struct kbloom_filter *f, const void *key, __u32 len)
+/* (kbloom_test): the function, not libkbloom_inline.h's macro */
+int (kbloom_test)(const struct kbloom_filter *f, const void *key, __u32 len)
 {
 	if (!f || !kbf_key_ok(key, len))
 		return -EINVAL;
@@ -286,6 +304,10 @@ static void kbf_ctr_del(struct kbloom_filter *f, __u64 h)
 			new = kb_ctr_dec(old, sh, cb);
 			if (new == old)	/* saturated (or raced to zero) */
 				break;
+			if (f->single_writer) {
+				kbf_store(w, new);
+				break;
+			}
 		} while (!__atomic_compare_exchange_n(w, &old, new, true,
 						      __ATOMIC_RELAXED,
 						      __ATOMIC_RELAXED));
@@ -304,8 +326,8 @@ int kbloom_del(struct kbloom_filter *f, const void *key, __u32 len)
 	if (!kbf_ctr_test(f, h))
 		return -ENOENT;
 	kbf_ctr_del(f, h);
-	kbf_count(&f->inserted, -1ULL);
-	kbf_count(&f->deleted, 1);
+	kbf_count_f(f, &f->inserted, -1ULL);
+	kbf_count_f(f, &f->deleted, 1);
 	return 0;
 }
 

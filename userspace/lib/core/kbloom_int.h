@@ -28,19 +28,39 @@
 #define KBF_SIMD	0
 #endif
 
+/* simd levels: the blocked test and insert code the filter uses */
+enum kbf_simd {
+	KBF_SCALAR,
+	KBF_AVX2,
+	KBF_AVX512,	/* AVX-512 F, VL, BW, BITALG (vpshufbitqmb) */
+};
+
 struct kbloom_filter {
-	/* read by every operation: the first cache line */
-	__u64 *words;		/* 64-byte aligned */
-	__u64 nblocks;		/* blocked: m / 512 */
+	/*
+	 * read by every operation: the first cache line; its first fields
+	 * are the public struct kbloom_fast (libkbloom_inline.h) that the
+	 * inline lookup reads, as a union member of the same layout
+	 */
+	union {
+		struct kbloom_fast fast;
+		struct {
+			__u64 *words;	/* 64-byte aligned */
+			__u64 nblocks;	/* blocked: m / 512 */
+			__u64 seed;
+			__u64 kmask64;	/* simd.c: kmask, one bit per byte */
+			__u32 k;
+			__u32 kmask;	/* probes of the last round of 8 */
+			__u32 inline_ok;
+			__u32 fast_reserved;
+		};
+	};
 	__u64 m;
-	__u64 seed;
 	__u64 sip_k1;		/* kb_sip_k1(seed), cached */
 	__u32 type;
 	__u32 hash_id;
-	__u32 k;
 	__u32 counter_bits;
-	__u32 kmask;		/* simd.c: probes of the last round */
-	bool simd;		/* blocked test through simd.c */
+	__u8 simd;		/* enum kbf_simd */
+	bool single_writer;	/* KBLOOM_OPT_SINGLE_WRITER: plain stores */
 
 	__u64 nwords;
 	__u64 capacity;
@@ -62,12 +82,27 @@ bool kbf_same_geometry(const struct kbloom_filter *a,
 
 __u64 kbf_hash_any(const struct kbloom_filter *f, const void *key, __u32 len);
 
-/* simd.c */
-bool kbf_simd_usable(__u32 type, __u32 k);
+/* simd.c: f->simd is KBF_AVX2 or KBF_AVX512 (add: KBF_AVX512) */
+__u8 kbf_simd_level(__u32 type, __u32 k);
 int kbf_simd_test(const struct kbloom_filter *f, __u64 h);
 __u32 kbf_simd_test_chunk(const struct kbloom_filter *f, const __u64 *h,
 			  __u32 n, __u8 *res);
 void kbf_simd_apply(__u64 *w, const __u64 *mask);
+void kbf_simd_add(const struct kbloom_filter *f, __u64 h);
+void kbf_simd_add_chunk(const struct kbloom_filter *f, const __u64 *h,
+			__u64 *const *blk, __u32 n);
+void kbf_simd_hash_chunk(const struct kbloom_filter *f, const __u8 *p,
+			 __u32 len, __u32 n, __u64 *h, __u64 **blk, bool write);
+__u32 kbf_simd_test_blk(const struct kbloom_filter *f, const __u64 *h,
+			__u64 *const *blk, __u32 n, __u8 *res);
+
+/* Batches of @key_len hashed 8 at a time by kbf_simd_hash_chunk()? */
+static inline bool kbf_simd_batch(const struct kbloom_filter *f,
+				  __u32 key_len)
+{
+	return f->simd == KBF_AVX512 && f->hash_id == KBLOOM_HASH_FAST &&
+	       (key_len == 4 || key_len == 8 || key_len == 16);
+}
 
 static inline __u64 kbf_load(const __u64 *p)
 {
@@ -82,6 +117,16 @@ static inline void kbf_store(__u64 *p, __u64 v)
 static inline void kbf_count(__u64 *ctr, __u64 n)
 {
 	__atomic_fetch_add(ctr, n, __ATOMIC_RELAXED);
+}
+
+/* A filter's counter: no locked instruction with a single writer. */
+static inline void kbf_count_f(const struct kbloom_filter *f, __u64 *ctr,
+			       __u64 n)
+{
+	if (f->single_writer)
+		kbf_store(ctr, kbf_load(ctr) + n);
+	else
+		kbf_count(ctr, n);
 }
 
 static inline bool kbf_key_ok(const void *key, __u32 len)
@@ -182,10 +227,38 @@ static inline void kbf_blk_apply(__u64 *w, const __u64 *mask)
 	}
 }
 
+/*
+ * Single writer: the probes set straight into the block, each word read
+ * and written with relaxed (plain) accesses: concurrent readers see a
+ * word before or after, never torn; no other writer may run.
+ */
+static inline void kbf_blk_set_sw(__u64 *w, __u64 h, __u32 k)
+{
+	__u32 g = (__u32)h, b, i;
+	__u64 *p;
+
+	for (i = 0; i < k; i++) {
+		b = g >> 23;
+		p = &w[b >> 6];
+		kbf_store(p, kbf_load(p) | 1ULL << (b & 63));
+		g *= KB_BLOCK_MUL;
+	}
+}
+
 static inline void kbf_blk_add(const struct kbloom_filter *f, __u64 h)
 {
 	__u64 mask[KBLOOM_BLOCK_WORDS];
 
+#if KBF_SIMD
+	if (f->simd == KBF_AVX512) {
+		kbf_simd_add(f, h);
+		return;
+	}
+#endif
+	if (f->single_writer) {
+		kbf_blk_set_sw(kbf_block(f, h), h, f->k);
+		return;
+	}
 	kb_block_mask(h, f->k, mask);
 #if KBF_SIMD
 	if (f->simd) {
@@ -221,7 +294,11 @@ static inline void kbf_std_add(const struct kbloom_filter *f, __u64 h)
 		j = kb_probe_next(&p, f->m);
 		w = &f->words[j >> 6];
 		bit = 1ULL << (j & 63);
-		if (!(kbf_load(w) & bit))
+		if (kbf_load(w) & bit)
+			continue;
+		if (f->single_writer)
+			kbf_store(w, kbf_load(w) | bit);
+		else
 			__atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
 	}
 }
@@ -264,6 +341,10 @@ static inline __u32 kbf_ctr_add(const struct kbloom_filter *f, __u64 h)
 			new = kb_ctr_inc(old, sh, cb);
 			if (new == old) {
 				lost++;
+				break;
+			}
+			if (f->single_writer) {
+				kbf_store(w, new);
 				break;
 			}
 		} while (!__atomic_compare_exchange_n(w, &old, new, true,

@@ -128,7 +128,8 @@ static int port_build_mcbf(struct exp_worker *w, struct build_arg *ba,
 static int port_build_bloom(struct exp_worker *w, struct build_arg *ba,
 			    __u32 p, __u64 n)
 {
-	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST };
+	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST,
+				 .flags = KBLOOM_OPT_SINGLE_WRITER };
 	struct kb_exp_state *s = ba->s;
 	struct kb_exp *x = w->x;
 	__u32 type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * libkbloom: the inline lookup of a blocked filter.
+ *
+ * kbloom_test() of libkbloom.h is this header's kbloom_test_inline(): when
+ * the key length is a compile-time 4, 8 or 16 and the program is compiled
+ * for AVX2 (-mavx2, -march=native on x86-64), a lookup in a blocked filter
+ * with the fast hash is inlined at the call site: the hash, the block
+ * address and the test of its probes, about thirty instructions without a
+ * call, so that many lookups of a loop are in flight at once.  Every other
+ * case (other types, SipHash, variable lengths, programs built without
+ * AVX2, KBLOOM_NO_SIMD=1 in the environment when the filter was created)
+ * calls the library's kbloom_test().  Define KBLOOM_NO_INLINE before
+ * including libkbloom.h to always call the library.
+ *
+ * The answers are the library's, bit for bit: the same uapi/ hash and
+ * positions (tests/core/simd_test.c checks every path against the scalar
+ * code).  The block is read with vector loads of aligned 8-byte words,
+ * each atomic, as the library's relaxed loads: the concurrency contract of
+ * libkbloom.h holds.
+ */
+#ifndef _LIBKBLOOM_INLINE_H
+#define _LIBKBLOOM_INLINE_H
+
+#include <linux/types.h>
+
+#include "libkbloom.h"
+#include "kbloom/uapi/kbloom_hash.h"
+#include "kbloom/uapi/kbloom_layout.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KBLOOM__X86	1
+#include <immintrin.h>
+#else
+#define KBLOOM__X86	0
+#endif
+
+#if KBLOOM__X86 && defined(__AVX2__) && !defined(KBLOOM_NO_INLINE)
+#define KBLOOM_INLINE_AVX2	1
+#else
+#define KBLOOM_INLINE_AVX2	0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * struct kbloom_fast - the first fields of every struct kbloom_filter:
+ * what the inline lookup reads.  Read-only for users; its layout is part
+ * of the ABI of libkbloom.so.1.
+ * @words: the word array (64-byte aligned blocks)
+ * @nblocks: blocks of 512 bits (blocked filters)
+ * @seed: the hash seed
+ * @kmask64: bit 8 i set for each probe i of the last round of eight
+ * @k: probes per key
+ * @kmask: bit i set for each probe i of the last round of eight
+ * @inline_ok: 1 when the inline path applies: a blocked filter, the fast
+ *             hash, k <= 8, the vector code not turned off
+ * @reserved: 0
+ */
+#ifndef KBLOOM__FAST_DEFINED
+#define KBLOOM__FAST_DEFINED
+struct kbloom_fast {
+	__u64 *words;
+	__u64 nblocks;
+	__u64 seed;
+	__u64 kmask64;
+	__u32 k;
+	__u32 kmask;
+	__u32 inline_ok;
+	__u32 reserved;
+};
+#endif
+
+/* KB_BLOCK_MUL^i mod 2^32 */
+#define KBLOOM__M1	((__u32)KB_BLOCK_MUL)
+#define KBLOOM__M2	((__u32)(KBLOOM__M1 * KBLOOM__M1))
+#define KBLOOM__M3	((__u32)(KBLOOM__M2 * KBLOOM__M1))
+#define KBLOOM__M4	((__u32)(KBLOOM__M3 * KBLOOM__M1))
+#define KBLOOM__M5	((__u32)(KBLOOM__M4 * KBLOOM__M1))
+#define KBLOOM__M6	((__u32)(KBLOOM__M5 * KBLOOM__M1))
+#define KBLOOM__M7	((__u32)(KBLOOM__M6 * KBLOOM__M1))
+
+#if KBLOOM__X86
+/*
+ * The AVX2 helpers, also the library's (userspace/lib/core/simd.c): they
+ * carry their target, so they are defined whatever the compiler flags and
+ * inlined only into AVX2 code.
+ */
+#define KBLOOM__AVX2_FN \
+	static inline __attribute__((target("avx2"), always_inline))
+
+/*
+ * A relaxed load of 4 words: one aligned 32-byte load, written in asm so
+ * that it is an access of the machine, outside the C memory model (as the
+ * kernel's READ_ONCE() is), not a plain C read racing with the writers'
+ * atomic ORs.  x86 performs each aligned 8-byte part of it atomically.
+ */
+KBLOOM__AVX2_FN __m256i kbloom__load256(const __u64 *p)
+{
+	__m256i v;
+
+	__asm__ __volatile__("vmovdqa %1, %0"
+			     : "=x" (v) : "m" (*(const __m256i *)p));
+	return v;
+}
+
+/*
+ * Sign bit of lane i set iff probe i (g_i in lane i) hits a one bit of the
+ * block (lo: words 0..3, hi: 4..7): bit b = g >> 23 of the block is bit
+ * b & 31 of its 32-bit word g >> 28.
+ */
+KBLOOM__AVX2_FN __m256i kbloom__probe8(__m256i lo, __m256i hi, __m256i g)
+{
+	__m256i d = _mm256_srli_epi32(g, 28);
+	__m256i s = _mm256_srli_epi32(_mm256_slli_epi32(g, 4), 27);
+	__m256i wl = _mm256_permutevar8x32_epi32(lo, d);
+	__m256i wh = _mm256_permutevar8x32_epi32(hi, d);
+	__m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(d, 28));
+	__m256i w = _mm256_castps_si256(
+		_mm256_blendv_ps(_mm256_castsi256_ps(wl),
+				 _mm256_castsi256_ps(wh), sel));
+
+	return _mm256_slli_epi32(_mm256_srlv_epi32(w, s), 31);
+}
+#endif
+
+#if KBLOOM_INLINE_AVX2
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && \
+	defined(__AVX512BITALG__)
+/*
+ * The probes of hash @h in its block, k <= 8: g_i = (u32)h *
+ * KB_BLOCK_MUL^i, probe i is bit g_i >> 23 of the block
+ * (uapi/kbloom_layout.h): vpermq gives lane i the block word g_i >> 29,
+ * vpshufbitqmb its bit (g_i >> 23) & 63 as bit 8 i of a mask register.
+ */
+static inline __attribute__((always_inline)) int
+kbloom_fast_test_h(const struct kbloom_fast *v, __u64 h)
+{
+	const __m512i p0 = _mm512_setr_epi64(1, KBLOOM__M1, KBLOOM__M2,
+		KBLOOM__M3, KBLOOM__M4, KBLOOM__M5, KBLOOM__M6, KBLOOM__M7);
+	const __u64 *w = v->words +
+		(__u64)kb_block_index(h, v->nblocks) * KBLOOM_BLOCK_WORDS;
+	__m512i g = _mm512_mul_epu32(_mm512_set1_epi64((long long)h), p0);
+	__m512i blk, sel;
+
+	__asm__ __volatile__("vmovdqa64 %1, %0"
+			     : "=v" (blk) : "m" (*(const __m512i *)w));
+	sel = _mm512_permutexvar_epi64(_mm512_srli_epi64(g, 29), blk);
+	return (_mm512_bitshuffle_epi64_mask(sel, _mm512_srli_epi64(g, 23)) &
+		v->kmask64) == v->kmask64;
+}
+#else
+/* The same with AVX2: eight 32-bit lanes, the block in two registers. */
+static inline __attribute__((always_inline)) int
+kbloom_fast_test_h(const struct kbloom_fast *v, __u64 h)
+{
+	const __m256i p0 = _mm256_setr_epi32(1, (int)KBLOOM__M1,
+		(int)KBLOOM__M2, (int)KBLOOM__M3, (int)KBLOOM__M4,
+		(int)KBLOOM__M5, (int)KBLOOM__M6, (int)KBLOOM__M7);
+	const __u64 *w = v->words +
+		(__u64)kb_block_index(h, v->nblocks) * KBLOOM_BLOCK_WORDS;
+	__m256i lo = kbloom__load256(w);
+	__m256i hi = kbloom__load256(w + 4);
+	__m256i g = _mm256_mullo_epi32(_mm256_set1_epi32((int)(__u32)h), p0);
+	__u32 m = (__u32)_mm256_movemask_ps(
+		_mm256_castsi256_ps(kbloom__probe8(lo, hi, g)));
+
+	return (m & v->kmask) == v->kmask;
+}
+#endif
+#endif
+
+/**
+ * kbloom_test_inline() - kbloom_test(), inlined where it can be
+ *
+ * Return: as kbloom_test().
+ */
+static inline __attribute__((always_inline)) int
+kbloom_test_inline(const struct kbloom_filter *f, const void *key, __u32 len)
+{
+#if KBLOOM_INLINE_AVX2
+	const struct kbloom_fast *v = (const struct kbloom_fast *)f;
+
+	if (__builtin_constant_p(len) &&
+	    (len == 4 || len == 8 || len == 16) && f && key && v->inline_ok)
+		return kbloom_fast_test_h(v, kb_hash_fast(v->seed, key, len));
+#endif
+	return (kbloom_test)(f, key, len);
+}
+
+#ifndef KBLOOM_NO_INLINE
+#define kbloom_test(f, key, len)	kbloom_test_inline((f), (key), (len))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBKBLOOM_INLINE_H */
