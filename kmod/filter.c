@@ -83,6 +83,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	f->words = kvcalloc(f->nwords, sizeof(*f->words), KB_GFP);
 	if (!f->words)
 		goto err_filter;
+	if (f->ops->init && f->ops->init(f))
+		goto err_words;
 	atomic64_add(f->bytes, &kb_live_bytes);
 	refcount_set(&f->ref, 1);
 	mutex_init(&f->wmutex);
@@ -91,6 +93,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	strscpy_pad(f->name, name, sizeof(f->name));
 	return f;
 
+err_words:
+	kvfree(f->words);
 err_filter:
 	pr_warn_ratelimited("filter %.31s: cannot allocate %llu bytes\n",
 			    name, f->bytes);
@@ -114,6 +118,20 @@ void kb_filter_free(struct kb_filter *f)
 	call_rcu(&f->rcu, kb_filter_free_rcu);
 }
 
+/* @f was published: its type's timers start. */
+void kb_filter_arm(struct kb_filter *f)
+{
+	if (f->ops->arm)
+		f->ops->arm(f);
+}
+
+/* @f was unpublished: its type's timers stop before its last put. */
+void kb_filter_disarm(struct kb_filter *f)
+{
+	if (f->ops->disarm)
+		f->ops->disarm(f);
+}
+
 static u64 kb_key_hash(const struct kb_filter *f, const u8 *key, u32 len)
 {
 	return kb_hash(f->g.hash_id, f->g.seed, key, len);
@@ -133,6 +151,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_DLEFT] = &kb_dleft_ops,
 	[KBLOOM_TYPE_COUNT_MIN] = &kb_cm_ops,
 	[KBLOOM_TYPE_PARTITIONED] = &kb_part_ops,
+	[KBLOOM_TYPE_AGE_PARTITIONED] = &kb_win_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

@@ -8,6 +8,7 @@
  *   dleft.c     the d-left counting filter
  *   countmin.c  the Count-Min sketch (spectral Bloom filter)
  *   partitioned.c the partitioned Bloom filter (k slices)
+ *   window.c    the age-partitioned window (k + l slices, rotations)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -70,6 +71,7 @@ struct kb_geom {
 	u32 vi_l;
 	u32 update;
 	u64 buckets;
+	u64 gen_len;		/* age-partitioned: keys or ns per generation */
 };
 
 struct kb_filter;
@@ -97,6 +99,15 @@ struct kb_filter;
  * @stat:    NULL, or the type's corrections to the generic statistics
  *           (n_est of a type that stores one entry per key), called
  *           last by kb_filter_stat()
+ * @init:    NULL, or the type's state beside the array (in f->scratch),
+ *           made by kb_filter_alloc(): 0 or -ENOMEM
+ * @arm:     NULL, or start the type's timers: the filter was published
+ *           (under the registry's lock)
+ * @disarm:  NULL, or stop them and wait for them: the filter was
+ *           unpublished (under the registry's lock; may sleep)
+ * @save_tail: NULL, or the type's state into an image's geometry tail
+ * @load_tail: NULL, or the type's state from a verified image's tail,
+ *           before the filter is published
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -108,6 +119,13 @@ struct kb_type_ops {
 	u64 (*ones)(const struct kb_filter *f);
 	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
 	void (*stat)(const struct kb_filter *f, struct kbloom_stat *st);
+	int (*init)(struct kb_filter *f);
+	void (*arm)(struct kb_filter *f);
+	void (*disarm)(struct kb_filter *f);
+	void (*save_tail)(const struct kb_filter *f,
+			  struct kbloom_image_geom *t);
+	void (*load_tail)(struct kb_filter *f,
+			  const struct kbloom_image_geom *t);
 };
 
 struct kb_filter {
@@ -132,7 +150,8 @@ struct kb_filter {
 	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
 	/* d-left: counts split across words; cuckoo: entries moving */
 	seqcount_spinlock_t wseq;
-	void *scratch;			/* cuckoo: writers' memory, kfree()d */
+	/* cuckoo: the writers' memory; window: its state; kfree()d */
+	void *scratch;
 	atomic64_t *words;
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
@@ -159,6 +178,8 @@ u64 kb_geom_words(const struct kb_geom *g);
 int kb_geom_bytes(const struct kb_geom *g, u64 *bytes);
 struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name);
 void kb_filter_free(struct kb_filter *f);
+void kb_filter_arm(struct kb_filter *f);
+void kb_filter_disarm(struct kb_filter *f);
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
 int kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
@@ -189,6 +210,9 @@ extern const struct kb_type_ops kb_cm_ops;
 
 /* partitioned.c */
 extern const struct kb_type_ops kb_part_ops;
+
+/* window.c */
+extern const struct kb_type_ops kb_win_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -362,7 +362,7 @@ static inline int kb_image_geom_state_ok(const struct kbloom_image_hdr *h,
 
 	if (h->type != KBLOOM_TYPE_AGE_PARTITIONED)
 		return kb_image_geom_reserved_ok(g);
-	if (!kb_win_state_ok(kb_le32(h->k) + g->tables,
+	if (!kb_win_state_ok(kb_le32(h->k) + g->tables, g->update,
 			     kb_le64(g->reserved[KB_WIN_GEOM_GEN_LEN]),
 			     kb_le64(g->reserved[KB_WIN_GEOM_HEAD]),
 			     kb_le64(g->reserved[KB_WIN_GEOM_CLOCK])))

@@ -76,6 +76,8 @@
 #include "kbloom_shape.h"
 
 #define KB_WIN_SLICES_MAX	(KBLOOM_K_MAX + KB_WIN_L_MAX)
+/* The shortest time generation: 1 ms. */
+#define KB_WIN_GEN_NS_MIN	1000000ULL
 #define KB_WIN_SLICE_STEP	64ULL
 
 /* The version-3 geometry tail's reserved[] words of this type */
@@ -112,12 +114,15 @@ static inline int kb_win_shape_init(struct kb_shape *s, __u32 k, __u32 l,
 }
 
 /*
- * The window state of an image tail: a generation length, a head among
- * the slices, a clock within the generation.
+ * The window state of an image tail: a generation length (a time one of
+ * at least KB_WIN_GEN_NS_MIN), a head among the slices, a clock within
+ * the generation.
  */
-static inline int kb_win_state_ok(__u32 slices, __u64 gen_len, __u64 head,
-				  __u64 clock)
+static inline int kb_win_state_ok(__u32 slices, __u32 kind, __u64 gen_len,
+				  __u64 head, __u64 clock)
 {
+	if (kind == KB_WIN_CLOCK_NS && gen_len < KB_WIN_GEN_NS_MIN)
+		return 0;
 	return gen_len && head < slices && clock <= gen_len;
 }
 

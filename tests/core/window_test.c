@@ -354,6 +354,10 @@ TEST(bad_params_refused)
 		EXPECT_EQ(-EINVAL, kbloom_win_create(&wp, NULL, &f))
 			TH_LOG("case %d", i);
 	}
+	wp = ok;
+	wp.clock = KB_WIN_CLOCK_NS;
+	wp.window = 2 * KB_WIN_GEN_NS_MIN;	/* l = 3: generations < 1 ms */
+	EXPECT_EQ(-EINVAL, kbloom_win_create(&wp, NULL, &f));
 	EXPECT_EQ(-EINVAL, kbloom_win_create(&ok, &o, &f));
 	EXPECT_EQ(-EINVAL, kbloom_win_create(NULL, NULL, &f));
 	EXPECT_EQ(NULL, f);

@@ -164,6 +164,8 @@ static void fz_geometry(struct fuzz *z, struct kbloom_create *c)
 	if (fz_chance(z, 25))
 		c->buckets = fz_chance(z, 50) ? 1ULL << fz_below(z, 34) :
 						fz_interesting(z);
+	if (fz_chance(z, 10))
+		c->window = fz_interesting(z);
 }
 
 /* Count-Min: rows, columns, 16/32-bit counters, either update rule. */
@@ -176,6 +178,28 @@ static void fz_create_cm(struct fuzz *z, struct kbloom_create *c)
 		c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
 	else
 		c->buckets = KB_CM_WIDTH_MIN + fz_below(z, 1 << 16);
+}
+
+/*
+ * A window: either clock, generations from 1 ms (time) or 1 key, explicit
+ * slices or planned; the time windows' work items run while the fuzzer
+ * creates, destroys and restores around them.
+ */
+static void fz_create_win(struct fuzz *z, struct kbloom_create *c)
+{
+	c->update = KB_WIN_CLOCK_KEYS + fz_below(z, 2);
+	c->k = 1 + fz_below(z, 12);
+	c->tables = 1 + fz_below(z, 8);
+	c->window = c->update == KB_WIN_CLOCK_NS ?
+		    c->tables * KB_WIN_GEN_NS_MIN * (1 + fz_below(z, 50)) :
+		    1 + fz_below(z, 1 << 16);
+	if (fz_chance(z, 50)) {
+		c->buckets = 64 * (1 + fz_below(z, 256));
+		return;
+	}
+	c->fpr_pico = 1000000000ULL + fz_below(z, 1ULL << 36);
+	if (c->update == KB_WIN_CLOCK_NS)
+		c->capacity = 1 + fz_below(z, 20000);
 }
 
 /* Cuckoo geometry alone (m, k derived), sometimes out of range. */
@@ -207,6 +231,10 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	/* half the Count-Min creates well-formed, so that sketches exist */
 	if (c->type == KBLOOM_TYPE_COUNT_MIN && fz_chance(z, 50)) {
 		fz_create_cm(z, c);
+		return;
+	}
+	if (c->type == KBLOOM_TYPE_AGE_PARTITIONED && fz_chance(z, 50)) {
+		fz_create_win(z, c);
 		return;
 	}
 	if (c->type == KBLOOM_TYPE_COUNTING)

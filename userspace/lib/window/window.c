@@ -28,7 +28,8 @@ int kbw_new(const struct kb_shape *s, __u64 gen_len, __u32 hash_id,
 	__u64 bytes;
 
 	if (s->type != KBLOOM_TYPE_AGE_PARTITIONED || kb_shape_check(s) ||
-	    !gen_len)
+	    !gen_len || (s->update == KB_WIN_CLOCK_NS &&
+			 gen_len < KB_WIN_GEN_NS_MIN))
 		return -EINVAL;
 	f = aligned_alloc(KBW_CACHELINE, sizeof(*f));
 	if (!f)
