@@ -197,6 +197,10 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 int partitioned_create(struct ctl *c, int argc, char **argv);
 void partitioned_stat_text(const struct kbloom_stat *st);
 
+/* window.c */
+int window_create(struct ctl *c, int argc, char **argv);
+void window_stat_text(const struct kbloom_stat *st);
+
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);

@@ -148,6 +148,8 @@ const char *type_name(__u32 type)
 		return "dleft";
 	case KBLOOM_TYPE_PARTITIONED:
 		return "partitioned";
+	case KBLOOM_TYPE_AGE_PARTITIONED:
+		return "window";
 	}
 	return "unknown";
 }
