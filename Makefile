@@ -358,11 +358,11 @@ $(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h tests/fuzz/
 # the cuckoo, d-left and partitioned loaders: the core and the families
 FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
 	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c) \
-	$(wildcard userspace/lib/partitioned/*.c)
+	$(wildcard userspace/lib/partitioned/*.c userspace/lib/window/*.c)
 $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h \
-			   userspace/lib/partitioned/*.h)
+			   userspace/lib/partitioned/*.h userspace/lib/window/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
