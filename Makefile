@@ -167,6 +167,8 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 
 # the sketch moves shared counters with compare-and-exchange (BPF v3)
 $(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the window moves its generation start by compare-and-exchange (BPF v3)
+$(B)/bpf/kbloom_window.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@
