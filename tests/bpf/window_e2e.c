@@ -54,24 +54,6 @@ FIXTURE(win) {
 	int tc_attached;
 };
 
-static int udp_sock(const struct kbt_ns *ns, const char *addr, int port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
-	int saved, fd;
-
-	if (kbt_ns_enter(ns, &saved))
-		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	inet_pton(AF_INET, addr, &sa.sin_addr);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		fd = -1;
-	}
-	kbt_ns_leave(saved);
-	return fd;
-}
-
 static __u64 mono_ns(void)
 {
 	struct timespec ts;
@@ -167,13 +149,13 @@ static int wn_net(FIXTURE_DATA(win) *self)
 			   11 + i))
 			return -1;
 		snprintf(addr, sizeof(addr), "10.0.0.%d", 11 + i);
-		self->tx[i] = udp_sock(&self->a, addr, 5000);
+		self->tx[i] = kbt_udp_sock(&self->a, addr, 5000);
 		if (self->tx[i] < 0)
 			return -1;
 	}
 	self->b_if = kbt_ifindex(&self->b, "eth0");
-	self->rx = udp_sock(&self->b, "10.0.0.2", 5000);
-	self->btx = udp_sock(&self->b, "10.0.0.2", 0);
+	self->rx = kbt_udp_sock(&self->b, "10.0.0.2", 5000);
+	self->btx = kbt_udp_sock(&self->b, "10.0.0.2", 0);
 	return self->rx > 0 && self->btx > 0 ? 0 : -1;
 }
 

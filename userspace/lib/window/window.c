@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
-#include <sys/random.h>
 
 #include "window_int.h"
+#include "../create_v3.h"
 
 __u64 kbw_monotonic(void *ctx)
 {
@@ -25,7 +25,6 @@ int kbw_new(const struct kb_shape *s, __u64 gen_len, __u32 hash_id,
 	    __u64 seed, struct kbloom_win **fp)
 {
 	struct kbloom_win *f;
-	__u64 bytes;
 
 	if (s->type != KBLOOM_TYPE_AGE_PARTITIONED || kb_shape_check(s) ||
 	    !gen_len || (s->update == KB_WIN_CLOCK_NS &&
@@ -38,13 +37,9 @@ int kbw_new(const struct kb_shape *s, __u64 gen_len, __u32 hash_id,
 	f->s = *s;
 	f->slices = kb_win_slices(s->k, s->tables);
 	f->nwords = kb_shape_words(s);
-	bytes = (f->nwords * 8 + KBW_CACHELINE - 1) &
-		~(__u64)(KBW_CACHELINE - 1);
-	f->words = bytes <= SIZE_MAX ? aligned_alloc(KBW_CACHELINE, bytes) :
-				       NULL;
+	f->words = kb_v3_words_alloc(f->nwords);
 	if (!f->words)
 		goto err_free_filter;
-	memset(f->words, 0, bytes);
 	f->gen_len = gen_len;
 	f->hash_id = hash_id;
 	f->seed = seed;
@@ -56,35 +51,6 @@ int kbw_new(const struct kb_shape *s, __u64 gen_len, __u32 hash_id,
 err_free_filter:
 	free(f);
 	return -ENOMEM;
-}
-
-/* A name for images: NULL or "" (none), else 1..31 valid characters. */
-static bool kbw_name_ok(const char *name)
-{
-	if (!name || !name[0])
-		return true;
-	return strnlen(name, KBLOOM_NAME_LEN) < KBLOOM_NAME_LEN &&
-	       kb_name_valid(name);
-}
-
-/* The hash of the options (NULL: defaults): 0, -EINVAL or -EIO. */
-static int kbw_opts(const struct kbloom_opts *o, __u32 *hash_id,
-		    __u64 *seed)
-{
-	*hash_id = KBLOOM_HASH_FAST;
-	*seed = 0;
-	if (!o)
-		return 0;
-	if (o->reserved || o->counter_bits || !kbw_name_ok(o->name) ||
-	    (o->flags & ~KBLOOM_OPT_RANDOM_SEED) ||
-	    o->hash_id > KBLOOM_HASH_MAX)
-		return -EINVAL;
-	*hash_id = o->hash_id ? o->hash_id : KBLOOM_HASH_FAST;
-	*seed = o->seed;
-	if ((o->flags & KBLOOM_OPT_RANDOM_SEED) &&
-	    getrandom(seed, sizeof(*seed), 0) != sizeof(*seed))
-		return -EIO;
-	return 0;
 }
 
 /* The shape of @wp: planned from (load, target) or explicit. */
@@ -119,7 +85,7 @@ int kbloom_win_create(const struct kbloom_win_params *wp,
 	ret = kbw_shape(wp, &s);
 	if (ret)
 		return ret;
-	ret = kbw_opts(opts, &hash_id, &seed);
+	ret = kb_opts_v3(opts, &hash_id, &seed);
 	if (ret)
 		return ret;
 	ret = kbw_new(&s, kb_win_gen_len(wp->window, s.tables), hash_id, seed,
