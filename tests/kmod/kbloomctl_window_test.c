@@ -131,6 +131,25 @@ TEST_F(wc, bad_keywords)
 	    "fpr", "1e-9");
 }
 
+/* A window may forget: xdp attach gate and mcast refuse it, nothing made. */
+TEST_F(wc, refused_by_gate_and_mcast)
+{
+	struct kbctl_res r;
+
+	CTL(0, "", "create", "wg", "window", "keys", "100", "fpr", "1%");
+	EXPECT_EQ(2, kbctl_run(&r, "xdp", "attach", "gate", "kbwc-gate", "dev",
+			       "lo", "mode", "generic", "module-filter", "wg"));
+	EXPECT_NE(NULL, strstr(r.err, "module-filter 'wg': a window filter may forget keys (MAY_FN)"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "xdp", "attach", "mcast", "kbwc-mc", "dev",
+			       "lo", "mode", "generic", "module-filter", "wg"));
+	EXPECT_NE(NULL, strstr(r.err, "MAY_FN")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_NE(0, kbctl_run(&r, "xdp", "status", "kbwc-gate"));
+	kbctl_free(&r);
+}
+
 /* plan's "window" row: at most the target, k from it. */
 TEST(plan_row)
 {
