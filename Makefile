@@ -167,6 +167,8 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 
 # the sketch moves shared counters with compare-and-exchange (BPF v3)
 $(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the window moves its generation start by compare-and-exchange (BPF v3)
+$(B)/bpf/kbloom_window.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@
@@ -360,12 +362,13 @@ $(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h tests/fuzz/
 FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
 	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c) \
 	$(wildcard userspace/lib/partitioned/*.c userspace/lib/scalable/*.c) \
+	$(wildcard userspace/lib/window/*.c) \
 	$(addprefix userspace/lib/stable/,stable.c stable_image.c stable_keys.c)
 $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h \
 			   userspace/lib/partitioned/*.h userspace/lib/scalable/*.h \
-			   userspace/lib/stable/*.h)
+			   userspace/lib/stable/*.h userspace/lib/window/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \

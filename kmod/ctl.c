@@ -64,7 +64,8 @@ static bool kb_geom_twin(const struct kb_geom *a, const struct kb_geom *b)
 	       a->counter_bits == b->counter_bits &&
 	       a->fp_bits == b->fp_bits && a->slots == b->slots &&
 	       a->tables == b->tables && a->vi_l == b->vi_l &&
-	       a->update == b->update && a->buckets == b->buckets;
+	       a->update == b->update && a->buckets == b->buckets &&
+	       a->gen_len == b->gen_len;
 }
 
 /* CREATE of a name in use: fine with KBLOOM_CREATE_EXIST and a twin. */
@@ -97,6 +98,9 @@ int kb_cmd_create(struct kb_ucmd *ucmd)
 	ret = kb_create_geom(cmd, &g);
 	if (ret)
 		return ret;
+	/* only a window has one */
+	if (cmd->window && cmd->type != KBLOOM_TYPE_AGE_PARTITIONED)
+		return -EINVAL;
 	ret = kb_geom_bytes(&g, &bytes);
 	if (ret)
 		return ret;

@@ -120,6 +120,20 @@ void kb_filter_free(struct kb_filter *f)
 	call_rcu(&f->rcu, kb_filter_free_rcu);
 }
 
+/* @f was published: its type's timers start. */
+void kb_filter_arm(struct kb_filter *f)
+{
+	if (f->ops->arm)
+		f->ops->arm(f);
+}
+
+/* @f was unpublished: its type's timers stop before its last put. */
+void kb_filter_disarm(struct kb_filter *f)
+{
+	if (f->ops->disarm)
+		f->ops->disarm(f);
+}
+
 static u64 kb_key_hash(const struct kb_filter *f, const u8 *key, u32 len)
 {
 	return kb_hash(f->g.hash_id, f->g.seed, key, len);
@@ -142,6 +156,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_SCALABLE] = &kb_sbf_ops,
 	[KBLOOM_TYPE_DYNAMIC] = &kb_sbf_ops,
 	[KBLOOM_TYPE_STABLE] = &kb_stable_ops,
+	[KBLOOM_TYPE_AGE_PARTITIONED] = &kb_win_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

@@ -68,6 +68,8 @@ static void kb_image_tail(const struct kb_filter *f,
 	t->buckets = kb_le64(g->buckets);
 	t->kicks = kb_le64(atomic64_read(&f->kicks));
 	t->overflows = kb_le64(atomic64_read(&f->overflows));
+	if (f->ops->save_tail)
+		f->ops->save_tail(f, t);
 }
 
 static void kb_image_words(const struct kb_filter *f, __le64 *out)
@@ -219,6 +221,8 @@ static void kb_image_geom(const void *img, struct kb_geom *g)
 	g->vi_l = hd->g.vi_l;
 	g->update = hd->g.update;
 	g->buckets = kb_le64(hd->g.buckets);
+	if (g->type == KBLOOM_TYPE_AGE_PARTITIONED)
+		g->gen_len = kb_le64(hd->g.reserved[KB_WIN_GEOM_GEN_LEN]);
 }
 
 /* A new, unpublished filter named @name from a verified image. */
@@ -244,6 +248,8 @@ static struct kb_filter *kb_image_filter(const void *img, const char *name)
 	if (kb_le16(hd->h.hdr_len) != KBLOOM_IMAGE_HDR_LEN) {
 		atomic64_set(&f->kicks, kb_le64(hd->g.kicks));
 		atomic64_set(&f->overflows, kb_le64(hd->g.overflows));
+		if (f->ops->load_tail)
+			f->ops->load_tail(f, &hd->g);
 	}
 	return f;
 }

@@ -11,6 +11,7 @@
  *   scalable.c  the scalable and dynamic Bloom filters (generations)
  *   dynamic.c   the dynamic filter's deletes and merges
  *   scalable_image.c their container images
+ *   window.c    the age-partitioned window (k + l slices, rotations)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -73,6 +74,7 @@ struct kb_geom {
 	u32 vi_l;
 	u32 update;
 	u64 buckets;
+	u64 gen_len;		/* age-partitioned: keys or ns per generation */
 };
 
 struct kb_filter;
@@ -100,10 +102,12 @@ struct kb_filter;
  * @stat:    NULL, or the type's corrections to the generic statistics
  *           (n_est of a type that stores one entry per key), called
  *           last by kb_filter_stat()
+ * @init:    NULL, or the type's state for a new filter, made by
+ *           kb_filter_alloc() with f->g set: the containers (scalable,
+ *           dynamic) their object in f->priv (may set f->bytes), the
+ *           window its clock beside the array in f->scratch; 0 or -ENOMEM
  * A type whose filter is more than one array (the containers: scalable,
  * dynamic) keeps its object in f->priv and has:
- * @init:    makes f->priv for a new filter (f->g set; may set f->bytes);
- *           0 or -ENOMEM
  * @release: frees f->priv, after the last reference and a grace period
  * @flush:   FLUSH of f->priv, under f->wmutex
  * @remove:  instead of @del, a delete that can be refused: 1 deleted, 0
@@ -112,6 +116,14 @@ struct kb_filter;
  *           @cmd->buf_len is short, else the image copied to @cmd->buf
  * @restore: a new, unpublished filter named @name from a container image
  *           that passed kb_container_verify(); ERR_PTR on error
+ * A type with timers (the time window) has:
+ * @arm:     NULL, or start the type's timers: the filter was published
+ *           (under the registry's lock)
+ * @disarm:  NULL, or stop them and wait for them: the filter was
+ *           unpublished (under the registry's lock; may sleep)
+ * @save_tail: NULL, or the type's state into an image's geometry tail
+ * @load_tail: NULL, or the type's state from a verified image's tail,
+ *           before the filter is published
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -130,6 +142,12 @@ struct kb_type_ops {
 	int (*save)(struct kb_filter *f, struct kbloom_image_op *cmd);
 	struct kb_filter *(*restore)(const void *img, u64 len,
 				     const char *name);
+	void (*arm)(struct kb_filter *f);
+	void (*disarm)(struct kb_filter *f);
+	void (*save_tail)(const struct kb_filter *f,
+			  struct kbloom_image_geom *t);
+	void (*load_tail)(struct kb_filter *f,
+			  const struct kbloom_image_geom *t);
 };
 
 struct kb_filter {
@@ -154,7 +172,8 @@ struct kb_filter {
 	spinlock_t wlock;		/* d-left, cuckoo: serialises the writers */
 	/* d-left: counts split across words; cuckoo: entries moving */
 	seqcount_spinlock_t wseq;
-	void *scratch;			/* cuckoo: writers' memory, kfree()d */
+	/* cuckoo: the writers' memory; window: its state; kfree()d */
+	void *scratch;
 	atomic64_t *words;
 	void *priv;			/* containers: the type's object */
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
@@ -182,6 +201,8 @@ u64 kb_geom_words(const struct kb_geom *g);
 int kb_geom_bytes(const struct kb_geom *g, u64 *bytes);
 struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name);
 void kb_filter_free(struct kb_filter *f);
+void kb_filter_arm(struct kb_filter *f);
+void kb_filter_disarm(struct kb_filter *f);
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
 int kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
@@ -218,6 +239,8 @@ extern const struct kb_type_ops kb_part_ops;
 extern const struct kb_type_ops kb_sbf_ops;	/* scalable and dynamic */
 /* stable.c */
 extern const struct kb_type_ops kb_stable_ops;
+/* window.c */
+extern const struct kb_type_ops kb_win_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

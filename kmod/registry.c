@@ -109,10 +109,12 @@ static void kb_reg_account(struct kb_filter *f)
 	f->id = ++kb_last_id;
 	kb_nr_filters++;
 	kb_total_bytes += f->bytes;
+	kb_filter_arm(f);
 }
 
 static void kb_reg_unaccount(struct kb_filter *f)
 {
+	kb_filter_disarm(f);
 	kb_nr_filters--;
 	kb_total_bytes -= f->bytes;
 }

@@ -43,7 +43,7 @@
 
 #define KBLOOM_DEVICE		"/dev/kbloom"
 #define KBLOOM_ABI_MAJOR	1U
-#define KBLOOM_ABI_MINOR	1U	/* 1: geometry fields, COUNT */
+#define KBLOOM_ABI_MINOR	2U	/* 1: geometry fields, COUNT; 2: window */
 
 #define KBLOOM_IOCTL_TYPE	0xB1
 #define KBLOOM_CMD_BASE		0x80
@@ -127,16 +127,24 @@ struct kbloom_version {
  *     @counter_bits = cell bits d (1, 2, 4, 8; 0 means 1; Max = 2^d - 1)
  *     and @buckets = P decrements per insert, or @fpr_pico with @buckets 0
  *     (P planned by kb_stable_plan() for that stable-point rate);
- *     @capacity 0.  Out: the geometry used (planned fields filled in), as
- *     STAT reports it
+ *     @capacity 0.  Age-partitioned takes @update = the clock
+ *     (KB_WIN_CLOCK_KEYS or KB_WIN_CLOCK_NS), @window, and @k, @tables = l
+ *     and @buckets = slice bits, or (@capacity, @fpr_pico) planned by
+ *     kb_win_plan() with @k and @tables optional
+ *     (uapi/kbloom_var_window.h); @capacity is the keys expected in a time
+ *     window and must be 0 for a count window.  Out: the geometry used
+ *     (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
+ * @window: (ABI 1.2) age-partitioned: the window guaranteed, in keys or
+ *     ns (a time generation is at least KB_WIN_GEN_NS_MIN ns); 0 for
+ *     every other type
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
  * Errors: EINVAL for a bad name, a type outside enum kbloom_type, a bad
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
  * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_STABLE); EEXIST for a name in use
+ * after KBLOOM_TYPE_AGE_PARTITIONED); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -164,6 +172,7 @@ struct kbloom_create {
 	__u32 update;
 	__u32 reserved1;
 	__u64 buckets;
+	__u64 window;
 };
 
 #define KBLOOM_IOCTL_CREATE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_CREATE)
@@ -290,6 +299,11 @@ struct kbloom_keys {
  *   summed over the generations, @fpr_now_pico is the union bound of their
  *   rates, @slots the number of generations, @tables and @buckets growth
  *   and ratio, @kicks the deletes refused (several generations matched).
+ * @window, @gen_len, @gen_clock, @rotations, @head: (ABI 1.2)
+ *   age-partitioned: the window guaranteed and the generation length
+ *   (keys or ns), the keys in or the ns since the start of the current
+ *   generation, the generations started, the physical index of the
+ *   newest slice; 0 for other types.
  * With KBLOOM_STAT_DEVICE: @filters is the number of filters and @bytes
  * the memory of all of them (0 after all are destroyed); the rest is 0.
  */
@@ -323,6 +337,12 @@ struct kbloom_stat {
 	__u64 buckets;
 	__u64 kicks;
 	__u64 overflows;
+	__u64 window;
+	__u64 gen_len;
+	__u64 gen_clock;
+	__u64 rotations;
+	__u32 head;
+	__u32 reserved2;
 };
 
 #define KBLOOM_IOCTL_STAT	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_STAT)

@@ -107,7 +107,9 @@ struct kbloom_image_hdr {
  * @reserved0: must be 0
  * @kicks: cuckoo: fingerprints moved by inserts (a statistic), else 0
  * @overflows: cuckoo and d-left: adds refused for lack of room, else 0
- * @reserved: must be 0; later types give these fields names
+ * @reserved: must be 0; later types give these fields names: the
+ *     age-partitioned window keeps its state there (KB_WIN_GEOM_*,
+ *     kbloom_var_window.h)
  */
 struct kbloom_image_geom {
 	__u8 fp_bits;
@@ -350,6 +352,26 @@ static inline int kb_image_geom_reserved_ok(const struct kbloom_image_geom *g)
 }
 
 /*
+ * The age-partitioned window's state in the tail's reserved[] words
+ * (KB_WIN_GEOM_*, kbloom_var_window.h); the other types have none there.
+ */
+static inline int kb_image_geom_state_ok(const struct kbloom_image_hdr *h,
+					 const struct kbloom_image_geom *g)
+{
+	struct kbloom_image_geom t = *g;
+
+	if (h->type != KBLOOM_TYPE_AGE_PARTITIONED)
+		return kb_image_geom_reserved_ok(g);
+	if (!kb_win_state_ok(kb_le32(h->k) + g->tables, g->update,
+			     kb_le64(g->reserved[KB_WIN_GEOM_GEN_LEN]),
+			     kb_le64(g->reserved[KB_WIN_GEOM_HEAD]),
+			     kb_le64(g->reserved[KB_WIN_GEOM_CLOCK])))
+		return 0;
+	__builtin_memset(t.reserved, 0, sizeof(t.reserved));
+	return kb_image_geom_reserved_ok(&t);
+}
+
+/*
  * The geometry tail of a version-3 header that passed kb_image_check()
  * (a version-2 header has none: 0).
  */
@@ -361,7 +383,7 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 
 	if (kb_le16(h->version) != KBLOOM_IMAGE_VERSION_GEOM)
 		return 0;
-	if (!kb_image_geom_reserved_ok(g))
+	if (!kb_image_geom_state_ok(h, g))
 		return -EBADMSG;
 	kb_image_shape(h, g, &s);
 	ret = kb_shape_check(&s);
@@ -371,7 +393,8 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 		return -EBADMSG;
 	if ((h->type == KBLOOM_TYPE_CUCKOO ||
 	     h->type == KBLOOM_TYPE_PARTITIONED ||
-	     h->type == KBLOOM_TYPE_STABLE) && h->saturations)
+	     h->type == KBLOOM_TYPE_STABLE ||
+	     h->type == KBLOOM_TYPE_AGE_PARTITIONED) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))
@@ -513,7 +536,7 @@ static inline int kb_image_verify_v3(const void *buf, __u64 len, __u32 type,
 
 /*
  * Container images: a filter made of generations or rows (scalable,
- * dynamic, age-partitioned, persistent, matrix) is
+ * dynamic, persistent, matrix) is
  *
  *   struct kbloom_container_hdr   (KBLOOM_CONTAINER_HDR_LEN bytes)
  *   member 0, member 1, ...       (count complete images, back to back)
@@ -558,8 +581,11 @@ struct kbloom_container_hdr {
 
 static inline int kb_type_container(__u32 type)
 {
+	/*
+	 * The age-partitioned window is one array of slices: a version-3
+	 * image whose tail carries the head and the generation clock.
+	 */
 	return type == KBLOOM_TYPE_SCALABLE || type == KBLOOM_TYPE_DYNAMIC ||
-	       type == KBLOOM_TYPE_AGE_PARTITIONED ||
 	       type == KBLOOM_TYPE_PERSISTENT || type == KBLOOM_TYPE_MATRIX;
 }
 

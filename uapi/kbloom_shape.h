@@ -28,6 +28,10 @@
 #define KB_CM_ALL		1U	/* minimum selection: every row */
 #define KB_CM_MIN_INC		2U	/* minimal increase */
 
+/* Age-partitioned generation clocks (struct kb_shape .update) */
+#define KB_WIN_CLOCK_KEYS	1U	/* gen_len keys per generation */
+#define KB_WIN_CLOCK_NS		2U	/* gen_len nanoseconds per generation */
+
 /* Limits of the geometry fields */
 #define KB_CUCKOO_FP_MIN	4U
 #define KB_CUCKOO_FP_MAX	32U
@@ -39,23 +43,27 @@
 #define KB_CM_ROWS_MAX		16U
 #define KB_CM_WIDTH_MIN		16ULL
 #define KB_STABLE_P_MAX		4096U	/* stable: decrements per insert */
+#define KB_WIN_L_MIN		1U
+#define KB_WIN_L_MAX		32U
 
 /**
  * struct kb_shape - the geometry of a filter's array
  * @type: enum kbloom_type
  * @k: probes per key (classic, VI); 2 (cuckoo); d (d-left, Count-Min);
- *     slices (partitioned)
- * @m: bits (standard, blocked, partitioned), counters (counting, VI,
+ *     slices (partitioned); slices a key is added to (age-partitioned)
+ * @m: bits (standard, blocked, partitioned, age-partitioned), counters (counting, VI,
  *     Count-Min), slots (cuckoo) or cells (d-left)
  * @counter_bits: counter width: 4/8 (counting, VI), 2/4/8 (d-left cell
  *     counters), 16/32 (Count-Min), 0 otherwise
  * @fp_bits: cuckoo fingerprint or d-left remainder bits, 0 otherwise
  * @slots: cuckoo slots or d-left cells per bucket, 0 otherwise
- * @tables: d-left subtables or Count-Min rows, 0 otherwise
+ * @tables: d-left subtables or Count-Min rows, age-partitioned l (the
+ *     slices beyond k), 0 otherwise
  * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
- * @update: Count-Min KB_CM_*, 0 otherwise
+ * @update: Count-Min KB_CM_*, age-partitioned KB_WIN_CLOCK_*, 0 otherwise
  * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
- *     columns, partitioned slice bits, stable decrements P, 0 otherwise
+ *     columns, partitioned and age-partitioned slice bits, stable
+ *     decrements P, 0 otherwise
  *
  * Stable (kbloom_var_stable.h): @k probes, @m cells of @counter_bits =
  * 1, 2, 4 or 8 bits (Max = 2^bits - 1), @buckets = P.
@@ -96,6 +104,7 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 	case KBLOOM_TYPE_DLEFT:
 		return s->fp_bits + s->counter_bits;
 	case KBLOOM_TYPE_PARTITIONED:
+	case KBLOOM_TYPE_AGE_PARTITIONED:
 		return 1;
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
@@ -208,6 +217,28 @@ static inline int kb_stable_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * Age-partitioned (kbloom_var_window.h): k + l slices of s = @buckets
+ * bits, s a multiple of 64, m = (k + l) s, @tables = l, @update the clock.
+ */
+static inline int kb_win_shape_ok(const struct kb_shape *s)
+{
+	__u32 k = s->k, l = s->tables;
+
+	if (s->counter_bits || s->fp_bits || s->slots || s->vi_l)
+		return 0;
+	if (k < KBLOOM_K_MIN || k > KBLOOM_K_MAX)
+		return 0;
+	if (l < KB_WIN_L_MIN || l > KB_WIN_L_MAX)
+		return 0;
+	if (s->update != KB_WIN_CLOCK_KEYS && s->update != KB_WIN_CLOCK_NS)
+		return 0;
+	if (s->buckets < KBLOOM_M_MIN || (s->buckets & 63) ||
+	    s->buckets > KBLOOM_M_MAX / (k + l))
+		return 0;
+	return s->m == s->buckets * (k + l);
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -237,6 +268,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 	case KBLOOM_TYPE_STABLE:
 		ok = kb_stable_shape_ok(s);
 		break;
+	case KBLOOM_TYPE_AGE_PARTITIONED:
+		ok = kb_win_shape_ok(s);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -245,7 +279,8 @@ static inline int kb_shape_check(const struct kb_shape *s)
 
 /*
  * Fill in @k and @m of the cuckoo, d-left and Count-Min types from their
- * geometry, and @m of the partitioned type (k slices of @buckets bits);
+ * geometry, and @m of the partitioned type (k slices of @buckets bits)
+ * and of the age-partitioned type (k + l slices);
  * VI keeps the caller's k and m.  Then kb_shape_check().
  */
 static inline int kb_shape_derive(struct kb_shape *s)
@@ -263,6 +298,10 @@ static inline int kb_shape_derive(struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_PARTITIONED:
 		s->m = s->buckets * (s->k <= KBLOOM_K_MAX ? s->k : 0);
+		break;
+	case KBLOOM_TYPE_AGE_PARTITIONED:
+		s->m = s->k <= KBLOOM_K_MAX && s->tables <= KB_WIN_L_MAX ?
+		       s->buckets * (s->k + s->tables) : 0;
 		break;
 	default:
 		break;

@@ -4,7 +4,9 @@
  * (kbloom_shape.h) and each variant's positions, layout and planner: the
  * cuckoo filter (kbloom_var_cuckoo.h), the variable-increment counting
  * filter (kbloom_var_vicbf.h), the d-left counting filter
- * (kbloom_var_dleft.h) and the Count-Min sketch (kbloom_var_countmin.h).
+ * (kbloom_var_dleft.h) and the Count-Min sketch (kbloom_var_countmin.h);
+ * of the survey variants II, the age-partitioned window
+ * (kbloom_var_window.h).
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
 #define _UAPI_KBLOOM_VARIANTS_H
@@ -14,5 +16,6 @@
 #include "kbloom_var_vicbf.h"
 #include "kbloom_var_dleft.h"
 #include "kbloom_var_countmin.h"
+#include "kbloom_var_window.h"
 
 #endif /* _UAPI_KBLOOM_VARIANTS_H */

@@ -59,24 +59,6 @@ static void gt_cleanup(FIXTURE_DATA(gate) *self)
 	kbt_ns_free(&self->b);
 }
 
-static int udp_sock(const struct kbt_ns *ns, const char *addr, int port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(port) };
-	int saved, fd;
-
-	if (kbt_ns_enter(ns, &saved))
-		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	inet_pton(AF_INET, addr, &sa.sin_addr);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		fd = -1;
-	}
-	kbt_ns_leave(saved);
-	return fd;
-}
-
 static int gt_setup(FIXTURE_DATA(gate) *self)
 {
 	struct kbloom_xdp_opts o = { .mode = KBLOOM_GATE_DENY };
@@ -108,11 +90,11 @@ static int gt_setup(FIXTURE_DATA(gate) *self)
 		return ret;
 	for (i = 0; i < NSRC; i++) {
 		snprintf(addr, sizeof(addr), "10.0.0.%d", 11 + i);
-		self->tx[i] = udp_sock(&self->a, addr, 0);
+		self->tx[i] = kbt_udp_sock(&self->a, addr, 0);
 		if (self->tx[i] < 0)
 			return -1;
 	}
-	self->rx = udp_sock(&self->b, "10.0.0.2", 5000);
+	self->rx = kbt_udp_sock(&self->b, "10.0.0.2", 5000);
 	self->cap = kbt_psock(&self->b, "eth0");
 	return self->rx > 0 && self->cap > 0 ? 0 : -1;
 }

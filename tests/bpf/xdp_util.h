@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <sys/socket.h>
@@ -228,6 +229,26 @@ static inline int kbt_veth(const struct kbt_ns *na, const char *a,
 	    kbt_sh(nb, "ip link set dev %s up", b))
 		return -1;
 	return 0;
+}
+
+/* A non-blocking UDP socket of @ns bound to @addr:@port (IPv4), or -1. */
+static inline int kbt_udp_sock(const struct kbt_ns *ns, const char *addr,
+			       int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int saved, fd;
+
+	if (kbt_ns_enter(ns, &saved))
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	inet_pton(AF_INET, addr, &sa.sin_addr);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		fd = -1;
+	}
+	kbt_ns_leave(saved);
+	return fd;
 }
 
 /* ---- frames ----------------------------------------------------------------------- */

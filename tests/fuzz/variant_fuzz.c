@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the cuckoo, d-left, partitioned, scalable and
- * stable image loaders (make fuzz): every input goes to
+ * libFuzzer target over the cuckoo, d-left, partitioned, scalable, stable
+ * and window image loaders (make fuzz): every input goes to
  * kb_image_verify(), kbloom_cuckoo_load(), kbloom_dleft_load(),
- * kbloom_part_load(), kbloom_sbf_load() and kbloom_stable_load(), as it
- * is and with its checksums made right (a container's and its members').
+ * kbloom_part_load(), kbloom_sbf_load(), kbloom_stable_load() and
+ * kbloom_win_load(), as it is and with its checksums made right (a
+ * container's and its members').
  * Whatever the bytes, nothing may crash, overread or leak, and for each
  * loader:
  *   - it accepts exactly the images kb_image_verify() accepts whose type
@@ -23,8 +24,9 @@
  * bucket size, short and long fingerprints, both hashes, one full) and
  * d-left images (8-, 16-, 32- and odd-width cells, saturated counters)
  * and partitioned images (1, 4 and 32 slices, both hashes), scalable
- * and dynamic containers (one and several generations) and stable images
- * (1-, 4- and 8-bit cells) into DIR and exits.
+ * and dynamic containers (one and several generations), stable images
+ * (1-, 4- and 8-bit cells) and window images (a count and a time clock)
+ * into DIR and exits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +42,7 @@
 #include "libkbloom_partitioned.h"
 #include "libkbloom_scalable.h"
 #include "libkbloom_stable.h"
+#include "libkbloom_window.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
 
@@ -243,6 +246,50 @@ static void stable_one(const uint8_t *data, size_t size, int ver, __u8 type)
 	kbloom_stable_destroy(f);
 }
 
+/*
+ * A loaded window: a count window saves the input back byte for byte (a
+ * time window's clock is its age, read again: everything else); a key it
+ * adds tests present.
+ */
+static void win_exercise(struct kbloom_win *f, const uint8_t *data,
+			 size_t size)
+{
+	struct kbloom_win_stats st;
+	size_t len, hl = KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN;
+	__u8 *img;
+
+	len = kbloom_win_image_size(f);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_win_save(f, img, len, &len) == 0, "save failed");
+	check(len == size && kb_image_verify(img, len) == 0,
+	      "window: saved image refused");
+	check(!memcmp(img + hl, data + hl, size - hl), "payload differs");
+	check(kbloom_win_stats(f, &st) == 0, "stats failed");
+	check(st.shape.update == KB_WIN_CLOCK_NS || !memcmp(img, data, size),
+	      "round trip differs");
+	free(img);
+	check(st.ones <= st.shape.m && st.head < st.shape.k + st.shape.tables,
+	      "window state out of range");
+	check(kbloom_win_add(f, vf_key, VF_KEY_LEN) == 0, "add failed");
+	check(kbloom_win_test(f, vf_key, VF_KEY_LEN) == 1, "false negative");
+}
+
+static void win_one(const uint8_t *data, size_t size, int ver, __u8 type)
+{
+	struct kbloom_win *f = NULL;
+	int ret = kbloom_win_load(data, size, &f);
+
+	if (ret) {
+		load_refused(ret, f, ver, type, KBLOOM_TYPE_AGE_PARTITIONED);
+		return;
+	}
+	check(!ver && type == KBLOOM_TYPE_AGE_PARTITIONED,
+	      "window: an image accepted that kb_image_verify refuses");
+	win_exercise(f, data, size);
+	kbloom_win_destroy(f);
+}
+
 static void one_image(const uint8_t *data, size_t size)
 {
 	struct kbloom_cuckoo *c = NULL;
@@ -256,6 +303,7 @@ static void one_image(const uint8_t *data, size_t size)
 	part_one(data, size, ver, type);
 	sbf_one(data, size);
 	stable_one(data, size, ver, type);
+	win_one(data, size, ver, type);
 	ret = kbloom_cuckoo_load(data, size, &c);
 	if (ret) {
 		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
@@ -457,6 +505,38 @@ static int stable_seed(const char *dir, unsigned int i, __u64 m, __u32 d,
 	return ret;
 }
 
+/* A window image of @k + @l slices, either clock, after @n keys. */
+static int win_seed(const char *dir, unsigned int i, __u32 k, __u32 l,
+		    __u32 clock, __u64 n)
+{
+	struct kbloom_win_params wp = { .clock = clock, .k = k, .l = l,
+					.slice_bits = 128 };
+	struct kbloom_opts o = { .seed = 0x3A11 + i, .name = "seed" };
+	struct kbloom_win *f;
+	char name[64];
+	size_t len;
+	__u64 j, key;
+	void *img;
+	int ret;
+
+	wp.window = clock == KB_WIN_CLOCK_KEYS ? 3ULL * l : 1000000000ULL;
+	ret = kbloom_win_create(&wp, &o, &f);
+	if (ret)
+		return ret;
+	for (j = 0; j < n; j++) {
+		key = j * 0x9E3779B97F4A7C15ULL;
+		kbloom_win_add(f, &key, 8);
+	}
+	ret = kbloom_win_save_alloc(f, &img, &len);
+	kbloom_win_destroy(f);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "window-%u.img", i);
+	ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
 static int write_corpus(const char *dir)
 {
 	static const struct { __u32 fp, slots, hash; __u64 buckets, n; } c[] = {
@@ -499,6 +579,10 @@ static int write_corpus(const char *dir)
 		ret = stable_seed(dir, 1, 128, 4, 3, 50);
 	if (!ret)
 		ret = stable_seed(dir, 2, 64, 8, 64, 20);
+	if (!ret)
+		ret = win_seed(dir, 0, 3, 2, KB_WIN_CLOCK_KEYS, 40);
+	if (!ret)
+		ret = win_seed(dir, 1, 10, 7, KB_WIN_CLOCK_NS, 50);
 	for (i = 0; !ret && i < sizeof(c) / sizeof(c[0]); i++)
 		ret = cuckoo_seed(dir, i, c[i].fp, c[i].slots, c[i].buckets,
 				  c[i].hash, c[i].n);

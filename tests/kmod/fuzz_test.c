@@ -167,6 +167,8 @@ static void fz_geometry(struct fuzz *z, struct kbloom_create *c)
 	if (fz_chance(z, 25))
 		c->buckets = fz_chance(z, 50) ? 1ULL << fz_below(z, 34) :
 						fz_interesting(z);
+	if (fz_chance(z, 10))
+		c->window = fz_interesting(z);
 }
 
 /* Count-Min: rows, columns, 16/32-bit counters, either update rule. */
@@ -196,6 +198,28 @@ static void fz_create_sbf(struct fuzz *z, struct kbloom_create *c)
 	c->tables = fz_below(z, 18);
 	if (fz_chance(z, 50))
 		c->buckets = fz_below(z, 1000001);
+}
+
+/*
+ * A window: either clock, generations from 1 ms (time) or 1 key, explicit
+ * slices or planned; the time windows' work items run while the fuzzer
+ * creates, destroys and restores around them.
+ */
+static void fz_create_win(struct fuzz *z, struct kbloom_create *c)
+{
+	c->update = KB_WIN_CLOCK_KEYS + fz_below(z, 2);
+	c->k = 1 + fz_below(z, 12);
+	c->tables = 1 + fz_below(z, 8);
+	c->window = c->update == KB_WIN_CLOCK_NS ?
+		    c->tables * KB_WIN_GEN_NS_MIN * (1 + fz_below(z, 50)) :
+		    1 + fz_below(z, 1 << 16);
+	if (fz_chance(z, 50)) {
+		c->buckets = 64 * (1 + fz_below(z, 256));
+		return;
+	}
+	c->fpr_pico = 1000000000ULL + fz_below(z, 1ULL << 36);
+	if (c->update == KB_WIN_CLOCK_NS)
+		c->capacity = 1 + fz_below(z, 20000);
 }
 
 /* Cuckoo geometry alone (m, k derived), sometimes out of range. */
@@ -252,6 +276,10 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	/* half the stable creates well-formed: keys decay in them */
 	if (c->type == KBLOOM_TYPE_STABLE && fz_chance(z, 50)) {
 		fz_create_stable(z, c);
+		return;
+	}
+	if (c->type == KBLOOM_TYPE_AGE_PARTITIONED && fz_chance(z, 50)) {
+		fz_create_win(z, c);
 		return;
 	}
 	if (c->type == KBLOOM_TYPE_COUNTING)

@@ -262,6 +262,24 @@ FIXTURE_VARIANT_ADD(kfunc, dynamic) {
 	.type = KBLOOM_TYPE_DYNAMIC,
 };
 
+/* a count window of 20000 keys planned for 0.1%: kb_win_plan() */
+FIXTURE_VARIANT_ADD(kfunc, window) {
+	.type = KBLOOM_TYPE_AGE_PARTITIONED,
+};
+
+/* A window of the last 20000 keys, planned for 0.1%. */
+static int kf_create_window(int fd, const char *name)
+{
+	struct kbloom_create c = {
+		.size = sizeof(c), .type = KBLOOM_TYPE_AGE_PARTITIONED,
+		.update = KB_WIN_CLOCK_KEYS, .window = 20000,
+		.fpr_pico = 1000000000,
+	};
+
+	ku_name(c.name, name);
+	return ku_ioctl(fd, KBLOOM_IOCTL_CREATE, &c);
+}
+
 static int kf_deletable(__u32 type)
 {
 	return type == KBLOOM_TYPE_COUNTING ||
@@ -276,8 +294,10 @@ FIXTURE_SETUP(kfunc)
 	ASSERT_LE(0, self->fd);
 	snprintf(self->name, sizeof(self->name), "kf.t%u", variant->type);
 	ku_destroy(self->fd, self->name);
-	if (variant->type == KBLOOM_TYPE_CUCKOO ||
-	    variant->type == KBLOOM_TYPE_PARTITIONED) {
+	if (variant->type == KBLOOM_TYPE_AGE_PARTITIONED) {
+		ASSERT_EQ(0, kf_create_window(self->fd, self->name));
+	} else if (variant->type == KBLOOM_TYPE_CUCKOO ||
+		   variant->type == KBLOOM_TYPE_PARTITIONED) {
 		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
 					  20000, 1000000000, NULL));
 	} else if (variant->type == KBLOOM_TYPE_SCALABLE ||

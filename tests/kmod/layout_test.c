@@ -19,8 +19,9 @@
 					       (off), #type "." #field)
 
 LAYOUT(kbloom_version, 24);
-LAYOUT(kbloom_create, 136);
+LAYOUT(kbloom_create, 144);
 AT(kbloom_create, seed, 80);
+AT(kbloom_create, window, 136);
 LAYOUT(kbloom_name_op, 40);
 LAYOUT(kbloom_keys, 80);
 AT(kbloom_keys, keys, 48);
@@ -28,8 +29,10 @@ AT(kbloom_keys, keys_len, 56);
 AT(kbloom_keys, results, 64);
 AT(kbloom_keys, done, 72);
 AT(kbloom_keys, hits, 76);
-LAYOUT(kbloom_stat, 200);
+LAYOUT(kbloom_stat, 240);
 AT(kbloom_stat, filters, 148);
+AT(kbloom_stat, window, 200);
+AT(kbloom_stat, head, 232);
 LAYOUT(kbloom_list, 24);
 AT(kbloom_list, entries, 16);
 LAYOUT(kbloom_list_entry, 40);

@@ -217,6 +217,10 @@ int stable_create(struct ctl *c, int argc, char **argv);
 void stable_stat_text(const struct kbloom_stat *st);
 int plan_stable_row(__u64 n, __u64 p, struct kb_plan *plan);
 
+/* window.c */
+int window_create(struct ctl *c, int argc, char **argv);
+void window_stat_text(const struct kbloom_stat *st);
+
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);
 int countmin_create(struct ctl *c, int argc, char **argv);

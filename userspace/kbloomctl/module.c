@@ -177,6 +177,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return scalable_create(c, argc, argv);
 	if (!strcmp(argv[1], "stable"))
 		return stable_create(c, argc, argv);
+	if (!strcmp(argv[1], "window"))
+		return window_create(c, argc, argv);
 	memcpy(cr.name, argv[0], strlen(argv[0]));
 	t = arg_pick(argv[1], type_words);
 	if (t < 0) {
@@ -646,6 +648,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		scalable_stat_text(c, argv[0], &st);
 	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_STABLE)
 		stable_stat_text(&st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_AGE_PARTITIONED)
+		window_stat_text(&st);
 	if (!c->set[CO_JSON])
 		sketches_stat_text(&st);
 	return ctl_flush_stdout(c);
@@ -658,7 +662,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S] | NAME window (keys N | seconds T | milliseconds MS) (fpr P [capacity N] [hashes K] [extra-slices L] | hashes K extra-slices L slice-bits S) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -694,6 +698,14 @@ const struct ctl_cmd module_cmds[] = {
 "             k cells to Max: old keys fade (false negatives), the rate\n"
 "             settles at the stable point; fpr P plans the least P for\n"
 "             that rate.  The gate and mcast paths refuse it\n"
+"  window     age-partitioned sliding window: a key tests present for at\n"
+"             least its window (keys N: the last N keys; seconds T or\n"
+"             milliseconds MS: the keys of the last T), then is forgotten;\n"
+"             k + L slices, a new one per generation (hashes K 1..32,\n"
+"             extra-slices L 1..32 generations in the window; fpr is the\n"
+"             rate just before a rotation, planned for N keys or capacity\n"
+"             N keys per time window, 100000 by default; the module's\n"
+"             work item rotates time windows)\n"
 "hash: fast (default) or siphash (keyed; use it for adversarial keys).\n"
 "seed: the hash seed (decimal or 0x hex), random by default.\n"
 "With -exist an existing filter of the same geometry is not an error.\n",

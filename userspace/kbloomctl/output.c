@@ -154,6 +154,8 @@ const char *type_name(__u32 type)
 		return "dynamic";
 	case KBLOOM_TYPE_STABLE:
 		return "stable";
+	case KBLOOM_TYPE_AGE_PARTITIONED:
+		return "window";
 	}
 	return "unknown";
 }

@@ -153,6 +153,26 @@ static int plan_part_row(struct plan_row *r, __u64 n, __u64 p)
 	return 0;
 }
 
+/*
+ * A window of the last N keys: k from P, l of fewest bits, slices sized
+ * for the rate just before a rotation (kb_win_plan()).
+ */
+static int plan_win_row(struct plan_row *r, __u64 n, __u64 p)
+{
+	struct kb_shape s;
+	__u64 g;
+	int ret = kb_win_plan(n, p, 0, 0, KB_WIN_CLOCK_KEYS, &s);
+
+	if (ret)
+		return ret;
+	g = kb_win_gen_len(n, s.tables);
+	r->plan.m = s.m;
+	r->plan.k = s.k;
+	r->plan.bytes = kb_shape_words(&s) * 8;
+	r->plan.fpr_pico = kb_win_fpr_pico(s.k, s.tables, s.buckets, g, g);
+	return 0;
+}
+
 /* The planner of a row's type (VI-CBF: kb_vi_plan() at its default L). */
 static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
@@ -162,6 +182,8 @@ static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 		return scalable_plan(r->type, n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_STABLE)
 		return plan_stable_row(n, p, &r->plan);
+	if (r->type == KBLOOM_TYPE_AGE_PARTITIONED)
+		return plan_win_row(r, n, p);
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
@@ -186,6 +208,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		{ .label = "scalable", .type = KBLOOM_TYPE_SCALABLE },
 		{ .label = "dynamic/4", .type = KBLOOM_TYPE_DYNAMIC },
 		{ .label = "stable", .type = KBLOOM_TYPE_STABLE },
+		{ .label = "window", .type = KBLOOM_TYPE_AGE_PARTITIONED },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -238,7 +261,9 @@ const struct ctl_cmd plan_cmds[] = {
 "generation, K the last one's, the rate the union bound of theirs at\n"
 "their keys.  stable has no capacity: M 1-bit cells (the standard bits),\n"
 "k = 3 and the least P whose stable point meets P; it forgets old keys.\n"
-"N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+"window is the age-partitioned window of the last N keys (k from P, l\n"
+"of fewest bits, P the rate just before a rotation; M is all k + l\n"
+"slices).  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,

@@ -152,6 +152,30 @@ bad:
 			 s, pattern ? ", and for mcast one %s standing for the port's interface" : "");
 }
 
+/*
+ * A module filter that can forget keys (MAY_FN: a window, a stable
+ * filter) cannot decide a gate or an mcast port, where a false negative
+ * is wrong: refused before anything is made.  A name of no filter (yet)
+ * is left to the notes after attach.
+ */
+static int arg_module_may_fn(const struct ctl *c, const char *name)
+{
+	struct kbloom_stat st;
+	int fd, ret;
+
+	if (strstr(name, "%s"))
+		return 0;
+	fd = kbloom_dev_open(getenv("KBLOOMCTL_DEVICE"));
+	if (fd < 0)
+		return 0;
+	ret = kbloom_dev_stat(fd, name, &st);
+	kbloom_dev_close(fd);
+	if (ret || !(st.image_flags & KBLOOM_IMAGE_F_MAY_FN))
+		return 0;
+	return ctl_usage(c, "module-filter '%s': a %s filter may forget keys (MAY_FN), which a gate or an mcast port must not (allowed: a filter without false negatives)",
+			 name, type_name(st.type));
+}
+
 /* filter cuckoo (gate, mcast): its own variant, planned from capacity/fpr. */
 static int attach_cuckoo_args(const struct ctl *c, struct attach *a)
 {
@@ -188,6 +212,7 @@ static int attach_module_args(const struct ctl *c, struct attach *a)
 				 a->nmf, a->ndev);
 	for (i = 0; i < a->nmf; i++) {
 		ret = arg_module_filter(c, a->mf[i], a->kind == XK_MCAST);
+		ret = ret ?: arg_module_may_fn(c, a->mf[i]);
 		if (ret)
 			return ret;
 	}
