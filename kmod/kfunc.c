@@ -23,9 +23,10 @@
  *    filter therefore never touches freed memory: before the get the
  *    lookup answers NULL ("no filter"), after it the program still tests
  *    the filter it holds.
- *  - RESTORE with replace swaps the name's filter with one
- *    hlist_replace_rcu(): a get returns the old or the new filter (never
- *    NULL, see kb_filter_get()), and every test made with that
+ *  - RESTORE with replace, and SWAP, rebind the name to another filter
+ *    with one rcu_assign_pointer(): a get returns the old or the new
+ *    filter (never NULL, see kb_filter_get()); RENAME binds the new name
+ *    before it unbinds the old.  Every test made with that
  *    reference sees that one filter, so a packet that tests several keys
  *    never mixes the two.  An id checked per call would give no such
  *    guarantee between two calls.

@@ -670,6 +670,28 @@ static void prep_restore(int fd, void *p)
 	r->buf_len = len_img_len;
 }
 
+/* SWAP "len" and "len2" (any number of times) */
+static void prep_swap(int fd, void *p)
+{
+	struct kbloom_name_pair *o = p;
+
+	len_filter(fd);
+	ku_create_mk(fd, "len2", KBLOOM_TYPE_BLOCKED, 512, 1, 0, 0);
+	ku_name(o->name, "len");
+	ku_name(o->other, "len2");
+}
+
+/* RENAME "len" to the free name "len.r" */
+static void prep_rename(int fd, void *p)
+{
+	struct kbloom_name_pair *o = p;
+
+	ku_destroy(fd, "len.r");
+	len_filter(fd);
+	ku_name(o->name, "len");
+	ku_name(o->other, "len.r");
+}
+
 #define LEN_CASE(_ioctl, _type, _last, _prep)				\
 	{ #_ioctl, _ioctl, sizeof(_type), offsetofend(_type, _last),	\
 	  _prep }
@@ -699,6 +721,9 @@ static const struct len_case {
 		 prep_save),
 	LEN_CASE(KBLOOM_IOCTL_RESTORE, struct kbloom_image_op, image_len,
 		 prep_restore),
+	LEN_CASE(KBLOOM_IOCTL_SWAP, struct kbloom_name_pair, other, prep_swap),
+	LEN_CASE(KBLOOM_IOCTL_RENAME, struct kbloom_name_pair, other,
+		 prep_rename),
 };
 
 /* A valid command of @size bytes (structure + tail) for case @lc. */
@@ -767,7 +792,7 @@ TEST_F(kb, enotty)
 	struct kbloom_version v = { .size = sizeof(v) };
 	static const unsigned long bad[] = {
 		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_BASE - 1),
-		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_COUNT + 1),
+		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RENAME + 1),
 		_IO(KBLOOM_IOCTL_TYPE, 0xff),
 		_IO(KBLOOM_IOCTL_TYPE, 0),
 		_IO(KBLOOM_IOCTL_TYPE + 1, KBLOOM_CMD_VERSION),
@@ -1111,6 +1136,15 @@ static int drop_net_admin(void)
 	}								\
 } while (0)
 
+static int pair_cmd(int fd, unsigned long req, const char *a, const char *b)
+{
+	struct kbloom_name_pair p = { .size = sizeof(p) };
+
+	ku_name(p.name, a);
+	ku_name(p.other, b);
+	return ku_ioctl(fd, req, &p);
+}
+
 /* Runs in a child without CAP_NET_ADMIN; returns the failed checks. */
 static int unprivileged_checks(int fd, const void *img, __u64 len)
 {
@@ -1138,6 +1172,8 @@ static int unprivileged_checks(int fd, const void *img, __u64 len)
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "p3", img, len, 0));
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "priv", img, len,
 					KBLOOM_RESTORE_REPLACE));
+	CHILD_EXPECT(-EPERM, pair_cmd(fd, KBLOOM_IOCTL_SWAP, "priv", "p3"));
+	CHILD_EXPECT(-EPERM, pair_cmd(fd, KBLOOM_IOCTL_RENAME, "priv", "p3"));
 	/* EPERM comes before any other check */
 	CHILD_EXPECT(-EPERM, ku_ioctl(fd, KBLOOM_IOCTL_CREATE, NULL));
 	/* reads are open to anyone who could open the device */
