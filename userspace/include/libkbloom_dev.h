@@ -54,6 +54,20 @@ int kbloom_dev_destroy(int fd, const char *name);
 /* KBLOOM_IOCTL_FLUSH of @name, or of every filter when @name is NULL. */
 int kbloom_dev_flush(int fd, const char *name);
 
+/*
+ * KBLOOM_IOCTL_SWAP: @a and @b exchange their filters (ipset's swap); a
+ * lookup of either name meanwhile finds the old or the new filter.
+ * -EINVAL (a bad or the same name), -ENOENT (either is missing).
+ */
+int kbloom_dev_swap(int fd, const char *a, const char *b);
+
+/*
+ * KBLOOM_IOCTL_RENAME: the filter @name is named @new_name from now on.
+ * -EINVAL (a bad or the same name), -ENOENT (no @name), -EEXIST
+ * (@new_name is in use).
+ */
+int kbloom_dev_rename(int fd, const char *name, const char *new_name);
+
 /**
  * kbloom_dev_keys() - one KBLOOM_IOCTL_ADD, _DEL or _TEST
  * @req: the ioctl request

@@ -164,6 +164,7 @@ extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
+extern const struct ctl_cmd rename_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);

@@ -85,6 +85,26 @@ int kbloom_dev_flush(int fd, const char *name)
 	return dev_name_op(fd, KBLOOM_IOCTL_FLUSH, name);
 }
 
+static int dev_name_pair(int fd, unsigned long req, const char *name,
+			 const char *other)
+{
+	struct kbloom_name_pair op = { .size = sizeof(op) };
+
+	if (dev_name(op.name, name) || dev_name(op.other, other))
+		return -EINVAL;
+	return dev_ioctl(fd, req, &op);
+}
+
+int kbloom_dev_swap(int fd, const char *a, const char *b)
+{
+	return dev_name_pair(fd, KBLOOM_IOCTL_SWAP, a, b);
+}
+
+int kbloom_dev_rename(int fd, const char *name, const char *new_name)
+{
+	return dev_name_pair(fd, KBLOOM_IOCTL_RENAME, name, new_name);
+}
+
 int kbloom_dev_keys(int fd, unsigned long req, const char *name,
 		    struct kbloom_keys *k)
 {
