@@ -116,10 +116,16 @@ deps:
 # --- module ----------------------------------------------------------------
 # Built in a copy of its sources under build/kmod so that no object file
 # lands in the source tree.  Then its BTF (the kfuncs need it): pahole -J
-# against the guest kernel's BTF and resolve_btfids, both prepared once in
-# the build cache by mk/btf.sh; no BTF, no build/kbloom.ko.
+# against the target kernel's BTF (mk/btf.sh base: the running kernel's,
+# KDIR's vmlinux, else Debian's linux-image of that release) and
+# resolve_btfids, both prepared once in the build cache by mk/btf.sh.
+# When no BTF can be had (or KBLOOM_BTF=no), the module is built without
+# kfuncs: one warning line, "kfuncs: no" in modinfo and in the kernel log
+# at load; the empty marker of that is removed once used, so that the
+# next build looks again.
 kmod: $(B)/kbloom.ko
 
+KBLOOM_BTF ?= auto
 BTF_SRC := $(CACHE)/linux-btf-src
 RESOLVE_BTFIDS := $(CACHE)/btf/resolve_btfids
 KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
@@ -135,18 +141,26 @@ ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
 KBTF :=
 endif
 endif
+ifeq ($(KBLOOM_BTF),no)
+KBTF :=
+endif
 
-$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
+# y when the base BTF is there (read when the recipe runs, after it is made)
+kb_kfuncs = $(if $(KBTF),$(if $(shell test -s '$(KBTF)' && echo y),y,n),n)
+
+$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) mk/btf.sh
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
 	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
 		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
 		--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
 		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(Q)$(MAKE) -C $(KDIR) M=$(abspath $(B))/kmod $(if $(filter 1,$(V)),V=1,-s) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= KBLOOM_KFUNCS=$(kb_kfuncs) modules
 	$(say) BTF "$@"
-	$(Q)KDIR=$(KDIR) mk/btf.sh module $(B)/kmod/kbloom.ko $(KBTF) $(RESOLVE_BTFIDS) $@
+	$(Q)KDIR=$(KDIR) KBLOOM_BTF_SRC=$(BTF_SRC) mk/btf.sh module \
+		$(B)/kmod/kbloom.ko '$(KBTF)' $(RESOLVE_BTFIDS) $@
+	$(Q)$(if $(KBTF),$(if $(filter n,$(kb_kfuncs)),rm -f $(KBTF) $(KBTF).why))
 
 $(BTF_SRC)/.extracted:
 	$(Q)mk/btf.sh src $(BTF_SRC)
@@ -154,7 +168,7 @@ $(BTF_SRC)/.extracted:
 $(RESOLVE_BTFIDS): | $(BTF_SRC)/.extracted
 	$(Q)mk/btf.sh resolve-btfids $(BTF_SRC) $@
 
-$(CACHE)/btf/%/vmlinux.btf: | $(BTF_SRC)/.extracted
+$(CACHE)/btf/%/vmlinux.btf:
 	$(Q)KDIR=$(KDIR) mk/btf.sh base $* $(BTF_SRC) $@
 
 # --- BPF objects and skeletons -----------------------------------------------

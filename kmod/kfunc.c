@@ -128,6 +128,23 @@ __bpf_kfunc int bpf_kbloom_stat(struct kb_filter *f,
 	return 0;
 }
 
+#ifdef KBLOOM_NO_KFUNCS
+/*
+ * Built without BTF (make says why: no BTF of the target kernel was at
+ * hand): the kfuncs above exist but are not registered, since the kernel
+ * would refuse them ("missing module BTF").  modinfo and the kernel log
+ * say so; the ioctls are unchanged.
+ */
+MODULE_INFO(kfuncs, "no (built without BTF: XDP programs cannot call bpf_kbloom_*)");
+
+int kb_kfunc_init(void)
+{
+	pr_info("built without BTF: no kfuncs (XDP programs cannot call bpf_kbloom_*)\n");
+	return 0;
+}
+#else
+MODULE_INFO(kfuncs, "yes");
+
 BTF_KFUNCS_START(kb_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_kbloom_get, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_kbloom_put, KF_RELEASE)
@@ -149,3 +166,4 @@ int kb_kfunc_init(void)
 {
 	return register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP, &kb_kfunc_set);
 }
+#endif /* KBLOOM_NO_KFUNCS */
