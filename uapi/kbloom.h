@@ -200,7 +200,15 @@ struct kbloom_name_op {
  * @results: TEST only: user pointer to a bitmap of ceil(@count / 8) bytes;
  *           bit i (byte i / 8, bit i % 8) is set iff key i is possibly
  *           present; the bits past @count are cleared.  0 for no bitmap
- *           (then only @hits).  Must be 0 for ADD and DEL.
+ *           (then only @hits).  ADD (ABI 1.2): 0, or a bitmap of the
+ *           same size: bit i is set iff key i was new, definitely absent
+ *           when this call inserted it (tested right before, through the
+ *           same filter: a batch's results and its inserts are one call on
+ *           one filter, whatever SWAP or RESTORE does meanwhile; the second
+ *           of two equal keys is not new).  The test and the insert of one
+ *           key are two lock-free steps: another caller adding the same
+ *           key at the same moment may report it new too.  Written only
+ *           when the whole batch is applied.  Must be 0 for DEL.
  *           COUNT: user pointer to @count __u64 estimates (required):
  *           estimate i is key i's multiplicity as the filter can tell it,
  *           never below the truth while no counter saturated (counting:
@@ -209,7 +217,8 @@ struct kbloom_name_op {
  *           maximum); @hits counts the non-zero estimates.
  * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
  * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
- *        are definitely absent (deleting them would corrupt the counters)
+ *        are definitely absent (deleting them would corrupt the counters);
+ *        ADD with @results: keys that were new
  *
  * DEL of a key that was never added but tests positive (a false positive)
  * is not skipped: its counters are decremented, and keys that share them

@@ -269,8 +269,8 @@ TEST_F(kb, variable_keys)
 				     65, 65, 1, NULL, &done, &hits));
 	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_ADD, "var", buf,
 				     63, 8, 8, NULL, &done, &hits));
-	/* results is TEST's */
-	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_ADD, "var", buf,
+	/* results is TEST's and (ABI 1.2, tests/kmod/add_new_test) ADD's */
+	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_DEL, "var", buf,
 				     off, 0, n, bits, &done, &hits));
 	ASSERT_OK(ku_keys(self->fd, KBLOOM_IOCTL_TEST, "var", buf, off, 0, n,
 			  bits, &done, &hits));
@@ -1136,15 +1136,6 @@ static int drop_net_admin(void)
 	}								\
 } while (0)
 
-static int pair_cmd(int fd, unsigned long req, const char *a, const char *b)
-{
-	struct kbloom_name_pair p = { .size = sizeof(p) };
-
-	ku_name(p.name, a);
-	ku_name(p.other, b);
-	return ku_ioctl(fd, req, &p);
-}
-
 /* Runs in a child without CAP_NET_ADMIN; returns the failed checks. */
 static int unprivileged_checks(int fd, const void *img, __u64 len)
 {
@@ -1172,8 +1163,10 @@ static int unprivileged_checks(int fd, const void *img, __u64 len)
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "p3", img, len, 0));
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "priv", img, len,
 					KBLOOM_RESTORE_REPLACE));
-	CHILD_EXPECT(-EPERM, pair_cmd(fd, KBLOOM_IOCTL_SWAP, "priv", "p3"));
-	CHILD_EXPECT(-EPERM, pair_cmd(fd, KBLOOM_IOCTL_RENAME, "priv", "p3"));
+	CHILD_EXPECT(-EPERM, ku_name_pair(fd, KBLOOM_IOCTL_SWAP, "priv", "p3",
+					  0));
+	CHILD_EXPECT(-EPERM, ku_name_pair(fd, KBLOOM_IOCTL_RENAME, "priv", "p3",
+					  0));
 	/* EPERM comes before any other check */
 	CHILD_EXPECT(-EPERM, ku_ioctl(fd, KBLOOM_IOCTL_CREATE, NULL));
 	/* reads are open to anyone who could open the device */

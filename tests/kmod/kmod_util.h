@@ -90,6 +90,17 @@ static inline int ku_destroy_all(int fd)
 	return ku_name_cmd(fd, KBLOOM_IOCTL_DESTROY, "", KBLOOM_ALL);
 }
 
+/* SWAP or RENAME of @a and @b, with @flags (0 but for error tests). */
+static inline int ku_name_pair(int fd, unsigned long cmd, const char *a,
+			       const char *b, __u32 flags)
+{
+	struct kbloom_name_pair p = { .size = sizeof(p), .flags = flags };
+
+	ku_name(p.name, a);
+	ku_name(p.other, b);
+	return ku_ioctl(fd, cmd, &p);
+}
+
 /* ADD, DEL or TEST of a batch; done and hits returned through pointers. */
 static inline int ku_keys(int fd, unsigned long cmd, const char *name,
 			  const void *keys, __u64 keys_len, __u32 key_len,

@@ -31,24 +31,14 @@
 #define SW_SWAPS	2000
 #define SW_RENAMES	1500
 
-static int sw_pair(int fd, unsigned long req, const char *a, const char *b,
-		   __u32 flags)
-{
-	struct kbloom_name_pair p = { .size = sizeof(p), .flags = flags };
-
-	ku_name(p.name, a);
-	ku_name(p.other, b);
-	return ku_ioctl(fd, req, &p);
-}
-
 static int sw_swap(int fd, const char *a, const char *b)
 {
-	return sw_pair(fd, KBLOOM_IOCTL_SWAP, a, b, 0);
+	return ku_name_pair(fd, KBLOOM_IOCTL_SWAP, a, b, 0);
 }
 
 static int sw_rename(int fd, const char *a, const char *b)
 {
-	return sw_pair(fd, KBLOOM_IOCTL_RENAME, a, b, 0);
+	return ku_name_pair(fd, KBLOOM_IOCTL_RENAME, a, b, 0);
 }
 
 /* The id of @name, or -errno. */
@@ -171,8 +161,8 @@ TEST_F(sw, swap_errors)
 	EXPECT_EQ(-EINVAL, sw_swap(self->fd, "sw.a", "bad/name"));
 	EXPECT_EQ(-EINVAL, sw_swap(self->fd, "", "sw.b"));
 	EXPECT_EQ(-EINVAL, sw_swap(self->fd, "sw.a", ""));
-	EXPECT_EQ(-EOPNOTSUPP, sw_pair(self->fd, KBLOOM_IOCTL_SWAP, "sw.a",
-				       "sw.b", 1));
+	EXPECT_EQ(-EOPNOTSUPP, ku_name_pair(self->fd, KBLOOM_IOCTL_SWAP,
+					    "sw.a", "sw.b", 1));
 	/* a name not NUL-padded to the end of its field */
 	ku_name(p.name, "sw.a");
 	memset(raw, 0, sizeof(raw));
@@ -225,8 +215,8 @@ TEST_F(sw, rename_errors)
 	EXPECT_EQ(-EINVAL, sw_rename(self->fd, "sw.a", "bad name"));
 	EXPECT_EQ(-EINVAL, sw_rename(self->fd, "", "sw.c"));
 	EXPECT_EQ(-EINVAL, sw_rename(self->fd, "sw.a", ""));
-	EXPECT_EQ(-EOPNOTSUPP, sw_pair(self->fd, KBLOOM_IOCTL_RENAME, "sw.a",
-				       "sw.c", 1));
+	EXPECT_EQ(-EOPNOTSUPP, ku_name_pair(self->fd, KBLOOM_IOCTL_RENAME,
+					    "sw.a", "sw.c", 1));
 	EXPECT_EQ(-ENOENT, sw_id(self->fd, "sw.c"));
 	EXPECT_UNCHANGED();
 }
@@ -368,7 +358,7 @@ static void sw_chain_name(char *buf, size_t len, int i)
 static void *sw_chain_loop(void *arg)
 {
 	struct sw_chain *c = arg;
-	char from[16], to[16];
+	char from[KBLOOM_NAME_LEN], to[KBLOOM_NAME_LEN];
 	int i;
 
 	for (i = 0; i < SW_RENAMES && !c->err; i++) {
@@ -389,7 +379,7 @@ TEST_F(sw, rename_chain_readers)
 {
 	struct sw_chain c = { .fd = self->fd };
 	__u64 calls = 0, early = 0;
-	char name[16];
+	char name[KBLOOM_NAME_LEN];
 	int j = 0, ret;
 
 	ASSERT_EQ(0, sw_rename(self->fd, "sw.a", "rn.0"));

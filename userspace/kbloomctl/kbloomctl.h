@@ -208,9 +208,7 @@ extern const __u32 dl_counter_ids[], cm_counter_ids[], cm_update_ids[];
 
 /* add_report.c: add -j (per-key "new") and the capacity warning */
 struct keyset;
-int add_pre_test(struct ctl *c, const char *name, const struct keyset *ks,
-		 __u8 **was);
-int add_report(struct ctl *c, const struct keyset *ks, __u8 *was,
+int add_report(struct ctl *c, const struct keyset *ks, const __u8 *fresh,
 	       const char *name, __u64 done);
 
 /* create_send.c */
