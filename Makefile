@@ -11,7 +11,7 @@
 #   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-user | install-module | install-headers
 #   make uninstall | clean
-#   make dkms | install-dkms-src | dkms-remove | deb
+#   make dkms | install-dkms-src | dkms-remove | deb | deb-symbols
 #   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
@@ -106,6 +106,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
 	install-user install-module uninstall install-dkms-src dkms dkms-remove deb \
+	deb-symbols \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -134,7 +135,7 @@ KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 # is one of the userspace ones, so that they (make install-user, the
 # library, a single test) never ask for a kernel tree.
 USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
-	install-dkms-src dkms-remove deb \
+	install-dkms-src dkms-remove deb deb-symbols \
 	$(B)/%
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
@@ -457,9 +458,18 @@ dkms-remove:
 # writes beside the source); then lintian's view of them.
 DEB_DIR := $(B)/deb
 
-deb:
+# debian/libkbloom1.symbols lists every exported function with the release
+# that added it: make deb refuses a library whose exports differ
+# (mk/debsymbols.sh check here, dpkg-gensymbols -c4 in dh_makeshlibs);
+# make deb-symbols writes it after an API change (new functions get
+# VERSION).
+deb-symbols: $(B)/libkbloom.map
+	mk/debsymbols.sh write $< $(VERSION) debian/libkbloom1.symbols
+
+deb: $(B)/libkbloom.map
 	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
 		{ echo "deb: needs debhelper and dh-dkms (apt-get install debhelper dh-dkms)" >&2; exit 1; }
+	mk/debsymbols.sh check $(B)/libkbloom.map debian/libkbloom1.symbols
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_DIR)/kbloom-$(VERSION)
 	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_DIR)/kbloom-$(VERSION)/
