@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/syscall.h>
 
 #include "uapi/kbloom.h"
@@ -244,6 +245,24 @@ static inline unsigned long long ku_param(const char *name,
 		v = def;
 	fclose(f);
 	return v;
+}
+
+/* Occurrences of @needle in the kernel log, or -1. */
+static inline int ku_klog_count(const char *needle)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n = 0;
+	char *buf, *p;
+
+	if (len <= 0)
+		return -1;
+	buf = calloc(1, len + 1);
+	if (!buf)
+		return -1;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	for (p = buf; len > 0 && (p = strstr(p, needle)); p++)
+		n++;
+	free(buf);
+	return len < 0 ? -1 : n;
 }
 
 #endif /* KBLOOM_KMOD_UTIL_H */

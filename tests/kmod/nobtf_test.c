@@ -13,7 +13,6 @@
  * Skipped when build/nobtf/kbloom.ko was not built (/kbloom/build/... in
  * the guest).
  */
-#include <sys/klog.h>
 #include "kselftest_harness.h"
 #include "kmod_util.h"
 
@@ -52,24 +51,6 @@ static int nb_unload(void)
 	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
 }
 
-/* Lines of the kernel log that have @needle. */
-static int nb_klog_count(const char *needle)
-{
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n = 0;
-	char *buf, *p;
-
-	if (len <= 0)
-		return -1;
-	buf = calloc(1, len + 1);
-	if (!buf)
-		return -1;
-	if (klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len) > 0)
-		for (p = buf; (p = strstr(p, needle)); p++)
-			n++;
-	free(buf);
-	return n;
-}
-
 TEST(loads_without_kfuncs)
 {
 	const char *ko = nb_path(nb_ko, ARRAY_LEN(nb_ko));
@@ -82,10 +63,10 @@ TEST(loads_without_kfuncs)
 	if (!ko)
 		SKIP(return, "build/nobtf/kbloom.ko not built (tests/core/nobtf_test)");
 	ASSERT_NE(NULL, usual);
-	before = nb_klog_count(msg);
+	before = ku_klog_count(msg);
 	ASSERT_EQ(0, nb_unload());
 	ASSERT_EQ(0, nb_load(ko));
-	EXPECT_EQ(before + 1, nb_klog_count(msg));
+	EXPECT_EQ(before + 1, ku_klog_count(msg));
 	EXPECT_NE(0, access("/sys/kernel/btf/kbloom", F_OK));
 	fd = ku_open();
 	EXPECT_LE(0, fd);
