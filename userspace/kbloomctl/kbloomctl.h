@@ -179,6 +179,8 @@ int ctl_out_send(struct ctl *c, struct kbloom_out *o, const char *op,
 		 const char *path, const void *buf, size_t len);
 int ctl_out_close(struct ctl *c, const char *op, const char *path,
 		  struct kbloom_out *o, bool failed);
+int ctl_out_image(struct ctl *c, const char *op, const char *path,
+		  const void *img, size_t len);
 
 /* an option's spellings ("-o|--output") and value name, for complete.c */
 struct ctl_optname {
