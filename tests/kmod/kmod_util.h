@@ -247,6 +247,24 @@ static inline unsigned long long ku_param(const char *name,
 	return v;
 }
 
+/* finit_module() of the module file @path (what insmod does); -errno. */
+static inline int ku_mod_load(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* delete_module() of kbloom (rmmod), without waiting; -errno. */
+static inline int ku_mod_unload(void)
+{
+	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
+}
+
 /* Occurrences of @needle in the kernel log, or -1. */
 static inline int ku_klog_count(const char *needle)
 {

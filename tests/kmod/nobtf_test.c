@@ -33,22 +33,9 @@ static const char *const nb_usual[] = {
 	"/kbloom/build/kbloom.ko", "build/kbloom.ko",
 };
 
-static int nb_load(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
 static int nb_unload(void)
 {
-	if (access("/sys/module/kbloom", F_OK))
-		return 0;
-	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
+	return access("/sys/module/kbloom", F_OK) ? 0 : ku_mod_unload();
 }
 
 TEST(loads_without_kfuncs)
@@ -65,7 +52,7 @@ TEST(loads_without_kfuncs)
 	ASSERT_NE(NULL, usual);
 	before = ku_klog_count(msg);
 	ASSERT_EQ(0, nb_unload());
-	ASSERT_EQ(0, nb_load(ko));
+	ASSERT_EQ(0, ku_mod_load(ko, ""));
 	EXPECT_EQ(before + 1, ku_klog_count(msg));
 	EXPECT_NE(0, access("/sys/kernel/btf/kbloom", F_OK));
 	fd = ku_open();
@@ -82,7 +69,7 @@ TEST(loads_without_kfuncs)
 	}
 	/* the usual module back, with its kfuncs */
 	EXPECT_EQ(0, nb_unload());
-	ASSERT_EQ(0, nb_load(usual));
+	ASSERT_EQ(0, ku_mod_load(usual, ""));
 	EXPECT_EQ(0, access("/sys/kernel/btf/kbloom", F_OK));
 }
 
