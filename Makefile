@@ -11,7 +11,7 @@
 #   make fuzz         libFuzzer over the image loaders, 60 s each
 #   make install | install-user | install-module | install-headers
 #   make uninstall | clean
-#   make dkms | install-dkms-src | dkms-remove | deb
+#   make dkms | install-dkms-src | dkms-remove | deb | deb-symbols
 #   (PREFIX, DESTDIR, LIBDIR, SBINDIR, INCLUDEDIR, MANDIR; KDIR=tree)
 #
 # Everything built goes to build/.  V=1 shows the commands.
@@ -106,6 +106,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h)
 .PHONY: all deps kmod bpf lib ctl tests check check-core check-bpf \
 	check-kmod check-style check-all demo bench fuzz install install-headers \
 	install-user install-module uninstall install-dkms-src dkms dkms-remove deb \
+	deb-symbols \
 	clean checkpatch
 
 all: kmod bpf lib ctl
@@ -116,10 +117,16 @@ deps:
 # --- module ----------------------------------------------------------------
 # Built in a copy of its sources under build/kmod so that no object file
 # lands in the source tree.  Then its BTF (the kfuncs need it): pahole -J
-# against the guest kernel's BTF and resolve_btfids, both prepared once in
-# the build cache by mk/btf.sh; no BTF, no build/kbloom.ko.
+# against the target kernel's BTF (mk/btf.sh base: the running kernel's,
+# KDIR's vmlinux, else Debian's linux-image of that release) and
+# resolve_btfids, both prepared once in the build cache by mk/btf.sh.
+# When no BTF can be had (or KBLOOM_BTF=no), the module is built without
+# kfuncs: one warning line, "kfuncs: no" in modinfo and in the kernel log
+# at load; the empty marker of that is removed once used, so that the
+# next build looks again.
 kmod: $(B)/kbloom.ko
 
+KBLOOM_BTF ?= auto
 BTF_SRC := $(CACHE)/linux-btf-src
 RESOLVE_BTFIDS := $(CACHE)/btf/resolve_btfids
 KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
@@ -128,25 +135,33 @@ KBTF = $(CACHE)/btf/$(KVER)/vmlinux.btf
 # is one of the userspace ones, so that they (make install-user, the
 # library, a single test) never ask for a kernel tree.
 USER_GOALS := bpf lib ctl install-user install-headers uninstall clean deps \
-	install-dkms-src dkms-remove deb \
+	install-dkms-src dkms-remove deb deb-symbols \
 	$(B)/%
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(USER_GOALS),$(MAKECMDGOALS)),)
 KBTF :=
 endif
 endif
+ifeq ($(KBLOOM_BTF),no)
+KBTF :=
+endif
 
-$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) $(RESOLVE_BTFIDS) mk/btf.sh
+# y when the base BTF is there (read when the recipe runs, after it is made)
+kb_kfuncs = $(if $(KBTF),$(if $(shell test -s '$(KBTF)' && echo y),y,n),n)
+
+$(B)/kbloom.ko: $(KMOD_SRCS) VERSION $(KBTF) mk/btf.sh
 	$(say) KMOD "$@ ($(KVER))"
 	$(Q)mkdir -p $(B)/kmod
 	$(Q)rsync -a --delete --exclude='/build' --exclude='/tests' \
 		--exclude='/userspace' --exclude='/bpf' --exclude='/.git' \
 		--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
 		--include='*.h' --exclude='*' --prune-empty-dirs ./ $(B)/kmod/
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/$(B)/kmod $(if $(filter 1,$(V)),V=1,-s) \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules
+	$(Q)$(MAKE) -C $(KDIR) M=$(abspath $(B))/kmod $(if $(filter 1,$(V)),V=1,-s) \
+		CONFIG_DEBUG_INFO_BTF_MODULES= KBLOOM_KFUNCS=$(kb_kfuncs) modules
 	$(say) BTF "$@"
-	$(Q)KDIR=$(KDIR) mk/btf.sh module $(B)/kmod/kbloom.ko $(KBTF) $(RESOLVE_BTFIDS) $@
+	$(Q)KDIR=$(KDIR) KBLOOM_BTF_SRC=$(BTF_SRC) mk/btf.sh module \
+		$(B)/kmod/kbloom.ko '$(KBTF)' $(RESOLVE_BTFIDS) $@
+	$(Q)$(if $(KBTF),$(if $(filter n,$(kb_kfuncs)),rm -f $(KBTF) $(KBTF).why))
 
 $(BTF_SRC)/.extracted:
 	$(Q)mk/btf.sh src $(BTF_SRC)
@@ -154,7 +169,7 @@ $(BTF_SRC)/.extracted:
 $(RESOLVE_BTFIDS): | $(BTF_SRC)/.extracted
 	$(Q)mk/btf.sh resolve-btfids $(BTF_SRC) $@
 
-$(CACHE)/btf/%/vmlinux.btf: | $(BTF_SRC)/.extracted
+$(CACHE)/btf/%/vmlinux.btf:
 	$(Q)KDIR=$(KDIR) mk/btf.sh base $* $(BTF_SRC) $@
 
 # --- BPF objects and skeletons -----------------------------------------------
@@ -459,9 +474,18 @@ dkms-remove:
 # writes beside the source); then lintian's view of them.
 DEB_DIR := $(B)/deb
 
-deb:
+# debian/libkbloom1.symbols lists every exported function with the release
+# that added it: make deb refuses a library whose exports differ
+# (mk/debsymbols.sh check here, dpkg-gensymbols -c4 in dh_makeshlibs);
+# make deb-symbols writes it after an API change (new functions get
+# VERSION).
+deb-symbols: $(B)/libkbloom.map
+	mk/debsymbols.sh write $< $(VERSION) debian/libkbloom1.symbols
+
+deb: $(B)/libkbloom.map
 	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
 		{ echo "deb: needs debhelper and dh-dkms (apt-get install debhelper dh-dkms)" >&2; exit 1; }
+	mk/debsymbols.sh check $(B)/libkbloom.map debian/libkbloom1.symbols
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_DIR)/kbloom-$(VERSION)
 	rsync -a --exclude=/build --exclude=/.git ./ $(DEB_DIR)/kbloom-$(VERSION)/

@@ -241,3 +241,29 @@ out_free:
 	kvfree(ents);
 	return ret;
 }
+
+/* The two names of SWAP and RENAME: both valid and different. */
+static int kb_name_pair_check(const struct kbloom_name_pair *cmd)
+{
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (!kb_name_ok(cmd->name) || !kb_name_ok(cmd->other))
+		return -EINVAL;
+	if (!strncmp(cmd->name, cmd->other, KBLOOM_NAME_LEN))
+		return -EINVAL;
+	return 0;
+}
+
+int kb_cmd_swap(struct kb_ucmd *ucmd)
+{
+	struct kbloom_name_pair *cmd = ucmd->cmd;
+
+	return kb_name_pair_check(cmd) ?: kb_reg_swap(cmd->name, cmd->other);
+}
+
+int kb_cmd_rename(struct kb_ucmd *ucmd)
+{
+	struct kbloom_name_pair *cmd = ucmd->cmd;
+
+	return kb_name_pair_check(cmd) ?: kb_reg_rename(cmd->name, cmd->other);
+}

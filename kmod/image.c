@@ -25,7 +25,7 @@ static u32 kb_image_hdr_len(const struct kb_filter *f)
 	return kb_image_hdr_len_of(kb_image_version_of(f->g.type));
 }
 
-static void kb_image_header(const struct kb_filter *f,
+static void kb_image_header(const struct kb_filter *f, const char *name,
 			    struct kbloom_image_hdr *h)
 {
 	const struct kb_geom *g = &f->g;
@@ -50,7 +50,7 @@ static void kb_image_header(const struct kb_filter *f,
 	h->inserted = kb_le64(kb_filter_inserted(f));
 	h->saturations = kb_le64(atomic64_read(&f->saturations));
 	h->payload_len = kb_le64(f->bytes);
-	memcpy(h->name, f->name, KBLOOM_NAME_LEN);
+	memcpy(h->name, name, KBLOOM_NAME_LEN);
 }
 
 /* The version-3 geometry tail of a survey variant. */
@@ -83,8 +83,11 @@ static void kb_image_words(const struct kb_filter *f, __le64 *out)
 	}
 }
 
-/* @f's image in a new kvmalloc()ed buffer of hdr_len + bytes. */
-static void *kb_image_build(const struct kb_filter *f)
+/*
+ * @f's image, named @name (the name it was looked up by: the filter's
+ * current one), in a new kvmalloc()ed buffer of hdr_len + bytes.
+ */
+static void *kb_image_build(const struct kb_filter *f, const char *name)
 {
 	u32 hl = kb_image_hdr_len(f);
 	struct kbloom_image_head *hd;
@@ -95,7 +98,7 @@ static void *kb_image_build(const struct kb_filter *f)
 	if (!img)
 		return NULL;
 	hd = (struct kbloom_image_head *)img;
-	kb_image_header(f, &hd->h);
+	kb_image_header(f, name, &hd->h);
 	kb_image_words(f, (__le64 *)(img + hl));
 	if (hl == KBLOOM_IMAGE_HDR_LEN) {
 		crc = kb_image_crc(&hd->h, img + hl, f->bytes);
@@ -117,7 +120,7 @@ static int kb_save(struct kbloom_image_op *cmd, struct kb_filter *f)
 	cmd->image_len = kb_image_hdr_len(f) + f->bytes;
 	if (cmd->buf_len < cmd->image_len)
 		return -EMSGSIZE;
-	img = kb_image_build(f);
+	img = kb_image_build(f, cmd->name);
 	if (!img)
 		return -ENOMEM;
 	if (copy_to_user(u64_to_user_ptr(cmd->buf), img, cmd->image_len))

@@ -13,15 +13,16 @@
  *   scalable_image.c their container images
  *   window.c    the age-partitioned window (k + l slices, rotations)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
- *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
+ *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST, SWAP, RENAME
  *   keys.c      ADD, DEL, TEST, COUNT key batches
  *   image.c     SAVE, RESTORE
  *   kfunc.c     kfuncs: XDP programs query the filters
  *
  * Lifetime of a filter: the registry holds one reference while the filter
- * is published under its name; a command that works on a filter looks it
+ * is bound to a name; a command that works on a filter looks it
  * up under rcu_read_lock() and takes a reference with
- * refcount_inc_not_zero().  DESTROY (and RESTORE with replace) unpublish
+ * refcount_inc_not_zero().  SWAP and RENAME rebind names and move no
+ * reference.  DESTROY (and RESTORE with replace) unpublish
  * under kb_reg_lock and drop the registry's reference; the last reference
  * frees the filter after an RCU grace period, so a lookup racing with the
  * unpublish never touches freed memory.  No lock is taken on the key
@@ -151,7 +152,6 @@ struct kb_type_ops {
 };
 
 struct kb_filter {
-	struct hlist_node node;		/* registry bucket, under kb_reg_lock */
 	struct rcu_head rcu;
 	refcount_t ref;
 	u32 id;
@@ -176,7 +176,7 @@ struct kb_filter {
 	void *scratch;
 	atomic64_t *words;
 	void *priv;			/* containers: the type's object */
-	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
+	char name[KBLOOM_NAME_LEN];	/* as created/restored, NUL-padded */
 };
 
 /* One ioctl call: the user's structure and its kernel copy. */
@@ -248,6 +248,8 @@ void kb_filter_put(struct kb_filter *f);
 int kb_reg_publish(struct kb_filter *f, struct kb_filter **dup);
 int kb_reg_replace(struct kb_filter *f);
 int kb_reg_unpublish(const char *name);
+int kb_reg_swap(const char *a, const char *b);
+int kb_reg_rename(const char *from, const char *to);
 void kb_reg_unpublish_all(void);
 void kb_reg_flush_all(void);
 u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap);
@@ -259,6 +261,8 @@ int kb_cmd_destroy(struct kb_ucmd *ucmd);
 int kb_cmd_flush(struct kb_ucmd *ucmd);
 int kb_cmd_stat(struct kb_ucmd *ucmd);
 int kb_cmd_list(struct kb_ucmd *ucmd);
+int kb_cmd_swap(struct kb_ucmd *ucmd);
+int kb_cmd_rename(struct kb_ucmd *ucmd);
 
 /* keys.c */
 int kb_cmd_add(struct kb_ucmd *ucmd);

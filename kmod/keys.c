@@ -29,10 +29,10 @@ struct kb_batch {
 	u64 off;		/* cursor */
 	u32 key_len;		/* 0: variable keys */
 	u32 count;
-	u8 *results;		/* TEST: result bitmap, or NULL */
+	u8 *results;		/* TEST, ADD: result bitmap, or NULL */
 	u64 *counts;		/* COUNT: the estimates */
 	u32 pos;		/* keys visited */
-	u32 hits;		/* TEST, COUNT: present; DEL: skipped as absent */
+	u32 hits;		/* TEST, COUNT: present; DEL: skipped as absent; ADD: new */
 	u64 lost;		/* ADD: increments lost to saturation */
 	int err;		/* ADD: the key at pos had no room */
 };
@@ -78,8 +78,8 @@ static int kb_keys_check(const struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (!kb_name_ok(cmd->name) || cmd->key_len > KBLOOM_KEY_MAX ||
 	    !cmd->count)
 		return -EINVAL;
-	/* a bitmap is optional for TEST, estimates are what COUNT is for */
-	if ((op == KB_ADD || op == KB_DEL) && cmd->results)
+	/* a bitmap is optional for TEST and ADD, estimates are COUNT's */
+	if (op == KB_DEL && cmd->results)
 		return -EINVAL;
 	if (op == KB_COUNT && !cmd->results)
 		return -EINVAL;
@@ -123,10 +123,15 @@ err_free:
 	return ret;
 }
 
-/* ADD of one key: false when it had no room (the batch stops there). */
+/*
+ * ADD of one key: false when it had no room (the batch stops there).
+ * With a result bitmap, the key is tested right before it is inserted,
+ * through the same reference: its bit says it was new (definitely absent).
+ */
 static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
 			 const u8 *key, u32 len)
 {
+	bool fresh = b->results && !kb_filter_test(f, key, len);
 	int ret = kb_filter_add(f, key, len);
 
 	if (ret < 0) {
@@ -136,6 +141,10 @@ static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
 		return false;
 	}
 	b->lost += ret;
+	if (fresh) {
+		b->results[b->pos / 8] |= BIT(b->pos % 8);
+		b->hits++;
+	}
 	return true;
 }
 
@@ -234,7 +243,7 @@ out_put:
 	return ret;
 }
 
-/* Bytes of the results of @op: a bitmap (TEST) or estimates (COUNT). */
+/* Bytes of the results of @op: a bitmap (TEST, ADD) or estimates (COUNT). */
 static size_t kb_results_len(const struct kbloom_keys *cmd, enum kb_keys_op op)
 {
 	if (!cmd->results)

@@ -23,9 +23,10 @@
  *    filter therefore never touches freed memory: before the get the
  *    lookup answers NULL ("no filter"), after it the program still tests
  *    the filter it holds.
- *  - RESTORE with replace swaps the name's filter with one
- *    hlist_replace_rcu(): a get returns the old or the new filter (never
- *    NULL, see kb_filter_get()), and every test made with that
+ *  - RESTORE with replace, and SWAP, rebind the name to another filter
+ *    with one rcu_assign_pointer(): a get returns the old or the new
+ *    filter (never NULL, see kb_filter_get()); RENAME binds the new name
+ *    before it unbinds the old.  Every test made with that
  *    reference sees that one filter, so a packet that tests several keys
  *    never mixes the two.  An id checked per call would give no such
  *    guarantee between two calls.
@@ -127,6 +128,23 @@ __bpf_kfunc int bpf_kbloom_stat(struct kb_filter *f,
 	return 0;
 }
 
+#ifdef KBLOOM_NO_KFUNCS
+/*
+ * Built without BTF (make says why: no BTF of the target kernel was at
+ * hand): the kfuncs above exist but are not registered, since the kernel
+ * would refuse them ("missing module BTF").  modinfo and the kernel log
+ * say so; the ioctls are unchanged.
+ */
+MODULE_INFO(kfuncs, "no (built without BTF: XDP programs cannot call bpf_kbloom_*)");
+
+int kb_kfunc_init(void)
+{
+	pr_info("built without BTF: no kfuncs (XDP programs cannot call bpf_kbloom_*)\n");
+	return 0;
+}
+#else
+MODULE_INFO(kfuncs, "yes");
+
 BTF_KFUNCS_START(kb_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_kbloom_get, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_kbloom_put, KF_RELEASE)
@@ -148,3 +166,4 @@ int kb_kfunc_init(void)
 {
 	return register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP, &kb_kfunc_set);
 }
+#endif /* KBLOOM_NO_KFUNCS */

@@ -44,6 +44,7 @@ union kb_ucmd_buf {
 	struct kbloom_stat stat;
 	struct kbloom_list list;
 	struct kbloom_image_op image_op;
+	struct kbloom_name_pair name_pair;
 };
 
 struct kb_ioctl_op {
@@ -124,6 +125,10 @@ static const struct kb_ioctl_op kb_ops[] = {
 	      kb_cmd_restore),
 	KB_OP(COUNT, struct kbloom_keys, hits, KB_OPEN, KB_ANSWERS,
 	      kb_cmd_count),
+	KB_OP(SWAP, struct kbloom_name_pair, other, KB_ADMIN, KB_SILENT,
+	      kb_cmd_swap),
+	KB_OP(RENAME, struct kbloom_name_pair, other, KB_ADMIN, KB_SILENT,
+	      kb_cmd_rename),
 };
 
 static const struct kb_ioctl_op *kb_ioctl_lookup(unsigned int cmd)

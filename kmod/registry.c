@@ -2,21 +2,39 @@
 /*
  * kbloom.ko registry: filter names -> filter objects.
  *
- * A hash table of RCU hlists: lookups walk it under rcu_read_lock() and
- * take a reference with refcount_inc_not_zero(); writers (publish, replace,
- * unpublish) hold kb_reg_lock, which also guards the limits and the byte
- * accounting.  The registry owns one reference of every published filter.
+ * A name is a binding (struct kb_bind): a node of a hash table of RCU
+ * hlists that points, through an RCU pointer, to the filter it names.
+ * Lookups walk the table under rcu_read_lock(), read the binding's filter
+ * and take a reference with refcount_inc_not_zero(); writers (publish,
+ * replace, swap, rename, unpublish) hold kb_reg_lock, which also guards
+ * the limits and the byte accounting.  The registry owns one reference of
+ * every bound filter; a binding is freed after an RCU grace period.
+ *
+ * Names and filters are apart so that a name can be rebound without being
+ * absent: RESTORE --replace and SWAP store another filter into the same
+ * binding (rcu_assign_pointer()), RENAME adds the new binding before it
+ * deletes the old one.  f->name is the name the filter was created or
+ * restored under, read only to publish it; the binding holds the current
+ * one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "kbloom_int.h"
 
 #define KB_HASH_BITS	8
+
+struct kb_bind {
+	struct hlist_node node;
+	struct kb_filter __rcu *f;
+	struct rcu_head rcu;
+	char name[KBLOOM_NAME_LEN];	/* NUL-padded, never changes */
+};
 
 static DEFINE_HASHTABLE(kb_names, KB_HASH_BITS);
 static DEFINE_MUTEX(kb_reg_lock);
@@ -30,15 +48,33 @@ static u32 kb_name_hash(const char *name)
 }
 
 /* Under rcu_read_lock() or kb_reg_lock. */
-static struct kb_filter *kb_lookup(const char *name)
+static struct kb_bind *kb_lookup(const char *name)
 {
-	struct kb_filter *f;
+	struct kb_bind *b;
 
-	hash_for_each_possible_rcu(kb_names, f, node, kb_name_hash(name),
+	hash_for_each_possible_rcu(kb_names, b, node, kb_name_hash(name),
 				   lockdep_is_held(&kb_reg_lock))
-		if (!strncmp(f->name, name, KBLOOM_NAME_LEN))
-			return f;
+		if (!strncmp(b->name, name, KBLOOM_NAME_LEN))
+			return b;
 	return NULL;
+}
+
+/* The filter of binding @b, under kb_reg_lock. */
+static struct kb_filter *kb_bound(struct kb_bind *b)
+{
+	return rcu_dereference_protected(b->f, lockdep_is_held(&kb_reg_lock));
+}
+
+/* A new binding of @name to @f (not yet in the table), or NULL. */
+static struct kb_bind *kb_bind_alloc(const char *name, struct kb_filter *f)
+{
+	struct kb_bind *b = kzalloc(sizeof(*b), KB_GFP);
+
+	if (!b)
+		return NULL;
+	memcpy(b->name, name, KBLOOM_NAME_LEN);
+	RCU_INIT_POINTER(b->f, f);
+	return b;
 }
 
 /* Walks of one name in kb_filter_get() (see there). */
@@ -47,28 +83,33 @@ static struct kb_filter *kb_lookup(const char *name)
 /*
  * The filter named @name with a reference, or NULL when there is none.
  *
- * Lock-free: an RCU walk and refcount_inc_not_zero().  A walk racing with
- * RESTORE --replace can find the old filter after the registry dropped its
- * reference (kb_reg_replace() puts the old filter after the swap), although
- * the new one is already published: its refcount is zero.  That refcount
- * reached zero only after hlist_replace_rcu() (the registry holds a
- * reference while a filter is published, and refcount_dec_and_test()
- * orders the swap before the decrement), so having read it as zero, a
- * second walk finds the new filter: the name never looks absent to an
- * ioctl or a kfunc while it is being swapped.  DESTROY unpublishes the
- * name, and the second walk answers NULL.  Every failed try means a whole
- * RESTORE (allocation, copy, publish) ended within one bucket walk; the
- * bound only matters if that keeps happening, and keeps the walk finite
- * in softirq (the kfuncs).
+ * Lock-free: an RCU walk, an rcu_dereference() of the binding and
+ * refcount_inc_not_zero().  A walk racing with RESTORE --replace can read
+ * the old filter after the registry dropped its reference (kb_reg_replace()
+ * puts the old filter after the rebinding), although the new one is
+ * already bound: its refcount is zero.  That refcount reached zero only
+ * after rcu_assign_pointer() stored the new filter (the registry holds a
+ * reference while a filter is bound, and refcount_dec_and_test() orders
+ * the store before the decrement), so having read it as zero, a second
+ * walk finds the new filter: the name never looks absent to an ioctl or a
+ * kfunc while it is being replaced.  SWAP drops no reference (both filters
+ * stay bound), so the first read succeeds with the old or the new filter;
+ * RENAME binds the new name before it unbinds the old one.  DESTROY
+ * unbinds the name, and the second walk answers NULL.  Every failed try
+ * means a whole RESTORE (allocation, copy, publish) ended within one
+ * bucket walk; the bound only matters if that keeps happening, and keeps
+ * the walk finite in softirq (the kfuncs).
  */
 struct kb_filter *kb_filter_get(const char *name)
 {
 	struct kb_filter *f;
+	struct kb_bind *b;
 	int i;
 
 	for (i = 0; i < KB_GET_TRIES; i++) {
 		rcu_read_lock();
-		f = kb_lookup(name);
+		b = kb_lookup(name);
+		f = b ? rcu_dereference(b->f) : NULL;
 		if (f && refcount_inc_not_zero(&f->ref)) {
 			rcu_read_unlock();
 			return f;
@@ -122,19 +163,22 @@ static void kb_reg_unaccount(struct kb_filter *f)
 /*
  * Publish @f under its name; the registry takes over the caller's
  * reference.  Return: 0; -EEXIST with *@dup set to the filter of that
- * name (a new reference) when @dup is not NULL; -ENOSPC.
+ * name (a new reference) when @dup is not NULL; -ENOSPC; -ENOMEM.
  */
 int kb_reg_publish(struct kb_filter *f, struct kb_filter **dup)
 {
-	struct kb_filter *old;
+	struct kb_bind *b, *old;
 	int ret;
 
+	b = kb_bind_alloc(f->name, f);
+	if (!b)
+		return -ENOMEM;
 	mutex_lock(&kb_reg_lock);
 	old = kb_lookup(f->name);
 	if (old) {
 		if (dup) {
-			refcount_inc(&old->ref);
-			*dup = old;
+			*dup = kb_bound(old);
+			refcount_inc(&(*dup)->ref);
 		}
 		ret = -EEXIST;
 		goto out_unlock;
@@ -143,10 +187,23 @@ int kb_reg_publish(struct kb_filter *f, struct kb_filter **dup)
 	if (ret)
 		goto out_unlock;
 	kb_reg_account(f);
-	hash_add_rcu(kb_names, &f->node, kb_name_hash(f->name));
+	hash_add_rcu(kb_names, &b->node, kb_name_hash(b->name));
+	b = NULL;
 out_unlock:
 	mutex_unlock(&kb_reg_lock);
+	kfree(b);
 	return ret;
+}
+
+/* Rebind @b from its filter to @f; Return: the old filter (its reference). */
+static struct kb_filter *kb_rebind(struct kb_bind *b, struct kb_filter *f)
+{
+	struct kb_filter *old = kb_bound(b);
+
+	kb_reg_unaccount(old);
+	kb_reg_account(f);
+	rcu_assign_pointer(b->f, f);
+	return old;
 }
 
 /*
@@ -155,44 +212,113 @@ out_unlock:
  */
 int kb_reg_replace(struct kb_filter *f)
 {
-	struct kb_filter *old;
+	struct kb_filter *old = NULL;
+	struct kb_bind *b, *nb;
 	int ret;
 
+	nb = kb_bind_alloc(f->name, f);
+	if (!nb)
+		return -ENOMEM;
 	mutex_lock(&kb_reg_lock);
-	old = kb_lookup(f->name);
-	ret = kb_reg_room(f->name, f->bytes, !old, old ? old->bytes : 0);
+	b = kb_lookup(f->name);
+	ret = kb_reg_room(f->name, f->bytes, !b, b ? kb_bound(b)->bytes : 0);
 	if (ret)
 		goto out_unlock;
-	if (old) {
-		kb_reg_unaccount(old);
-		kb_reg_account(f);
-		hlist_replace_rcu(&old->node, &f->node);
+	if (b) {
+		old = kb_rebind(b, f);
 	} else {
 		kb_reg_account(f);
-		hash_add_rcu(kb_names, &f->node, kb_name_hash(f->name));
+		hash_add_rcu(kb_names, &nb->node, kb_name_hash(nb->name));
+		nb = NULL;
 	}
 out_unlock:
 	mutex_unlock(&kb_reg_lock);
-	if (!ret && old)
+	kfree(nb);
+	if (old)
 		kb_filter_put(old);
 	return ret;
 }
 
-static void kb_reg_remove(struct kb_filter *f)
+/*
+ * Exchange the filters of @a and @b (both valid, different names).  No
+ * reference moves: each filter stays bound, under the other name, so a
+ * lookup of either name finds the old or the new filter at once.
+ * Return: 0 or -ENOENT.
+ */
+int kb_reg_swap(const char *a, const char *b)
 {
-	hash_del_rcu(&f->node);
+	struct kb_bind *ba, *bb;
+	struct kb_filter *fa;
+	int ret = -ENOENT;
+
+	mutex_lock(&kb_reg_lock);
+	ba = kb_lookup(a);
+	bb = kb_lookup(b);
+	if (!ba || !bb)
+		goto out_unlock;
+	fa = kb_bound(ba);
+	rcu_assign_pointer(ba->f, kb_bound(bb));
+	rcu_assign_pointer(bb->f, fa);
+	ret = 0;
+out_unlock:
+	mutex_unlock(&kb_reg_lock);
+	return ret;
+}
+
+/*
+ * Bind the filter of @from to the unused name @to, then unbind @from (in
+ * that order: a lookup of @from finds the filter until it is renamed).
+ * Return: 0, -ENOENT, -EEXIST or -ENOMEM.
+ */
+int kb_reg_rename(const char *from, const char *to)
+{
+	struct kb_bind *b, *nb;
+	int ret;
+
+	nb = kb_bind_alloc(to, NULL);
+	if (!nb)
+		return -ENOMEM;
+	mutex_lock(&kb_reg_lock);
+	b = kb_lookup(from);
+	ret = -ENOENT;
+	if (!b)
+		goto out_unlock;
+	ret = -EEXIST;
+	if (kb_lookup(to))
+		goto out_unlock;
+	RCU_INIT_POINTER(nb->f, kb_bound(b));
+	hash_add_rcu(kb_names, &nb->node, kb_name_hash(nb->name));
+	hash_del_rcu(&b->node);
+	kfree_rcu(b, rcu);
+	nb = NULL;
+	ret = 0;
+out_unlock:
+	mutex_unlock(&kb_reg_lock);
+	kfree(nb);
+	return ret;
+}
+
+/* Unbind @b; Return: its filter, whose reference the caller puts. */
+static struct kb_filter *kb_reg_remove(struct kb_bind *b)
+{
+	struct kb_filter *f = kb_bound(b);
+
+	hash_del_rcu(&b->node);
+	kfree_rcu(b, rcu);
 	kb_reg_unaccount(f);
+	return f;
 }
 
 /* Unpublish the filter named @name.  Return: 0 or -ENOENT. */
 int kb_reg_unpublish(const char *name)
 {
-	struct kb_filter *f;
+	struct kb_filter *f = NULL;
+	struct kb_bind *b;
 
 	mutex_lock(&kb_reg_lock);
-	f = kb_lookup(name);
-	if (f)
-		kb_reg_remove(f);
+	b = kb_lookup(name);
+	if (b)
+		f = kb_reg_remove(b);
 	mutex_unlock(&kb_reg_lock);
 	if (!f)
 		return -ENOENT;
@@ -204,25 +330,23 @@ int kb_reg_unpublish(const char *name)
 void kb_reg_unpublish_all(void)
 {
 	struct hlist_node *tmp;
-	struct kb_filter *f;
+	struct kb_bind *b;
 	int bkt;
 
 	mutex_lock(&kb_reg_lock);
-	hash_for_each_safe(kb_names, bkt, tmp, f, node) {
-		kb_reg_remove(f);
-		kb_filter_put(f);
-	}
+	hash_for_each_safe(kb_names, bkt, tmp, b, node)
+		kb_filter_put(kb_reg_remove(b));
 	mutex_unlock(&kb_reg_lock);
 }
 
 void kb_reg_flush_all(void)
 {
-	struct kb_filter *f;
+	struct kb_bind *b;
 	int bkt;
 
 	mutex_lock(&kb_reg_lock);
-	hash_for_each(kb_names, bkt, f, node)
-		kb_filter_flush(f);
+	hash_for_each(kb_names, bkt, b, node)
+		kb_filter_flush(kb_bound(b));
 	mutex_unlock(&kb_reg_lock);
 }
 
@@ -233,13 +357,15 @@ void kb_reg_flush_all(void)
 u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap)
 {
 	struct kb_filter *f;
+	struct kb_bind *b;
 	u32 n = 0;
 	int bkt;
 
 	mutex_lock(&kb_reg_lock);
 	if (kb_nr_filters <= cap) {
-		hash_for_each(kb_names, bkt, f, node) {
-			memcpy(ents[n].name, f->name, KBLOOM_NAME_LEN);
+		hash_for_each(kb_names, bkt, b, node) {
+			f = kb_bound(b);
+			memcpy(ents[n].name, b->name, KBLOOM_NAME_LEN);
 			ents[n].id = f->id;
 			ents[n].type = f->g.type;
 			n++;

@@ -17,13 +17,21 @@
 #                                   the guest kernel's (Debian's
 #                                   linux-image-KVER from
 #                                   mk/guest-kernel.sh, the vmlinux in its
-#                                   vmlinuz)
+#                                   vmlinuz).  KBLOOM_BTF_FROM lists the
+#                                   sources to try (default "running kdir
+#                                   debian"; "none" tries none).  When none
+#                                   gives BTF: an empty OUT, the reason in
+#                                   OUT.why, status 0 (the module is then
+#                                   built without kfuncs)
 #   mk/btf.sh module IN BASE RESOLVE_BTFIDS OUT
 #                                   IN (a kbloom.ko without BTF) with BTF
 #                                   relative to BASE (pahole -J --btf_base,
 #                                   with the options of $KDIR's
 #                                   scripts/pahole-flags.sh) and its BTF ids
-#                                   resolved (resolve_btfids -b), into OUT
+#                                   resolved (resolve_btfids -b; built first,
+#                                   from $KBLOOM_BTF_SRC, when missing), into
+#                                   OUT.  An empty BASE or "" (no BTF): IN as
+#                                   is into OUT, and one warning line
 #
 # Every step fails loudly: no step leaves a partial output behind, and
 # "module" checks that OUT has a .BTF section that names its kfuncs.
@@ -87,14 +95,20 @@ cmd_resolve_btfids() {
 	rm -rf "$obj" "$log"
 }
 
+# Does the BTF source $1 take part (KBLOOM_BTF_FROM)?
+from() {
+	[[ " ${KBLOOM_BTF_FROM-running kdir debian} " == *" $1 "* ]]
+}
+
 # The target kernel's own BTF into $2 when it is at hand (running, or
 # the vmlinux of the build tree $KDIR); Return: 0 when written.
 own_base() {
 	local kver=$1 out=$2
-	if [ "$(uname -r)" = "$kver" ] && [ -r /sys/kernel/btf/vmlinux ]; then
+	if from running && [ "$(uname -r)" = "$kver" ] &&
+	   [ -r /sys/kernel/btf/vmlinux ]; then
 		echo "  BTF      base: /sys/kernel/btf/vmlinux (running $kver)" >&2
 		cp /sys/kernel/btf/vmlinux "$out.tmp"
-	elif [ -n "${KDIR:-}" ] && [ -f "$KDIR/vmlinux" ] &&
+	elif from kdir && [ -n "${KDIR:-}" ] && [ -f "$KDIR/vmlinux" ] &&
 	     readelf -S -W "$KDIR/vmlinux" | grep -q ' \.BTF '; then
 		echo "  BTF      base: $KDIR/vmlinux" >&2
 		objcopy -O binary --only-section=.BTF "$KDIR/vmlinux" "$out.tmp"
@@ -105,23 +119,46 @@ own_base() {
 	mv "$out.tmp" "$out"
 }
 
+# No BTF for kernel $1: an empty $2, and why ($3) in $2.why.
+no_base() {
+	echo "no BTF of kernel $1: $3" >"$2.why"
+	: >"$2"
+}
+
+# Debian's linux-image-KVER (mk/guest-kernel.sh), as the test guest uses:
+# its directory on stdout, or status 1 with the reason in file $2.
+debian_kernel() {
+	from debian || { echo "not tried (KBLOOM_BTF_FROM)" >"$2"; return 1; }
+	"$here/guest-kernel.sh" "$1" 2>"$2"
+}
+
 cmd_base() {
 	local kver=$1 src=$2 out=$3 kdir elf tmp
 	need objcopy readelf
 	mkdir -p "$(dirname "$out")"
+	rm -f "$out.why"
 	own_base "$kver" "$out" && return 0
-	kdir=$("$here/guest-kernel.sh" "$kver")
+	if ! kdir=$(debian_kernel "$kver" "$out.err"); then
+		no_base "$kver" "$out" "not running, no vmlinux with .BTF in KDIR=${KDIR:-(unset)}, Debian's linux-image-$kver: $(tail -n 1 "$out.err")"
+		rm -f "$out.err"
+		return 0
+	fi
+	rm -f "$out.err"
 	tmp=$out.tmp
 	# tests/vm/run boots the vmlinux inside vmlinuz: use it when it is
 	# there, else decompress vmlinuz with the kernel's own script.
 	elf=$kdir/vmlinux
 	if [ ! -f "$elf" ]; then
+		cmd_src "$src"
 		elf=$tmp.elf
 		"$src/scripts/extract-vmlinux" "$kdir/kernel/boot/vmlinuz-$kver" >"$elf" ||
 			die "extract-vmlinux: no vmlinux in vmlinuz-$kver"
 	fi
-	readelf -S -W "$elf" | grep -q ' \.BTF ' ||
-		die "the guest kernel $kver has no .BTF section (CONFIG_DEBUG_INFO_BTF=n?)"
+	if ! readelf -S -W "$elf" | grep -q ' \.BTF '; then
+		rm -f "$tmp.elf"
+		no_base "$kver" "$out" "linux-image-$kver has no .BTF section (CONFIG_DEBUG_INFO_BTF=n)"
+		return 0
+	fi
 	objcopy -O binary --only-section=.BTF "$elf" "$tmp"
 	rm -f "$tmp.elf"
 	[ -s "$tmp" ] || die "empty .BTF section in the vmlinux of $kver"
@@ -138,11 +175,27 @@ pahole_flags() {
 	fi
 }
 
+# No BTF (an empty BASE, or none given): IN as OUT, and one warning line.
+module_without_btf() {
+	local in=$1 base=$2 out=$3 why="KBLOOM_BTF=no"
+	[ -z "$base" ] || why=$(cat "$base.why" 2>/dev/null || echo "empty $base")
+	echo "$me: warning: kbloom.ko built without kfuncs ($why); modinfo says kfuncs: no" >&2
+	cp "$in" "$out.tmp"
+	mv "$out.tmp" "$out"
+}
+
 cmd_module() {
 	local in=$1 base=$2 resolve=$3 out=$4 tmp flags kfuncs
+	if [ -z "$base" ] || [ ! -s "$base" ]; then
+		module_without_btf "$in" "$base" "$out"
+		return 0
+	fi
 	need pahole objcopy readelf bpftool
-	[ -s "$base" ] || die "no base BTF $base"
-	[ -x "$resolve" ] || die "no resolve_btfids at $resolve"
+	if [ ! -x "$resolve" ]; then
+		[ -n "${KBLOOM_BTF_SRC:-}" ] || die "no resolve_btfids at $resolve"
+		cmd_src "$KBLOOM_BTF_SRC"
+		cmd_resolve_btfids "$KBLOOM_BTF_SRC" "$resolve"
+	fi
 	tmp=$out.tmp
 	cp "$in" "$tmp"
 	trap 'rm -f "$tmp" "$tmp.ids"' EXIT

@@ -18,16 +18,17 @@
  *    reserved field, EOPNOTSUPP for an unknown flag bit;
  *  - unknown command numbers give ENOTTY; an unreadable or unwritable user
  *    pointer gives EFAULT.  The structure of a command that answers
- *    (every one but DESTROY, FLUSH and RESTORE) must be writable: it is
- *    checked before the command acts, so a read-only one gives EFAULT and
- *    changes nothing.  DESTROY, FLUSH and RESTORE only read theirs.
+ *    (every one but DESTROY, FLUSH, RESTORE, SWAP and RENAME) must be
+ *    writable: it is checked before the command acts, so a read-only one
+ *    gives EFAULT and changes nothing.  DESTROY, FLUSH, RESTORE, SWAP and
+ *    RENAME only read theirs.
  *
  * Errors common to every command taking a name: EINVAL for an invalid name,
  * ENOENT when no filter has that name.  Memory for a command (a filter, an
  * image, a key batch) is charged to the caller's memory cgroup; over its
  * limit, or when memory is short, the command fails with ENOMEM (the OOM
  * killer is never invoked for it) and changes nothing.  Every mutation (CREATE, DESTROY,
- * ADD, DEL, FLUSH, RESTORE) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
+ * ADD, DEL, FLUSH, RESTORE, SWAP, RENAME) needs CAP_NET_ADMIN, EPERM otherwise; VERSION,
  * TEST, COUNT, STAT, LIST and SAVE are open to anyone who could open the
  * device.
  * A failing command changes nothing, except where "done" says otherwise.
@@ -43,7 +44,7 @@
 
 #define KBLOOM_DEVICE		"/dev/kbloom"
 #define KBLOOM_ABI_MAJOR	1U
-#define KBLOOM_ABI_MINOR	2U	/* 1: geometry fields, COUNT; 2: window */
+#define KBLOOM_ABI_MINOR	2U	/* 1: geometry, COUNT; 2: window, SWAP, RENAME, ADD results */
 
 #define KBLOOM_IOCTL_TYPE	0xB1
 #define KBLOOM_CMD_BASE		0x80
@@ -61,6 +62,8 @@ enum {
 	KBLOOM_CMD_SAVE,
 	KBLOOM_CMD_RESTORE,
 	KBLOOM_CMD_COUNT,
+	KBLOOM_CMD_SWAP,
+	KBLOOM_CMD_RENAME,
 };
 
 /* Largest key batch (the keys buffer of ADD, DEL, TEST) in bytes. */
@@ -216,7 +219,15 @@ struct kbloom_name_op {
  * @results: TEST only: user pointer to a bitmap of ceil(@count / 8) bytes;
  *           bit i (byte i / 8, bit i % 8) is set iff key i is possibly
  *           present; the bits past @count are cleared.  0 for no bitmap
- *           (then only @hits).  Must be 0 for ADD and DEL.
+ *           (then only @hits).  ADD (ABI 1.2): 0, or a bitmap of the
+ *           same size: bit i is set iff key i was new, definitely absent
+ *           when this call inserted it (tested right before, through the
+ *           same filter: a batch's results and its inserts are one call on
+ *           one filter, whatever SWAP or RESTORE does meanwhile; the second
+ *           of two equal keys is not new).  The test and the insert of one
+ *           key are two lock-free steps: another caller adding the same
+ *           key at the same moment may report it new too.  Written only
+ *           when the whole batch is applied.  Must be 0 for DEL.
  *           COUNT: user pointer to @count __u64 estimates (required):
  *           estimate i is key i's multiplicity as the filter can tell it,
  *           never below the truth while no counter saturated (counting:
@@ -225,7 +236,8 @@ struct kbloom_name_op {
  *           maximum); @hits counts the non-zero estimates.
  * @done: out: keys applied (ADD: inserted; DEL: deleted; TEST: tested)
  * @hits: out: TEST: keys possibly present; DEL: keys skipped because they
- *        are definitely absent (deleting them would corrupt the counters)
+ *        are definitely absent (deleting them would corrupt the counters);
+ *        ADD with @results: keys that were new
  *
  * DEL of a key that was never added but tests positive (a false positive)
  * is not skipped: its counters are decremented, and keys that share them
@@ -420,5 +432,42 @@ struct kbloom_image_op {
 #define KBLOOM_RESTORE_REPLACE	_BITUL(0)
 #define KBLOOM_IOCTL_SAVE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_SAVE)
 #define KBLOOM_IOCTL_RESTORE	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RESTORE)
+
+/**
+ * struct kbloom_name_pair - KBLOOM_IOCTL_SWAP, KBLOOM_IOCTL_RENAME (ABI 1.2)
+ * @size: sizeof(struct kbloom_name_pair)
+ * @flags: must be 0
+ * @name: SWAP: one filter; RENAME: the filter to rename
+ * @other: SWAP: the other filter; RENAME: its new name
+ *
+ * SWAP exchanges the filters of two names, as ipset's swap: afterwards
+ * @name is the filter that was @other and the reverse (each keeps its
+ * type, geometry, keys, counts and id).  Unlike ipset, the two need not be
+ * of the same type or geometry: a name's users see whatever filter it is
+ * bound to, as after RESTORE with KBLOOM_RESTORE_REPLACE.
+ * RENAME gives the filter @name the unused name @other.
+ *
+ * Lock-free readers (the ioctls, the kfuncs) looking up a name while it is
+ * swapped find its old or its new filter, never none; while a filter is
+ * renamed, @name finds it or (once renamed) nothing, @other nothing or
+ * (once renamed) it.  Nothing is copied: the names are rebound.
+ *
+ * Errors: EINVAL for an invalid @name or @other, or the same name twice;
+ * ENOENT when a filter to swap, or the filter to rename, does not exist;
+ * EEXIST when RENAME's @other is in use; ENOMEM (RENAME).  Never EBUSY:
+ * ipset refuses to swap or rename a set that a list:set or a rule holds,
+ * but nothing holds a kbloom filter by name beyond one call (a kfunc
+ * reference follows the filter for one packet, not the name).  On error
+ * nothing changes.
+ */
+struct kbloom_name_pair {
+	__u32 size;
+	__u32 flags;
+	char name[KBLOOM_NAME_LEN];
+	char other[KBLOOM_NAME_LEN];
+};
+
+#define KBLOOM_IOCTL_SWAP	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_SWAP)
+#define KBLOOM_IOCTL_RENAME	_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RENAME)
 
 #endif /* _UAPI_KBLOOM_H */

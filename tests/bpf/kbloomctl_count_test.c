@@ -24,6 +24,7 @@
  */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
@@ -447,7 +448,8 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	struct kbloom_dleft_flow k;
 	struct kbloom_inst *in;
 	struct kbctl_res r;
-	char path[96];
+	char path[96], lnk[128];
+	struct stat lst;
 	int fd, lfd;
 	__u64 n;
 
@@ -482,9 +484,16 @@ TEST_F(pair, conntrack_kbloomctl_then_library)
 	flow_key(&k, 40001);
 	ASSERT_EQ(0, kbloom_xdp_conntrack_lookup(in, &k, &n));
 	EXPECT_EQ(1, n);
-	/* the cells saved by another process while the flow is in */
-	OK(&r, "conntrack", "save", self->ct, "-o", path);
+	/* the cells saved by another process while the flow is in, through
+	 * a symlink: followed, never replaced (every -o, outfile.c) */
+	snprintf(lnk, sizeof(lnk), "%s.lnk", path);
+	unlink(lnk);
+	ASSERT_EQ(0, symlink(path, lnk));
+	OK(&r, "conntrack", "save", self->ct, "-o", lnk);
 	kbctl_free(&r);
+	EXPECT_EQ(0, lstat(lnk, &lst));
+	EXPECT_TRUE(S_ISLNK(lst.st_mode));
+	unlink(lnk);
 	/* the FIN deletes it */
 	close(fd);
 	usleep(200000);

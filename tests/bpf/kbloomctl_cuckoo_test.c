@@ -17,6 +17,7 @@
  *    and geometries (exit 3, one line, nothing changed).
  */
 #include <linux/bpf.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
@@ -172,6 +173,7 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	static const __u8 s1[4] = { 10, 0, 0, 1 }, s2[4] = { 10, 0, 0, 2 };
 	const char *ns = self->sw.path;
 	char img[128], bad[128], pin[256], out[4096];
+	struct stat lst;
 	struct kbloom_filter *f;
 	struct kbctl_res r;
 	size_t len, plen;
@@ -215,6 +217,14 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	snprintf(img, sizeof(img), "%s/gate.img", self->dir);
 	OK(&r, "gate", "save", self->gate, img);
 	kbctl_free(&r);
+	/* through a symlink: followed, never replaced (every -o, outfile.c) */
+	snprintf(bad, sizeof(bad), "%s/gate.lnk", self->dir);
+	ASSERT_EQ(0, symlink("gate.img", bad));
+	OK(&r, "gate", "save", self->gate, bad);
+	kbctl_free(&r);
+	EXPECT_EQ(0, lstat(bad, &lst));
+	EXPECT_TRUE(S_ISLNK(lst.st_mode));
+	unlink(bad);
 	fd = open(img, O_RDONLY);
 	ASSERT_LE(0, fd);
 	buf = (__u8 *)kbctl_slurp(fd, &len);

@@ -10,6 +10,8 @@
  * zero once everything is destroyed, and the kernel log of the run has no
  * BUG, WARNING or Oops (the guest runner checks the same with slub_debug).
  *
+ * SWAP and RENAME rebind names of the pool; ADD asks which keys were new.
+ *
  * CREATE draws every type of enum kbloom_type (and values outside it) with
  * random geometry fields of the survey variants.  Of the CREATE calls left
  * well-formed (no mutation, exact size, valid pointer): a type outside the
@@ -56,6 +58,7 @@ static const unsigned long fz_cmds[] = {
 	KBLOOM_IOCTL_ADD, KBLOOM_IOCTL_DEL, KBLOOM_IOCTL_TEST,
 	KBLOOM_IOCTL_STAT, KBLOOM_IOCTL_LIST, KBLOOM_IOCTL_FLUSH,
 	KBLOOM_IOCTL_SAVE, KBLOOM_IOCTL_RESTORE, KBLOOM_IOCTL_COUNT,
+	KBLOOM_IOCTL_SWAP, KBLOOM_IOCTL_RENAME,
 };
 
 static const size_t fz_sizes[] = {
@@ -65,6 +68,7 @@ static const size_t fz_sizes[] = {
 	sizeof(struct kbloom_stat), sizeof(struct kbloom_list),
 	sizeof(struct kbloom_name_op), sizeof(struct kbloom_image_op),
 	sizeof(struct kbloom_image_op), sizeof(struct kbloom_keys),
+	sizeof(struct kbloom_name_pair), sizeof(struct kbloom_name_pair),
 };
 
 static __u64 fz_rand(struct fuzz *z)
@@ -366,8 +370,8 @@ static void fz_template(struct fuzz *z, unsigned int i, __u8 *buf)
 	case KBLOOM_IOCTL_DEL:
 	case KBLOOM_IOCTL_TEST:
 	case KBLOOM_IOCTL_COUNT:
-		fz_keys(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_TEST ||
-			fz_cmds[i] == KBLOOM_IOCTL_COUNT);
+		/* results: TEST, COUNT, and ADD (which keys were new) */
+		fz_keys(z, (void *)buf, fz_cmds[i] != KBLOOM_IOCTL_DEL);
 		break;
 	case KBLOOM_IOCTL_STAT:
 		if (fz_chance(z, 10))
@@ -383,6 +387,11 @@ static void fz_template(struct fuzz *z, unsigned int i, __u8 *buf)
 	case KBLOOM_IOCTL_SAVE:
 	case KBLOOM_IOCTL_RESTORE:
 		fz_image(z, (void *)buf, fz_cmds[i] == KBLOOM_IOCTL_SAVE);
+		break;
+	case KBLOOM_IOCTL_SWAP:
+	case KBLOOM_IOCTL_RENAME:
+		fz_name(z, ((struct kbloom_name_pair *)buf)->name);
+		fz_name(z, ((struct kbloom_name_pair *)buf)->other);
 		break;
 	}
 }

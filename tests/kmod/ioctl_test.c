@@ -269,8 +269,8 @@ TEST_F(kb, variable_keys)
 				     65, 65, 1, NULL, &done, &hits));
 	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_ADD, "var", buf,
 				     63, 8, 8, NULL, &done, &hits));
-	/* results is TEST's */
-	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_ADD, "var", buf,
+	/* results is TEST's and (ABI 1.2, tests/kmod/add_new_test) ADD's */
+	EXPECT_ERRNO(EINVAL, ku_keys(self->fd, KBLOOM_IOCTL_DEL, "var", buf,
 				     off, 0, n, bits, &done, &hits));
 	ASSERT_OK(ku_keys(self->fd, KBLOOM_IOCTL_TEST, "var", buf, off, 0, n,
 			  bits, &done, &hits));
@@ -670,6 +670,28 @@ static void prep_restore(int fd, void *p)
 	r->buf_len = len_img_len;
 }
 
+/* SWAP "len" and "len2" (any number of times) */
+static void prep_swap(int fd, void *p)
+{
+	struct kbloom_name_pair *o = p;
+
+	len_filter(fd);
+	ku_create_mk(fd, "len2", KBLOOM_TYPE_BLOCKED, 512, 1, 0, 0);
+	ku_name(o->name, "len");
+	ku_name(o->other, "len2");
+}
+
+/* RENAME "len" to the free name "len.r" */
+static void prep_rename(int fd, void *p)
+{
+	struct kbloom_name_pair *o = p;
+
+	ku_destroy(fd, "len.r");
+	len_filter(fd);
+	ku_name(o->name, "len");
+	ku_name(o->other, "len.r");
+}
+
 #define LEN_CASE(_ioctl, _type, _last, _prep)				\
 	{ #_ioctl, _ioctl, sizeof(_type), offsetofend(_type, _last),	\
 	  _prep }
@@ -699,6 +721,9 @@ static const struct len_case {
 		 prep_save),
 	LEN_CASE(KBLOOM_IOCTL_RESTORE, struct kbloom_image_op, image_len,
 		 prep_restore),
+	LEN_CASE(KBLOOM_IOCTL_SWAP, struct kbloom_name_pair, other, prep_swap),
+	LEN_CASE(KBLOOM_IOCTL_RENAME, struct kbloom_name_pair, other,
+		 prep_rename),
 };
 
 /* A valid command of @size bytes (structure + tail) for case @lc. */
@@ -767,7 +792,7 @@ TEST_F(kb, enotty)
 	struct kbloom_version v = { .size = sizeof(v) };
 	static const unsigned long bad[] = {
 		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_BASE - 1),
-		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_COUNT + 1),
+		_IO(KBLOOM_IOCTL_TYPE, KBLOOM_CMD_RENAME + 1),
 		_IO(KBLOOM_IOCTL_TYPE, 0xff),
 		_IO(KBLOOM_IOCTL_TYPE, 0),
 		_IO(KBLOOM_IOCTL_TYPE + 1, KBLOOM_CMD_VERSION),
@@ -1138,6 +1163,10 @@ static int unprivileged_checks(int fd, const void *img, __u64 len)
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "p3", img, len, 0));
 	CHILD_EXPECT(-EPERM, ku_restore(fd, "priv", img, len,
 					KBLOOM_RESTORE_REPLACE));
+	CHILD_EXPECT(-EPERM, ku_name_pair(fd, KBLOOM_IOCTL_SWAP, "priv", "p3",
+					  0));
+	CHILD_EXPECT(-EPERM, ku_name_pair(fd, KBLOOM_IOCTL_RENAME, "priv", "p3",
+					  0));
 	/* EPERM comes before any other check */
 	CHILD_EXPECT(-EPERM, ku_ioctl(fd, KBLOOM_IOCTL_CREATE, NULL));
 	/* reads are open to anyone who could open the device */

@@ -7,7 +7,8 @@
  * and the messages of the smaller defects of issue 17: test on a missing
  * filter, list of a missing filter (no table header before the error),
  * a second create of a name (the -exist hint), a rate below the 1e-12
- * resolution ("<1e-12 now", as map stat and gate stat print it).
+ * resolution ("<1e-12 now", as map stat and gate stat print it); swap
+ * and rename (ipset's), their messages and exit codes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -193,6 +194,73 @@ TEST_F(hab, tiny_rate_one_spelling)
 	kbctl_free(&r);
 	EXPECT_EQ(0, kbctl_run(&r, "stat", "big"));
 	EXPECT_NE(NULL, strstr(r.out, "\nfpr:          <1e-12 now, no target\n"))
+		TH_LOG("%s", r.out);
+	kbctl_free(&r);
+}
+
+TEST_F(hab, swap_and_rename)
+{
+	struct kbctl_res r;
+
+	if (self->nodev)
+		return;
+	EXPECT_EQ(0, kbctl_run(&r, "add", "ha", "x")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "swap", "ha", "hb")) TH_LOG("%s", r.err);
+	EXPECT_EQ(0, (int)r.out_len + (int)r.err_len);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "test", "hb", "x")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "stat", "ha", "-j"));
+	EXPECT_NE(NULL, strstr(r.out, "\"type\":\"blocked\"")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "rename", "hb", "hc")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "list", "-n"));
+	EXPECT_STREQ("ha\nhc\n", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "test", "hc", "x")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+}
+
+TEST_F(hab, swap_and_rename_errors)
+{
+	struct kbctl_res r;
+
+	if (self->nodev)
+		return;
+	EXPECT_EQ(3, kbctl_run(&r, "swap", "ha", "nosuch"));
+	EXPECT_STREQ("kbloomctl: swap ha nosuch: No such file or directory (no filter named nosuch)\n",
+		     r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "swap", "nosuch", "hb"));
+	EXPECT_NE(NULL, strstr(r.err, "(no filter named nosuch)"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "rename", "nosuch", "hx"));
+	EXPECT_NE(NULL, strstr(r.err, "(no filter named nosuch)"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "rename", "ha", "hb"));
+	EXPECT_STREQ("kbloomctl: rename ha hb: File exists (a filter named hb exists: destroy it first, or swap)\n",
+		     r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "swap", "ha", "ha"));
+	EXPECT_STREQ("kbloomctl: swap: NAME2 'ha': the same name as NAME (allowed: another name)\n",
+		     r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "rename", "ha", "h/b"));
+	EXPECT_NE(NULL, strstr(r.err, "rename: NEW 'h/b': invalid character"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "swap", "ha"));
+	kbctl_free(&r);
+	/* nothing changed */
+	EXPECT_EQ(0, kbctl_run(&r, "list", "-n"));
+	EXPECT_STREQ("ha\nhb\n", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "stat", "ha", "-j"));
+	EXPECT_NE(NULL, strstr(r.out, "\"type\":\"counting\""))
 		TH_LOG("%s", r.out);
 	kbctl_free(&r);
 }

@@ -795,21 +795,13 @@ static const char *kf_ko_path(void)
 static int kf_mod_load(void)
 {
 	const char *path = kf_ko_path();
-	int fd, ret;
 
-	if (!path)
-		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
+	return path ? ku_mod_load(path, "") : -ENOENT;
 }
 
 static int kf_mod_unload(void)
 {
-	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
+	return ku_mod_unload();
 }
 
 TEST(rmmod_while_loaded)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/syscall.h>
 
 #include "uapi/kbloom.h"
@@ -88,6 +89,17 @@ static inline int ku_destroy(int fd, const char *name)
 static inline int ku_destroy_all(int fd)
 {
 	return ku_name_cmd(fd, KBLOOM_IOCTL_DESTROY, "", KBLOOM_ALL);
+}
+
+/* SWAP or RENAME of @a and @b, with @flags (0 but for error tests). */
+static inline int ku_name_pair(int fd, unsigned long cmd, const char *a,
+			       const char *b, __u32 flags)
+{
+	struct kbloom_name_pair p = { .size = sizeof(p), .flags = flags };
+
+	ku_name(p.name, a);
+	ku_name(p.other, b);
+	return ku_ioctl(fd, cmd, &p);
 }
 
 /* ADD, DEL or TEST of a batch; done and hits returned through pointers. */
@@ -233,6 +245,42 @@ static inline unsigned long long ku_param(const char *name,
 		v = def;
 	fclose(f);
 	return v;
+}
+
+/* finit_module() of the module file @path (what insmod does); -errno. */
+static inline int ku_mod_load(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* delete_module() of kbloom (rmmod), without waiting; -errno. */
+static inline int ku_mod_unload(void)
+{
+	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
+}
+
+/* Occurrences of @needle in the kernel log, or -1. */
+static inline int ku_klog_count(const char *needle)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n = 0;
+	char *buf, *p;
+
+	if (len <= 0)
+		return -1;
+	buf = calloc(1, len + 1);
+	if (!buf)
+		return -1;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	for (p = buf; len > 0 && (p = strstr(p, needle)); p++)
+		n++;
+	free(buf);
+	return len < 0 ? -1 : n;
 }
 
 #endif /* KBLOOM_KMOD_UTIL_H */

@@ -76,19 +76,7 @@ static long long cg_current(void)
 /* Occurrences of "invoked oom-killer" in the kernel log. */
 static int oom_lines(void)
 {
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n = 0;
-	char *buf, *p;
-
-	if (len <= 0)
-		return -1;
-	buf = calloc(1, len + 1);
-	if (!buf)
-		return -1;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	for (p = buf; len > 0 && (p = strstr(p, "invoked oom-killer")); p++)
-		n++;
-	free(buf);
-	return len < 0 ? -1 : n;
+	return ku_klog_count("invoked oom-killer");
 }
 
 /* Move the calling process into the test cgroup. */

@@ -42,21 +42,13 @@ static int mod_loaded(void)
 static int mod_load(const char *params)
 {
 	const char *path = ko_path();
-	int fd, ret;
 
-	if (!path)
-		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
+	return path ? ku_mod_load(path, params) : -ENOENT;
 }
 
 static int mod_unload(void)
 {
-	return syscall(SYS_delete_module, "kbloom", O_NONBLOCK) ? -errno : 0;
+	return ku_mod_unload();
 }
 
 FIXTURE(reload) {

@@ -54,6 +54,20 @@ int kbloom_dev_destroy(int fd, const char *name);
 /* KBLOOM_IOCTL_FLUSH of @name, or of every filter when @name is NULL. */
 int kbloom_dev_flush(int fd, const char *name);
 
+/*
+ * KBLOOM_IOCTL_SWAP: @a and @b exchange their filters (ipset's swap); a
+ * lookup of either name meanwhile finds the old or the new filter.
+ * -EINVAL (a bad or the same name), -ENOENT (either is missing).
+ */
+int kbloom_dev_swap(int fd, const char *a, const char *b);
+
+/*
+ * KBLOOM_IOCTL_RENAME: the filter @name is named @new_name from now on.
+ * -EINVAL (a bad or the same name), -ENOENT (no @name), -EEXIST
+ * (@new_name is in use).
+ */
+int kbloom_dev_rename(int fd, const char *name, const char *new_name);
+
 /**
  * kbloom_dev_keys() - one KBLOOM_IOCTL_ADD, _DEL or _TEST
  * @req: the ioctl request
@@ -121,7 +135,7 @@ int kbloom_dev_restore(int fd, const char *name, const void *buf,
  * @max_bytes: in: key bytes per ioctl, 0 for KBLOOM_BATCH_BYTES_MAX
  * @done: out: keys applied (add: inserted; del: deleted; test: tested)
  * @hits: out: test: keys possibly present; del: keys skipped because they
- *        are definitely absent
+ *        are definitely absent; add_new: keys that were new
  * @ioctls: out: ioctls made
  */
 struct kbloom_dev_batch {
@@ -149,6 +163,22 @@ int kbloom_dev_keys_check(const void *keys, size_t keys_len, __u32 key_len,
 int kbloom_dev_add_batch(int fd, const char *name, const void *keys,
 			 size_t keys_len, __u32 key_len, __u64 count,
 			 struct kbloom_dev_batch *res);
+
+/**
+ * kbloom_dev_add_batch_new() - add a key set, and say which keys were new
+ * @fresh: a bitmap of (count + 7) / 8 bytes: bit i (byte i / 8, bit i % 8)
+ *         set iff key i was definitely absent when the module inserted it
+ *         (RedisBloom's BF.MADD; the second of two equal keys is not new)
+ *
+ * Each ioctl's results come from the very call that inserts its keys, on
+ * one filter (KBLOOM_IOCTL_ADD with results, ABI 1.2); a set larger than
+ * one ioctl takes several.  Return: the number of new keys (also in
+ * @res->hits), or a negative errno (then @fresh is only valid for the
+ * @res->done keys applied, rounded down to whole ioctls).
+ */
+long kbloom_dev_add_batch_new(int fd, const char *name, const void *keys,
+			      size_t keys_len, __u32 key_len, __u64 count,
+			      __u8 *fresh, struct kbloom_dev_batch *res);
 
 int kbloom_dev_del_batch(int fd, const char *name, const void *keys,
 			 size_t keys_len, __u32 key_len, __u64 count,

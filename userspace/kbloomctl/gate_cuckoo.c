@@ -135,41 +135,10 @@ int gate_cmd_load(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
-/* @len bytes into @path, through a temporary file renamed over it. */
-static int gc_write(const char *path, const void *buf, size_t len)
-{
-	char tmp[PATH_MAX];
-	size_t n = 0;
-	ssize_t w;
-	int fd, ret = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	while (!ret && n < len) {
-		w = write(fd, (const char *)buf + n, len - n);
-		if (w < 0 && errno != EINTR)
-			ret = -errno;
-		else if (w > 0)
-			n += (size_t)w;
-	}
-	if (!ret && (fchmod(fd, 0644) || fsync(fd)))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
 int gate_cmd_save(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
+	char op[KBLOOM_NAME_LEN + 64];
 	void *img = NULL;
 	size_t len;
 	int ret;
@@ -182,10 +151,8 @@ int gate_cmd_save(struct ctl *c, int argc, char **argv)
 	kbloom_xdp_close(x);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
-	ret = gc_write(argv[1], img, len);
+	snprintf(op, sizeof(op), "%s %s", c->cmd_path, argv[0]);
+	ret = ctl_out_image(c, op, argv[1], img, len);
 	free(img);
-	if (ret)
-		return ctl_syserr(c, -ret, NULL, "%s %s: write %s", c->cmd_path,
-				  argv[0], argv[1]);
-	return KBCTL_OK;
+	return ret ? ret : KBCTL_OK;
 }

@@ -172,6 +172,7 @@ extern const struct ctl_cmd persistent_cmds[];
 extern const struct kw_table pplan_table;
 int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
 extern const struct ctl_cmd dedupe_cmds[];
+extern const struct ctl_cmd rename_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
@@ -186,6 +187,8 @@ int ctl_out_send(struct ctl *c, struct kbloom_out *o, const char *op,
 		 const char *path, const void *buf, size_t len);
 int ctl_out_close(struct ctl *c, const char *op, const char *path,
 		  struct kbloom_out *o, bool failed);
+int ctl_out_image(struct ctl *c, const char *op, const char *path,
+		  const void *img, size_t len);
 
 /* an option's spellings ("-o|--output") and value name, for complete.c */
 struct ctl_optname {
@@ -231,9 +234,7 @@ extern const __u32 dl_counter_ids[], cm_counter_ids[], cm_update_ids[];
 
 /* add_report.c: add -j (per-key "new") and the capacity warning */
 struct keyset;
-int add_pre_test(struct ctl *c, const char *name, const struct keyset *ks,
-		 __u8 **was);
-int add_report(struct ctl *c, const struct keyset *ks, __u8 *was,
+int add_report(struct ctl *c, const struct keyset *ks, const __u8 *fresh,
 	       const char *name, __u64 done);
 
 /* create_send.c */

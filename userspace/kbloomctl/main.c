@@ -45,6 +45,7 @@ static const struct ctl_cmd main_cmds[] = {
 extern const struct ctl_cmd experiment_cmds[];	/* experiment.c */
 static const struct ctl_cmd *const cmd_tables[] = {
 	module_cmds,
+	rename_cmds,
 	cuckoo_cmds,
 	image_cmds,
 	plan_cmds,

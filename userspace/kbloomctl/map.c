@@ -269,7 +269,6 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 {
 	const char *out = c->val[CO_OUTPUT];
 	char op[PATH_MAX + 16];
-	struct kbloom_out *o;
 	struct fpath f;
 	void *img = NULL;
 	size_t len;
@@ -278,8 +277,6 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	ret = fpath_parse(c, argv[0], &f);
 	if (ret)
 		return ret;
-	if (ctl_out_is_std(out) && isatty(STDOUT_FILENO))
-		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, f.path);
 	ret = fpath_open(c, &f);
 	if (ret)
@@ -290,11 +287,7 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 		ret = xdp_fail(c, ret, "%s", op);
 		goto out;
 	}
-	ret = ctl_out_open(c, op, out, kbloom_image_secret(img, len), &o);
-	if (ret)
-		goto out;
-	ret = ctl_out_send(c, o, op, out, img, len);
-	ret = ctl_out_close(c, op, out, o, ret != 0) ?: ret;
+	ret = ctl_out_image(c, op, out, img, len);
 out:
 	free(img);
 	fpath_close(&f);

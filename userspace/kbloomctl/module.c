@@ -298,7 +298,9 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 	rc = keys_collect(c, argc - 1, argv + 1, &ks);
 	if (rc)
 		goto out;
-	if (req == KBLOOM_IOCTL_TEST) {
+	/* TEST: present keys; ADD -j: new keys */
+	if (req == KBLOOM_IOCTL_TEST ||
+	    (req == KBLOOM_IOCTL_ADD && c->set[CO_JSON])) {
 		res = calloc(1, ks.count / 8 + 1);
 		if (!res) {
 			rc = op_err(c, -ENOMEM, name, NULL);
@@ -306,15 +308,16 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 		}
 	}
 	rc = ctl_dev(c);
-	if (!rc && req == KBLOOM_IOCTL_ADD && c->set[CO_JSON])
-		rc = add_pre_test(c, name, &ks, &res);
 	if (rc)
 		goto out;
 	snprintf(detail, sizeof(detail), "%s %s", c->cmd_path, name);
 	progress_start(c, &pg, detail, ks.count, false);
 	b.progress = progress_cb;
 	b.progress_arg = &pg;
-	if (req == KBLOOM_IOCTL_ADD)
+	if (req == KBLOOM_IOCTL_ADD && res)
+		ret = kbloom_dev_add_batch_new(c->dev_fd, name, ks.buf, ks.len,
+					       ks.key_len, ks.count, res, &b);
+	else if (req == KBLOOM_IOCTL_ADD)
 		ret = kbloom_dev_add_batch(c->dev_fd, name, ks.buf, ks.len,
 					   ks.key_len, ks.count, &b);
 	else if (req == KBLOOM_IOCTL_DEL)
@@ -735,9 +738,10 @@ const struct ctl_cmd module_cmds[] = {
 "hex, ipv4, ipv6, u64 (8 bytes little-endian).  A key is 1..64 bytes.\n"
 "Every key is parsed before any is added: a bad key (reported with its\n"
 "line number) refuses the whole batch.  -j: per key, \"new\" when it was\n"
-"definitely absent just before the add (and the first of equal keys), as\n"
-"RedisBloom's BF.MADD.  Past a planned filter's capacity a warning says\n"
-"that its false-positive target no longer holds (-q: not).\n",
+"definitely absent when the module inserted it (the answer of the add\n"
+"itself; the second of equal keys is not new), as RedisBloom's BF.MADD.\n"
+"Past a planned filter's capacity a warning says that its false-positive\n"
+"target no longer holds (-q: not).\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = KEY_OPTS | CTL_OPT(CO_JSON),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kbloomctl: the -o FILE of every command that writes one (save, map
- * save, ipbf header), through the library's kbloom_out (libkbloom.h):
+ * save, gate save, sketch save, conntrack save, ipbf header), through the
+ * library's kbloom_out (libkbloom.h):
  * a regular or new file is replaced atomically keeping its mode, "-",
  * "stdout", /dev/stdout, devices and FIFOs are written in place, a
  * symlink is followed, and an output holding a secret (a SipHash seed)
@@ -94,4 +95,24 @@ int ctl_out_close(struct ctl *c, const char *op, const char *path,
 		return ctl_syserr(c, ret, NULL, "%s: write %s", op,
 				  ctl_out_name(path));
 	return 0;
+}
+
+/*
+ * A whole binary image to @path (-o's value; standard output when it is
+ * "-", "stdout" or NULL, but never a terminal), 0600 when it holds a
+ * secret seed.
+ */
+int ctl_out_image(struct ctl *c, const char *op, const char *path,
+		  const void *img, size_t len)
+{
+	struct kbloom_out *o;
+	int ret;
+
+	if (ctl_out_is_std(path) && isatty(STDOUT_FILENO))
+		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
+	ret = ctl_out_open(c, op, path, kbloom_image_secret(img, len), &o);
+	if (ret)
+		return ret;
+	ret = ctl_out_send(c, o, op, path, img, len);
+	return ctl_out_close(c, op, path, o, ret != 0) ?: ret;
 }

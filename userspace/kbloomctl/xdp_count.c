@@ -148,34 +148,11 @@ static bool count_std(const char *path)
 	return !path || !strcmp(path, "-");
 }
 
+/* -o FILE or standard output, as every -o (outfile.c) */
 int count_image_out(struct ctl *c, const char *op, const void *img,
 		    size_t len)
 {
-	const char *out = c->val[CO_OUTPUT];
-	bool std = count_std(out);
-	char tmp[PATH_MAX];
-	FILE *f = stdout;
-	int ret = 0;
-
-	if (std && isatty(STDOUT_FILENO))
-		return ctl_usage(c, "standard output is a terminal: refusing to write a binary image (allowed: -o FILE, or redirect to a file or pipe)");
-	if (!std) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
-		f = fopen(tmp, "wbx");
-		if (!f)
-			return ctl_syserr(c, errno, NULL, "%s: create %s", op,
-					  tmp);
-	}
-	if (fwrite(img, 1, len, f) != len || fflush(f))
-		ret = errno ? errno : EIO;
-	if (!std && fclose(f) && !ret)
-		ret = errno;
-	if (!std && !ret && rename(tmp, out))
-		ret = errno;
-	if (!std && ret)
-		unlink(tmp);
-	return ret ? ctl_syserr(c, ret, NULL, "%s: write %s", op,
-				std ? "standard output" : out) : 0;
+	return ctl_out_image(c, op, c->val[CO_OUTPUT], img, len);
 }
 
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len)

@@ -85,6 +85,26 @@ int kbloom_dev_flush(int fd, const char *name)
 	return dev_name_op(fd, KBLOOM_IOCTL_FLUSH, name);
 }
 
+static int dev_name_pair(int fd, unsigned long req, const char *name,
+			 const char *other)
+{
+	struct kbloom_name_pair op = { .size = sizeof(op) };
+
+	if (dev_name(op.name, name) || dev_name(op.other, other))
+		return -EINVAL;
+	return dev_ioctl(fd, req, &op);
+}
+
+int kbloom_dev_swap(int fd, const char *a, const char *b)
+{
+	return dev_name_pair(fd, KBLOOM_IOCTL_SWAP, a, b);
+}
+
+int kbloom_dev_rename(int fd, const char *name, const char *new_name)
+{
+	return dev_name_pair(fd, KBLOOM_IOCTL_RENAME, name, new_name);
+}
+
 int kbloom_dev_keys(int fd, unsigned long req, const char *name,
 		    struct kbloom_keys *k)
 {
@@ -332,7 +352,7 @@ static long dev_batch(int fd, unsigned long req, const char *name,
 		k.count = nkeys;
 		k.keys = (__u64)(unsigned long)(kp + off);
 		k.keys_len = nbytes;
-		if (req == KBLOOM_IOCTL_TEST)
+		if (req == KBLOOM_IOCTL_TEST || results)
 			k.results = (__u64)(unsigned long)(results ?
 					results + pos / 8 : tmp);
 		ret = kbloom_dev_keys(fd, req, nm, &k);
@@ -354,7 +374,7 @@ static long dev_batch(int fd, unsigned long req, const char *name,
 	free(tmp);
 	if (ret)
 		return ret;
-	return req == KBLOOM_IOCTL_TEST ? (long)res->hits : 0;
+	return req == KBLOOM_IOCTL_TEST || results ? (long)res->hits : 0;
 }
 
 int kbloom_dev_add_batch(int fd, const char *name, const void *keys,
@@ -363,6 +383,16 @@ int kbloom_dev_add_batch(int fd, const char *name, const void *keys,
 {
 	return (int)dev_batch(fd, KBLOOM_IOCTL_ADD, name, keys, keys_len,
 			      key_len, count, NULL, res);
+}
+
+long kbloom_dev_add_batch_new(int fd, const char *name, const void *keys,
+			      size_t keys_len, __u32 key_len, __u64 count,
+			      __u8 *fresh, struct kbloom_dev_batch *res)
+{
+	if (!fresh)
+		return -EINVAL;
+	return dev_batch(fd, KBLOOM_IOCTL_ADD, name, keys, keys_len, key_len,
+			 count, fresh, res);
 }
 
 int kbloom_dev_del_batch(int fd, const char *name, const void *keys,
