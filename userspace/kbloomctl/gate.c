@@ -6,7 +6,8 @@
  * "possibly present" is confirmed in the exact map, so the gate never
  * acts on a false positive (it counts them).
  *
- *   gate add|del|test NAME ADDR...
+ *   gate add|del NAME ADDR... | -f FILE | -    (gate_set.c)
+ *   gate test NAME ADDR...
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
  *   gate rebuild NAME [SIZE]
@@ -156,76 +157,6 @@ static int gate_module_open(struct ctl *c, struct kbloom_xdp *x,
 		return ctl_syserr(c, *dev, NULL, "%s: open %s", c->cmd_path,
 				  c->dev_path);
 	return 0;
-}
-
-static int set_cmd(struct ctl *c, int argc, char **argv, bool add)
-{
-	struct kbloom_xdp *x = NULL;
-	struct addrs as = { 0 };
-	bool *done = NULL;
-	int i, ret;
-
-	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: addrs_parse(c, argc - 1, argv + 1, &as);
-	if (ret)
-		goto out;
-	done = calloc(as.n, sizeof(*done));
-	if (!done) {
-		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
-		goto out;
-	}
-	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
-	if (ret)
-		goto out;
-	for (i = 0; i < as.n; i++) {
-		ret = add ? kbloom_gate_add(x, as.a[i], as.len[i]) :
-			    kbloom_gate_del(x, as.a[i], as.len[i]);
-		if (ret == (add ? -EEXIST : -ENOENT) && c->set[CO_EXIST])
-			continue;
-		if (!ret) {
-			done[i] = true;
-			continue;
-		}
-		if (add && ret == -ENOENT) {
-			/* a kfunc gate's module filter: the library says which */
-			ret = xdp_fail(c, ret, "%s %s: %s", c->cmd_path,
-				       argv[0], as.text[i]);
-			goto undo;
-		}
-		ret = ctl_syserr(c, ret, ret == -EEXIST ?
-				 "in the set already; -exist ignores it" :
-				 ret == -ENOENT ? "not in the set; -exist ignores it" :
-				 ret == -ENOSPC ? "gate_exact is full (keys N of xdp attach gate)" :
-				 NULL, "%s %s: %s", c->cmd_path, argv[0],
-				 as.text[i]);
-		goto undo;
-	}
-	xdp_notes(c);
-	ret = KBCTL_OK;
-	goto out;
-undo:
-	for (i = 0; i < as.n; i++)
-		if (done[i]) {
-			if (add)
-				kbloom_gate_del(x, as.a[i], as.len[i]);
-			else
-				kbloom_gate_add(x, as.a[i], as.len[i]);
-		}
-out:
-	kbloom_xdp_close(x);
-	addrs_free(&as);
-	free(done);
-	return ret;
-}
-
-static int cmd_add(struct ctl *c, int argc, char **argv)
-{
-	return set_cmd(c, argc, argv, true);
-}
-
-static int cmd_del(struct ctl *c, int argc, char **argv)
-{
-	return set_cmd(c, argc, argv, false);
 }
 
 /* What the map-backed filter (blocked or cuckoo) says of an address. */
@@ -624,34 +555,37 @@ static int cmd_rebuild(struct ctl *c, int argc, char **argv)
 static const struct ctl_cmd gate_sub[] = {
 	{
 		.name = "add",
-		.synopsis = "NAME ADDR...",
+		.synopsis = "NAME ADDR... | -f FILE | -",
 		.summary = "add IPv4/IPv6 addresses to the set",
 		.help =
 "Each address goes into the exact map, then into the filter (of a kfunc\n"
-"gate: its module filter too): when add returns it is in force.  Every\n"
-"address is checked first; if one fails, the ones added by this command\n"
-"are removed again.  -exist: an address in the set already is not an\n"
-"error.\n",
-		.min_args = 2,
+"gate: its module filter too): when add returns it is in force.  The\n"
+"addresses come from the arguments, or one per line from FILE (-f) or\n"
+"standard input (-f - or a lone -).  Every address is parsed first (bad\n"
+"lines are reported with their numbers) and the batch is applied whole\n"
+"or not at all: if one address fails, nothing is added.  -exist: an\n"
+"address in the set already is skipped, not an error.\n",
+		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
-		.opts = CTL_OPT(CO_EXIST),
-		.run = cmd_add,
+		.opts = CTL_OPT(CO_EXIST) | CTL_OPT(CO_FILE),
+		.run = gate_cmd_add,
 	},
 	{
 		.name = "del",
-		.synopsis = "NAME ADDR...",
+		.synopsis = "NAME ADDR... | -f FILE | -",
 		.summary = "remove addresses from the set",
 		.help =
 "An address leaves the exact map at once; its bits stay in the filter\n"
 "(its packets then cost one exact lookup, counted as a false positive)\n"
 "until gate rebuild.  A kfunc gate also deletes it from its module\n"
 "filter, which a counting filter does at once; a cuckoo gate (filter\n"
-"cuckoo) deletes its fingerprint from its filter at once.  -exist: an\n"
-"address not in the set is not an error.\n",
-		.min_args = 2,
+"cuckoo) deletes its fingerprint from its filter at once.  Addresses\n"
+"as for add (-f FILE, -), all or nothing.  -exist: an address not in the\n"
+"set is skipped, not an error.\n",
+		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
-		.opts = CTL_OPT(CO_EXIST),
-		.run = cmd_del,
+		.opts = CTL_OPT(CO_EXIST) | CTL_OPT(CO_FILE),
+		.run = gate_cmd_del,
 	},
 	{
 		.name = "test",
