@@ -730,6 +730,18 @@ int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);
 
+/*
+ * The adaptive mode (struct kbloom_gate_cfg of uapi/kbloom_xdp_maps.h):
+ * a CPU whose window had at least @on_pct percent of addresses possibly
+ * present looks them up in the exact map directly, until a window below
+ * @off_pct; @on_pct 0 turns it off (the default of a new gate).
+ * -EINVAL unless @off_pct <= @on_pct <= 100.  The counters of
+ * kbloom_gate_stats() show it: direct_lookups, to_direct, to_filter,
+ * direct_now (the CPUs in direct mode).
+ */
+int kbloom_gate_set_adapt(struct kbloom_xdp *x, __u32 on_pct, __u32 off_pct);
+int kbloom_gate_adapt(struct kbloom_xdp *x, __u32 *on_pct, __u32 *off_pct);
+
 /* The counters, summed over the CPUs. */
 int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st);
 

@@ -50,6 +50,9 @@ struct kbx_prog_pin {
  *        ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
+ * @published: optional: filter @p->id now has parameters @p (in their
+ *             slot, which is current); called before the old slot is
+ *             emptied
  */
 struct kbx_desc {
 	enum kbloom_xdp_kind xdp_kind;
@@ -68,6 +71,7 @@ struct kbx_desc {
 	struct kbp_obj objs[3];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
+	void (*published)(struct kbloom_xdp *x, const struct kbloom_params *p);
 };
 
 struct kbloom_xdp {
