@@ -316,6 +316,7 @@ $(B)/bench/%: tests/bench/%.c $(B)/libkbloom.a
 $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 $(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
+$(B)/bench/gate: $(B)/tests/bench/gate_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
 # -march=native.
