@@ -2,11 +2,11 @@
 /*
  * kbloom gate, map-backed variant: the gate of bpf/kbloom_gate.h with its
  * filter a blocked Bloom filter in BPF maps (gate_params, gate_filters:
- * the filter table of uapi/kbloom_xdp_maps.h, filter id 0), which the loader
- * fills and swaps; a packet finds its geometry in gate_config (struct
- * kbloom_gate_cfg: geo, slot), copied there by the loader, and reads
- * gate_params only before that.  bpf/kbloom_gate.h describes the frames, modes,
- * verdicts, counters and maps.
+ * the filter table of uapi/kbloom_xdp_maps.h, filter id 0), which the
+ * loader fills and swaps.  A packet finds the filter's geometry in
+ * gate_config (struct kbloom_gate_cfg: geo, slot), copied there by the
+ * loader, and reads gate_params only before that.  bpf/kbloom_gate.h
+ * describes the frames, modes, verdicts, counters and maps.
  */
 #include "bpf/kbloom_gate.h"
 

@@ -96,7 +96,7 @@ static __always_inline int gate_exact_has(const __u8 *addr, __u32 len)
 
 	key.len = len;
 	__builtin_memcpy(key.addr, addr, sizeof(key.addr));
-	return bpf_map_lookup_elem(&gate_exact, &key) != NULL;
+	return !!bpf_map_lookup_elem(&gate_exact, &key);
 }
 
 /*

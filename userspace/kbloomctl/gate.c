@@ -10,6 +10,7 @@
  *   gate test NAME ADDR...
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
+ *   gate adapt NAME on [above P] [below Q] | off
  *   gate rebuild NAME [SIZE]
  *   gate load|save NAME FILE     (a cuckoo gate: gate_cuckoo.c)
  *
@@ -42,20 +43,15 @@ const char *gate_mode_name(__u32 mode)
 	return "unknown";
 }
 
-static int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
+static int gate_cfg_read(struct kbloom_xdp *x, struct kbloom_gate_cfg *cfg)
 {
-	struct kbloom_gate_cfg cfg;
 	__u32 zero = 0;
 	int fd = xdp_pin_fd(x, "gate_config"), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = bpf_map_lookup_elem(fd, &zero, &cfg) ? -errno : 0;
+	ret = bpf_map_lookup_elem(fd, &zero, cfg) ? -errno : 0;
 	close(fd);
-	if (!ret) {
-		*mode = cfg.mode;
-		*flags = cfg.flags;
-	}
 	return ret;
 }
 
@@ -327,7 +323,8 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
 	struct mode_args a = { 0 };
-	__u32 mode, flags, old_mode;
+	struct kbloom_gate_cfg cfg;
+	__u32 mode, flags;
 	char words[64];
 	__u64 given;
 	int m, ret;
@@ -346,8 +343,9 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
-	ret = gate_cfg_read(x, &old_mode, &flags);
+	ret = gate_cfg_read(x, &cfg);
 	if (!ret) {
+		flags = cfg.flags;
 		if (given)
 			flags = a.dst ? flags | KBLOOM_GATE_F_DST :
 					flags & ~KBLOOM_GATE_F_DST;
@@ -358,6 +356,89 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
 	xdp_notes(c);
 	return KBCTL_OK;
+}
+
+static const char *const onoff_words[] = { "off", "on", NULL };
+
+struct adapt_args {
+	__u32 above;
+	__u32 below;
+};
+
+static const struct kw adapt_kw[] = {
+	KW("above", "PERCENT", KWT_U32, struct adapt_args, above, .min = 1,
+	   .max = 100, .extra = "positives in a window that switch to direct"),
+	KW("below", "PERCENT", KWT_U32, struct adapt_args, below, .max = 100,
+	   .extra = "positives in a window that switch back"),
+	{ 0 }
+};
+
+static const struct kw_table adapt_table = { .kw = adapt_kw };
+
+static int cmd_adapt(struct ctl *c, int argc, char **argv)
+{
+	struct adapt_args a = { KBLOOM_GATE_ADAPT_ON_DEF,
+				KBLOOM_GATE_ADAPT_OFF_DEF };
+	struct kbloom_xdp *x = NULL;
+	char words[16];
+	__u64 given;
+	int on, ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	on = arg_pick(argv[1], onoff_words);
+	if (on < 0) {
+		arg_words(words, sizeof(words), onoff_words);
+		return ctl_usage(c, "MODE '%s': unknown (allowed: %s)", argv[1],
+				 words);
+	}
+	ret = kw_parse(c, &adapt_table, argc - 2, argv + 2, &a, &given);
+	if (ret)
+		return ret;
+	if (!on && given)
+		return ctl_usage(c, "above/below: only with on");
+	if (a.below > a.above)
+		return ctl_usage(c, "below %u: more than above %u (allowed: 0..above)",
+				 a.below, a.above);
+	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	ret = kbloom_gate_set_adapt(x, on ? a.above : 0, on ? a.below : 0);
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	xdp_notes(c);
+	return KBCTL_OK;
+}
+
+static void stats_adapt_text(const struct kbloom_gate_cfg *cfg,
+			     const struct kbloom_gate_stats *st)
+{
+	if (cfg->adapt_on)
+		printf("adaptive:          on, direct at %u%% positives, back below %u%%; %llu CPUs direct now\n",
+		       cfg->adapt_on, cfg->adapt_off,
+		       (unsigned long long)st->direct_now);
+	else
+		printf("adaptive:          off\n");
+	printf("direct_lookups:    %llu\n",
+	       (unsigned long long)st->direct_lookups);
+	printf("direct_hits:       %llu\n", (unsigned long long)st->direct_hits);
+	printf("to_direct:         %llu\n", (unsigned long long)st->to_direct);
+	printf("to_filter:         %llu\n", (unsigned long long)st->to_filter);
+}
+
+static void stats_adapt_json(struct json *j, const struct kbloom_gate_cfg *cfg,
+			     const struct kbloom_gate_stats *st)
+{
+	json_kbool(j, "adaptive", cfg->adapt_on != 0);
+	json_ku64(j, "adapt_on", cfg->adapt_on);
+	json_ku64(j, "adapt_off", cfg->adapt_off);
+	json_ku64(j, "direct_now", st->direct_now);
+	json_ku64(j, "direct_lookups", st->direct_lookups);
+	json_ku64(j, "direct_hits", st->direct_hits);
+	json_ku64(j, "to_direct", st->to_direct);
+	json_ku64(j, "to_filter", st->to_filter);
 }
 
 static void stats_filter_text(const struct kbloom_xdp_filter_info *fi,
@@ -390,14 +471,15 @@ static void stats_filter_text(const struct kbloom_xdp_filter_info *fi,
 	}
 }
 
-static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
+static void stats_text(const char *name, const struct kbloom_gate_cfg *cfg,
+		       __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
 		       const struct kbloom_gate_stats *st, int kf,
 		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
 {
 	printf("gate:              %s\n", name);
-	printf("policy:            %s, match %s\n", gate_mode_name(mode),
-	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	printf("policy:            %s, match %s\n", gate_mode_name(cfg->mode),
+	       cfg->flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	printf("set:               %llu addresses\n", (unsigned long long)keys);
 	if (ci)
 		gate_cuckoo_text(ci);
@@ -416,6 +498,7 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	printf("errors:            %llu\n", (unsigned long long)st->errors);
 	printf("drops:             %llu\n", (unsigned long long)st->drops);
 	printf("passed:            %llu\n", (unsigned long long)st->passed);
+	stats_adapt_text(cfg, st);
 }
 
 static void stats_filter_json(struct json *j,
@@ -448,7 +531,8 @@ static void stats_filter_json(struct json *j,
 		json_null(j);
 }
 
-static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
+static void stats_json(const char *name, const struct kbloom_gate_cfg *cfg,
+		       __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
 		       const struct kbloom_gate_stats *st, int kf,
 		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
@@ -458,8 +542,8 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_init(&j, stdout);
 	json_obj(&j);
 	json_kstr(&j, "gate", name);
-	json_kstr(&j, "policy", gate_mode_name(mode));
-	json_kstr(&j, "match", flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	json_kstr(&j, "policy", gate_mode_name(cfg->mode));
+	json_kstr(&j, "match", cfg->flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	json_ku64(&j, "keys", keys);
 	if (ci)
 		gate_cuckoo_json(&j, ci);
@@ -475,6 +559,7 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_ku64(&j, "errors", st->errors);
 	json_ku64(&j, "drops", st->drops);
 	json_ku64(&j, "passed", st->passed);
+	stats_adapt_json(&j, cfg, st);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -486,7 +571,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_gate_stats st;
 	struct kbloom_xdp *x = NULL;
 	char mf[KBLOOM_NAME_LEN] = "";
-	__u32 mode = 0, flags = 0;
+	struct kbloom_gate_cfg cfg;
 	__u64 keys = 0;
 	int ret, kf = 0;
 
@@ -499,7 +584,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	ret = kbloom_gate_stats(x, &st);
 	ret = ret ?: ci ? kbloom_gate_cuckoo_info(x, ci) :
 			  kbloom_xdp_filter_info(x, 0, &fi);
-	ret = ret ?: gate_cfg_read(x, &mode, &flags);
+	ret = ret ?: gate_cfg_read(x, &cfg);
 	ret = ret ?: gate_count(x, &keys);
 	if (!ret && !ci)
 		kf = xdp_module_info(c, x, 0, &fi, mf);
@@ -509,9 +594,9 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	if (ctl_quiet(c))
 		return KBCTL_OK;
 	if (c->set[CO_JSON])
-		stats_json(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
+		stats_json(argv[0], &cfg, keys, &fi, &st, kf, mf, ci);
 	else
-		stats_text(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
+		stats_text(argv[0], &cfg, keys, &fi, &st, kf, mf, ci);
 	return ctl_flush_stdout(c);
 }
 
@@ -625,6 +710,23 @@ static const struct ctl_cmd gate_sub[] = {
 		.run = cmd_mode,
 	},
 	{
+		.name = "adapt",
+		.synopsis = "NAME on [above P] [below Q] | off",
+		.summary = "the adaptive mode: skip the filter while most addresses are in the set",
+		.help =
+"Each CPU counts, over windows of 64 IP packets, the addresses the gate\n"
+"found possibly present.  A window with at least above P percent of them\n"
+"(default 75) puts the CPU in direct mode: it looks addresses up in the\n"
+"exact set at once, without the filter, whose saving is gone when most\n"
+"addresses are listed (a flood of blocked sources); a window below Q\n"
+"percent (default 50) puts it back.  Verdicts never change.  gate stats\n"
+"shows the setting, the CPUs in direct mode, direct lookups and\n"
+"switches.  Off in a new gate.\n",
+		.min_args = 2,
+		.max_args = 6,
+		.run = cmd_adapt,
+	},
+	{
 		.name = "stats",
 		.synopsis = "NAME",
 		.summary = "policy, set size, filter statistics and packet counters",
@@ -684,7 +786,7 @@ static const struct ctl_cmd gate_sub[] = {
 const struct ctl_cmd gate_cmds[] = {
 	{
 		.name = "gate",
-		.synopsis = "add|del|test|list|mode|stats|rebuild|load|save ...",
+		.synopsis = "add|del|test|list|mode|adapt|stats|rebuild|load|save ...",
 		.summary = "a gate's set of addresses, its policy and counters",
 		.sub = gate_sub,
 	},

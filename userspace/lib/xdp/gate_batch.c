@@ -160,14 +160,67 @@ static int gb_new_keys(struct gb *b, struct gb_tab *t, __u32 max)
 	return 0;
 }
 
-/* Enter the new keys, in batches of GB_CHUNK: -ENOSPC when full. */
+/* A share of the new keys for the exact map, entered by one thread. */
+struct gb_part {
+	int fd;
+	const struct kbloom_addr_key *keys;
+	__u32 n;
+	const __u32 *one;
+	int ret;
+};
+
+/* Enter @arg's keys in batches of GB_CHUNK. */
+static void *gb_part_enter(void *arg)
+{
+	struct gb_part *pt = arg;
+	__u32 cnt, put = 0;
+
+	pt->ret = 0;
+	while (!pt->ret && put < pt->n) {
+		cnt = pt->n - put < GB_CHUNK ? pt->n - put : GB_CHUNK;
+		pt->ret = kbp_err(bpf_map_update_batch(pt->fd, &pt->keys[put],
+						       pt->one, &cnt, NULL));
+		put += cnt;
+	}
+	return NULL;
+}
+
+/*
+ * Enter @n keys, half of a large batch by a second thread (the hash
+ * map's buckets have their own locks; its inserts are cache misses).
+ */
+static int gb_enter_keys(struct gb *b, const struct kbloom_addr_key *keys,
+			 __u32 n, const __u32 *one)
+{
+	struct gb_part pt[2] = {
+		{ b->x->exact_fd, keys, n / 2, one, 0 },
+		{ b->x->exact_fd, keys + n / 2, n - n / 2, one, 0 },
+	};
+	pthread_t th;
+	int two = n >= 2 * GB_CHUNK;
+
+	if (!two) {
+		pt[0].n = 0;
+		pt[1].keys = keys;
+		pt[1].n = n;
+	} else if (pthread_create(&th, NULL, gb_part_enter, &pt[0])) {
+		gb_part_enter(&pt[0]);
+		two = 0;
+	}
+	gb_part_enter(&pt[1]);
+	if (two)
+		pthread_join(th, NULL);
+	return pt[0].ret ?: pt[1].ret;
+}
+
+/* Enter the new keys: -ENOSPC when they do not fit. */
 static int gb_exact_enter(struct gb *b, struct gb_tab *t, __u32 max,
 			  const __u32 *one)
 {
 	const struct kbloom_addr_key *keys = b->keys;
 	struct kbloom_addr_key *packed = NULL;
-	__u32 i, j = 0, cnt, put = 0;
-	int ret = 0;
+	__u32 i, j = 0;
+	int ret;
 
 	if (t->nold + (__u64)b->ndone > max) {
 		for (i = 0; i < b->n && j <= max - t->nold; i++)
@@ -184,12 +237,7 @@ static int gb_exact_enter(struct gb *b, struct gb_tab *t, __u32 max,
 				packed[j++] = b->keys[i];
 		keys = packed;
 	}
-	while (!ret && put < b->ndone) {
-		cnt = b->ndone - put < GB_CHUNK ? b->ndone - put : GB_CHUNK;
-		ret = kbp_err(bpf_map_update_batch(b->x->exact_fd, &keys[put],
-						   one, &cnt, NULL));
-		put += cnt;
-	}
+	ret = gb_enter_keys(b, keys, b->ndone, one);
 	free(packed);
 	if (ret)
 		*b->failed = b->n;
