@@ -40,6 +40,7 @@ FIXTURE(link) {
 	struct kbt_ns sw, host;
 	char gate[64];
 	char file[64];
+	char in[64];		/* standard input of a run */
 };
 
 static void lk_cleanup(FIXTURE_DATA(link) *self)
@@ -50,6 +51,8 @@ static void lk_cleanup(FIXTURE_DATA(link) *self)
 	kbt_ns_free(&self->sw);
 	if (self->file[0])
 		unlink(self->file);
+	if (self->in[0])
+		unlink(self->in);
 }
 
 FIXTURE_SETUP(link)
@@ -59,6 +62,8 @@ FIXTURE_SETUP(link)
 	kbt_janitor();
 	kbt_name(self->gate, sizeof(self->gate), "gbatch");
 	snprintf(self->file, sizeof(self->file), "/tmp/kbt%d-addrs",
+		 (int)getpid());
+	snprintf(self->in, sizeof(self->in), "/tmp/kbt%d-stdin",
 		 (int)getpid());
 	ret = kbt_switch_new(&self->sw, &self->host, 1);
 	if (ret)
@@ -88,6 +93,18 @@ static int write_addrs(const char *path, __u32 first, __u32 n,
 			fprintf(f, "%s\n", extra_line2);
 	}
 	return fclose(f);
+}
+
+/* @text into the file @path, for a run's standard input; @path. */
+static const char *in_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
 }
 
 /* The gate program's verdict on a frame from @src (dotted quad). */
@@ -169,29 +186,34 @@ TEST_F_TIMEOUT(link, readme_example_and_files, 120)
 	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.1.134.162"));
 
 	/* one address in the set already: nothing of the batch is added */
-	EXPECT_EQ(3, kbctl_run_in(&r, "10.200.0.1\n10.0.0.5\n", "gate", "add",
-				  self->gate, "-"));
+	in_file(self->in, "10.200.0.1\n10.0.0.5\n");
+	EXPECT_EQ(3, kbctl_run_in(&r, self->in, "gate", "add", self->gate,
+				  "-"));
 	EXPECT_SYS(&r, "<stdin>, address 2 (10.0.0.5)");
 	kbctl_free(&r);
 	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.200.0.1"));
-	EXPECT_EQ(0, kbctl_run_in(&r, "", "-exist", "gate", "add", self->gate,
-				  "-f", "-"));
+	in_file(self->in, "");
+	EXPECT_EQ(0, kbctl_run_in(&r, self->in, "-exist", "gate", "add",
+				  self->gate, "-f", "-"));
 	kbctl_free(&r);
 	EXPECT_EQ(100001, set_size(self->gate));	/* stdin was empty */
-	EXPECT_EQ(0, kbctl_run_in(&r, "10.200.0.1\r\n\n 10.0.0.5 \n", "-exist",
-				  "gate", "add", self->gate, "-f", "-"));
+	in_file(self->in, "10.200.0.1\r\n\n 10.0.0.5 \n");
+	EXPECT_EQ(0, kbctl_run_in(&r, self->in, "-exist", "gate", "add",
+				  self->gate, "-f", "-"));
 	kbctl_free(&r);
 	EXPECT_EQ(100002, set_size(self->gate));
 	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.200.0.1"));
 
 	/* del: all or nothing too */
-	EXPECT_EQ(3, kbctl_run_in(&r, "10.200.0.1\n10.222.0.1\n", "gate",
-				  "del", self->gate, "-"));
+	in_file(self->in, "10.200.0.1\n10.222.0.1\n");
+	EXPECT_EQ(3, kbctl_run_in(&r, self->in, "gate", "del", self->gate,
+				  "-"));
 	EXPECT_SYS(&r, "address 2 (10.222.0.1)");
 	kbctl_free(&r);
 	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.200.0.1"));
-	EXPECT_EQ(0, kbctl_run_in(&r, "10.200.0.1\n10.222.0.1\n", "-exist",
-				  "gate", "del", self->gate, "-"));
+	in_file(self->in, "10.200.0.1\n10.222.0.1\n");
+	EXPECT_EQ(0, kbctl_run_in(&r, self->in, "-exist", "gate", "del",
+				  self->gate, "-"));
 	kbctl_free(&r);
 	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.200.0.1"));
 	OK(&r, "gate", "del", self->gate, "-f", self->file);

@@ -16,7 +16,6 @@
  * And the batch calls (kbloom_gate_add_batch(), _del_batch()): all or
  * nothing, the index of the address at fault.
  */
-#define _GNU_SOURCE
 #include <sched.h>
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>

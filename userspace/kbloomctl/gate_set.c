@@ -99,7 +99,7 @@ static const char *gs_why(int err, bool add)
 {
 	switch (err) {
 	case -EEXIST:
-		return "in the set already (or twice in the batch); -exist ignores it";
+		return "in the set already; -exist ignores it";
 	case -ENOENT:
 		return add ? NULL : "not in the set; -exist ignores it";
 	case -ENOSPC:
