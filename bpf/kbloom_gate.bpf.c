@@ -23,6 +23,19 @@ static __always_inline int gate_filter_slow(const __u8 *addr, __u32 len)
 }
 
 /*
+ * kb_hash() of an address: the default hash (KBLOOM_HASH_FAST) inlined at
+ * the address's constant length, where clang would otherwise call kb_hash()
+ * as a subprogram of both hashes and any length.  The same function.
+ */
+static __always_inline __u64 gate_hash(const struct kbloom_gate_geo *g,
+				       const __u8 *addr, __u32 len)
+{
+	if (g->hash_id != KBLOOM_HASH_SIPHASH13)
+		return kb_hash_fast(g->seed, addr, len);
+	return kb_hash_sip13(g->seed, addr, len);
+}
+
+/*
  * The geometry comes from the config element the program has read
  * already (struct kbloom_gate_cfg: geo, slot): no gate_params lookup per
  * packet, only the slot's blocks map.
@@ -42,9 +55,9 @@ static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
 		return -ENOENT;
 	g = &cfg->geo[slot];
 	if (len == KBLOOM_ADDR4_LEN)
-		h = kb_hash(g->hash_id, g->seed, addr, KBLOOM_ADDR4_LEN);
+		h = gate_hash(g, addr, KBLOOM_ADDR4_LEN);
 	else
-		h = kb_hash(g->hash_id, g->seed, addr, KBLOOM_ADDR6_LEN);
+		h = gate_hash(g, addr, KBLOOM_ADDR6_LEN);
 	return kbloom_bpf_test_hash_k(blocks, g->nblocks, h, g->k);
 }
 

@@ -240,6 +240,17 @@ TEST_F(link, keys_decides_the_size)
 	OK(&r, "gate", "add", self->gate, "-f", self->file);
 	kbctl_free(&r);
 	EXPECT_EQ(1000, set_size(self->gate));
+	/* full: the map refuses the second address, the first is undone */
+	kbctl_run(&r, "gate", "add", self->gate, "10.0.0.5", "10.250.0.1",
+		  "-exist");
+	EXPECT_SYS(&r, "10.250.0.1: No space left on device (gate_exact is full");
+	kbctl_free(&r);
+	in_file(self->in, "10.250.0.2\n10.250.0.3\n");
+	EXPECT_EQ(3, kbctl_run_in(&r, self->in, "gate", "add", self->gate,
+				  "-"));
+	EXPECT_SYS(&r, "<stdin>, address 1 (10.250.0.2)");
+	kbctl_free(&r);
+	EXPECT_EQ(1000, set_size(self->gate));
 }
 
 TEST_HARNESS_MAIN

@@ -64,7 +64,9 @@ static int gb_key_ok(const struct kbloom_addr_key *k)
  * The keys of the set before the batch, and a table of key indices
  * (0..nold-1: old keys, nold + i: key i of the batch) to find which keys
  * of the batch are in the set already or twice in it: the kernel's batch
- * update has no BPF_NOEXIST.
+ * update has no BPF_NOEXIST.  A small batch (GB_PROBE_MAX) looks its keys
+ * up one by one instead of reading a set of millions; the map then says
+ * when it is full (E2BIG).
  */
 struct gb_tab {
 	struct kbloom_addr_key *old;
@@ -74,6 +76,8 @@ struct gb_tab {
 };
 
 #define GB_EMPTY	0xffffffffU
+/* batches up to this size look their keys up instead of reading the set */
+#define GB_PROBE_MAX	4096U
 
 static const struct kbloom_addr_key *gb_at(const struct gb *b,
 					   const struct gb_tab *t, __u32 idx)
@@ -132,11 +136,12 @@ static int gb_dump(struct gb *b, struct gb_tab *t, __u32 max)
  */
 static int gb_new_keys(struct gb *b, struct gb_tab *t, __u32 max)
 {
+	bool probe = b->n <= GB_PROBE_MAX;
 	__u64 size = 2;
-	__u32 i;
+	__u32 i, v;
 	int ret;
 
-	ret = gb_dump(b, t, max);
+	ret = probe ? 0 : gb_dump(b, t, max);
 	if (ret)
 		return ret;
 	while (size < 2ULL * (t->nold + (__u64)b->n))
@@ -149,7 +154,9 @@ static int gb_new_keys(struct gb *b, struct gb_tab *t, __u32 max)
 	for (i = 0; i < t->nold; i++)
 		gb_tab_put(b, t, i);
 	for (i = 0; i < b->n; i++) {
-		if (gb_tab_put(b, t, t->nold + i) == GB_EMPTY) {
+		if (gb_tab_put(b, t, t->nold + i) == GB_EMPTY &&
+		    (!probe || bpf_map_lookup_elem(b->x->exact_fd, &b->keys[i],
+						   &v))) {
 			b->done[i] = true;
 			b->ndone++;
 		} else if (!b->exist) {
@@ -166,6 +173,7 @@ struct gb_part {
 	const struct kbloom_addr_key *keys;
 	__u32 n;
 	const __u32 *one;
+	__u32 put;
 	int ret;
 };
 
@@ -173,14 +181,15 @@ struct gb_part {
 static void *gb_part_enter(void *arg)
 {
 	struct gb_part *pt = arg;
-	__u32 cnt, put = 0;
+	__u32 cnt;
 
 	pt->ret = 0;
-	while (!pt->ret && put < pt->n) {
-		cnt = pt->n - put < GB_CHUNK ? pt->n - put : GB_CHUNK;
-		pt->ret = kbp_err(bpf_map_update_batch(pt->fd, &pt->keys[put],
+	while (!pt->ret && pt->put < pt->n) {
+		cnt = pt->n - pt->put < GB_CHUNK ? pt->n - pt->put : GB_CHUNK;
+		pt->ret = kbp_err(bpf_map_update_batch(pt->fd,
+						       &pt->keys[pt->put],
 						       pt->one, &cnt, NULL));
-		put += cnt;
+		pt->put += cnt;
 	}
 	return NULL;
 }
@@ -188,13 +197,14 @@ static void *gb_part_enter(void *arg)
 /*
  * Enter @n keys, half of a large batch by a second thread (the hash
  * map's buckets have their own locks; its inserts are cache misses).
+ * *@put: the keys entered before a failure, when one thread entered all.
  */
 static int gb_enter_keys(struct gb *b, const struct kbloom_addr_key *keys,
-			 __u32 n, const __u32 *one)
+			 __u32 n, const __u32 *one, __u32 *put)
 {
 	struct gb_part pt[2] = {
-		{ b->x->exact_fd, keys, n / 2, one, 0 },
-		{ b->x->exact_fd, keys + n / 2, n - n / 2, one, 0 },
+		{ b->x->exact_fd, keys, n / 2, one, 0, 0 },
+		{ b->x->exact_fd, keys + n / 2, n - n / 2, one, 0, 0 },
 	};
 	pthread_t th;
 	int two = n >= 2 * GB_CHUNK;
@@ -210,6 +220,7 @@ static int gb_enter_keys(struct gb *b, const struct kbloom_addr_key *keys,
 	gb_part_enter(&pt[1]);
 	if (two)
 		pthread_join(th, NULL);
+	*put = two ? n : pt[1].put;
 	return pt[0].ret ?: pt[1].ret;
 }
 
@@ -219,7 +230,7 @@ static int gb_exact_enter(struct gb *b, struct gb_tab *t, __u32 max,
 {
 	const struct kbloom_addr_key *keys = b->keys;
 	struct kbloom_addr_key *packed = NULL;
-	__u32 i, j = 0;
+	__u32 i, j = 0, put;
 	int ret;
 
 	if (t->nold + (__u64)b->ndone > max) {
@@ -237,10 +248,14 @@ static int gb_exact_enter(struct gb *b, struct gb_tab *t, __u32 max,
 				packed[j++] = b->keys[i];
 		keys = packed;
 	}
-	ret = gb_enter_keys(b, keys, b->ndone, one);
+	ret = gb_enter_keys(b, keys, b->ndone, one, &put);
 	free(packed);
-	if (ret)
-		*b->failed = b->n;
+	if (!ret)
+		return 0;
+	*b->failed = b->n;
+	for (i = 0, j = 0; put < b->ndone && i < b->n; i++)
+		if (b->done[i] && j++ == put)
+			*b->failed = i;	/* the key the map refused */
 	return ret == -E2BIG ? -ENOSPC : ret;
 }
 
