@@ -24,15 +24,22 @@ static __always_inline int gate_filter_slow(const __u8 *addr, __u32 len)
 
 /*
  * kb_hash() of an address: the default hash (KBLOOM_HASH_FAST) inlined at
- * the address's constant length, where clang would otherwise call kb_hash()
- * as a subprogram of both hashes and any length.  The same function.
+ * the address's constant length (flatten), where clang otherwise calls
+ * kb_hash() as a subprogram for any hash and length; SipHash stays a
+ * call.  The same function.
  */
+static __always_inline __attribute__((flatten)) __u64
+gate_hash_fast(__u64 seed, const __u8 *addr, __u32 len)
+{
+	return kb_hash_fast(seed, addr, len);
+}
+
 static __always_inline __u64 gate_hash(const struct kbloom_gate_geo *g,
 				       const __u8 *addr, __u32 len)
 {
-	if (g->hash_id != KBLOOM_HASH_SIPHASH13)
-		return kb_hash_fast(g->seed, addr, len);
-	return kb_hash_sip13(g->seed, addr, len);
+	if (g->hash_id == KBLOOM_HASH_SIPHASH13)
+		return kb_hash(g->hash_id, g->seed, addr, len);
+	return gate_hash_fast(g->seed, addr, len);
 }
 
 /*

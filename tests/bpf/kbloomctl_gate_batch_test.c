@@ -11,7 +11,8 @@
  *    the batch is added; an address in the set already, or a del of one
  *    not in it, refuses the whole batch (exit 3) unless -exist;
  *  - standard input: "-f -" and a lone "-"; the gate's verdicts on frames
- *    (BPF_PROG_TEST_RUN of prog_gate) follow.
+ *    (BPF_PROG_TEST_RUN of prog_gate) follow, with the fast hash and with
+ *    SipHash (the program inlines the first, calls the second).
  */
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -222,13 +223,15 @@ TEST_F_TIMEOUT(link, readme_example_and_files, 120)
 	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.0.0.1"));
 }
 
+/* keys N decides the size; a SipHash gate's verdicts */
 TEST_F(link, keys_decides_the_size)
 {
 	const char *ns = self->sw.path;
 	struct kbctl_res r;
 
 	OK(&r, "xdp", "attach", "gate", self->gate, "dev", "p0", "netns", ns,
-	   "policy", "deny", "capacity", "100000", "keys", "1000");
+	   "policy", "deny", "capacity", "100000", "keys", "1000", "hash",
+	   "siphash");
 	kbctl_free(&r);
 	EXPECT_EQ(1000, exact_size(self->gate));
 	ASSERT_EQ(0, write_addrs(self->file, 1, 1001, NULL));
@@ -240,6 +243,8 @@ TEST_F(link, keys_decides_the_size)
 	OK(&r, "gate", "add", self->gate, "-f", self->file);
 	kbctl_free(&r);
 	EXPECT_EQ(1000, set_size(self->gate));
+	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.0.3.232"));	/* 1000 */
+	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.0.3.233"));
 	/* full: the map refuses the second address, the first is undone */
 	kbctl_run(&r, "gate", "add", self->gate, "10.0.0.5", "10.250.0.1",
 		  "-exist");
