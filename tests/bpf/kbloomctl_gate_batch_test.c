@@ -10,6 +10,8 @@
  *  - a bad line is refused with its file and line number and nothing of
  *    the batch is added; an address in the set already, or a del of one
  *    not in it, refuses the whole batch (exit 3) unless -exist;
+ *  - usage errors of gate add|del and gate adapt (exit 2, one line);
+ *    gate adapt on|off shows in gate stats;
  *  - standard input: "-f -" and a lone "-"; the gate's verdicts on frames
  *    (BPF_PROG_TEST_RUN of prog_gate) follow, with the fast hash and with
  *    SipHash (the program inlines the first, calls the second).
@@ -25,10 +27,14 @@
 #define A(...)	KBCTL_ARGS(__VA_ARGS__)
 
 static const struct usage_case usage_cases[] = {
-	{ A("gate", "add", UNAME), "missing ADDR" },
 	{ A("gate", "add", UNAME, "-f", "/nonexistent/x", "10.0.0.1"),
 	  "not allowed with -f" },
-	{ A("gate", "del", UNAME, "10.0.0.1", "nope"), "ADDR 'nope'" },
+	{ A("gate", "del", UNAME, "-", "10.0.0.1"), "ADDR '-'" },
+	{ A("gate", "adapt", UNAME, "maybe"), "MODE 'maybe'" },
+	{ A("gate", "adapt", UNAME, "on", "above", "50", "below", "60"),
+	  "below 60: more than above 50" },
+	{ A("gate", "adapt", UNAME, "on", "above", "101"), "above" },
+	{ A("gate", "adapt", UNAME, "off", "below", "5"), "only with on" },
 };
 
 TEST(usage_errors_change_nothing)
@@ -256,6 +262,23 @@ TEST_F(link, keys_decides_the_size)
 	EXPECT_SYS(&r, "<stdin>, address 1 (10.250.0.2)");
 	kbctl_free(&r);
 	EXPECT_EQ(1000, set_size(self->gate));
+
+	/* gate adapt: in gate stats */
+	OK(&r, "gate", "adapt", self->gate, "on", "above", "90");
+	kbctl_free(&r);
+	OK(&r, "gate", "stats", self->gate, "-j");
+	EXPECT_JSON(&r);
+	EXPECT_NE(NULL, strstr(r.out, "\"adaptive\":true")) TH_LOG("%s", r.out);
+	EXPECT_EQ(90, jnum(r.out, NULL, "adapt_on"));
+	EXPECT_EQ(50, jnum(r.out, NULL, "adapt_off"));
+	EXPECT_EQ(0, jnum(r.out, NULL, "direct_lookups"));
+	kbctl_free(&r);
+	OK(&r, "gate", "adapt", self->gate, "off");
+	kbctl_free(&r);
+	OK(&r, "gate", "stats", self->gate);
+	EXPECT_NE(NULL, strstr(r.out, "adaptive:          off\n"))
+		TH_LOG("%s", r.out);
+	kbctl_free(&r);
 }
 
 TEST_HARNESS_MAIN
