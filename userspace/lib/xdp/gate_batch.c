@@ -11,12 +11,14 @@
  * the batch before anything changed, as does a batch the map has no
  * room for.  Deleting stops at the first key not in the set and says how
  * many went: that key is skipped, or the batch ends and its done keys
- * are entered again.  After the exact map,
- * the filter: a blocked filter's bits are set through its mmapped blocks
- * map and its parameters written once; the cuckoo and kfunc variants go
- * key by key through kind_gate.c's steps, undone on a failure.  So 8M
+ * are entered again.  Filter 0 (blocked: the map and kfunc variants)
+ * gets the new keys' bits through its mmapped blocks map, from a thread
+ * while the exact map takes them, and its parameters once; a kfunc
+ * gate's module filter and a cuckoo filter go key by key
+ * (kbx_module_keys(), kbx_cuckoo_keys()), undone on a failure.  So 8M
  * addresses load in seconds where kbloom_gate_add() per address takes a
- * system call or three each.
+ * system call or three each.  Small batches (GB_PROBE_MAX) look their
+ * keys up one by one instead of reading the set.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -259,9 +261,13 @@ static int gb_exact_enter(struct gb *b, struct gb_tab *t, __u32 max,
 	return ret == -E2BIG ? -ENOSPC : ret;
 }
 
+/*
+ * Filter 0 is a blocked filter: the map and kfunc variants (a kfunc
+ * gate's record of the set, beside its module filter).
+ */
 static bool gb_blocked(const struct gb *b)
 {
-	return !kbx_kfunc(b->x) && b->x->variant != KBLOOM_XDP_VARIANT_CUCKOO;
+	return b->x->variant != KBLOOM_XDP_VARIANT_CUCKOO;
 }
 
 /* The thread that sets the new keys' bits in a blocked filter. */
@@ -406,13 +412,22 @@ static int gb_filter_keys(struct gb *b)
 	return 0;
 }
 
+/*
+ * The filters after the exact map: the module filter of a kfunc gate or
+ * the cuckoo filter key by key, then filter 0's parameters (its bits are
+ * set by gb_bits()).
+ */
 static int gb_filter(struct gb *b)
 {
+	int ret = 0;
+
 	if (!b->ndone)
 		return 0;
-	if (!gb_blocked(b))
-		return gb_filter_keys(b);
-	return b->add ? gb_blocked_add(b) : 0;
+	if (kbx_kfunc(b->x) || !gb_blocked(b))
+		ret = gb_filter_keys(b);
+	if (!ret && b->add && gb_blocked(b))
+		ret = gb_blocked_add(b);
+	return ret;
 }
 
 static int gb_run(struct gb *b)
