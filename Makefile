@@ -333,7 +333,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -356,18 +356,28 @@ $(B)/fuzz/vicbf_fuzz: tests/fuzz/vicbf_fuzz.c tests/fuzz/fuzz_seed.h tests/fuzz/
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VI_SRCS) -lm
 
-# the cuckoo, d-left and partitioned loaders: the core and the families
+# the cuckoo, d-left, partitioned and scalable loaders: the core and the families
 FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
 	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c) \
-	$(wildcard userspace/lib/partitioned/*.c)
+	$(wildcard userspace/lib/partitioned/*.c userspace/lib/scalable/*.c)
 $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h \
-			   userspace/lib/partitioned/*.h)
+			   userspace/lib/partitioned/*.h userspace/lib/scalable/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VAR_SRCS) -lm -lpthread
+
+# the persistent archive loader: the core and the persistent family
+FUZZ_PERS_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/persistent/*.c)
+$(B)/fuzz/persistent_fuzz: tests/fuzz/persistent_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_PERS_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/persistent/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_PERS_SRCS) -lm -lpthread
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

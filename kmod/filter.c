@@ -83,6 +83,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	f->words = kvcalloc(f->nwords, sizeof(*f->words), KB_GFP);
 	if (!f->words)
 		goto err_filter;
+	if (f->ops->init && f->ops->init(f))
+		goto err_words;
 	atomic64_add(f->bytes, &kb_live_bytes);
 	refcount_set(&f->ref, 1);
 	mutex_init(&f->wmutex);
@@ -91,6 +93,8 @@ struct kb_filter *kb_filter_alloc(const struct kb_geom *g, const char *name)
 	strscpy_pad(f->name, name, sizeof(f->name));
 	return f;
 
+err_words:
+	kvfree(f->words);
 err_filter:
 	pr_warn_ratelimited("filter %.31s: cannot allocate %llu bytes\n",
 			    name, f->bytes);
@@ -103,6 +107,8 @@ static void kb_filter_free_rcu(struct rcu_head *rcu)
 	struct kb_filter *f = container_of(rcu, struct kb_filter, rcu);
 
 	atomic64_sub(f->bytes, &kb_live_bytes);
+	if (f->ops->release)
+		f->ops->release(f);
 	kvfree(f->words);
 	kfree(f->scratch);
 	kmem_cache_free(kb_filter_cache, f);
@@ -133,6 +139,8 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_DLEFT] = &kb_dleft_ops,
 	[KBLOOM_TYPE_COUNT_MIN] = &kb_cm_ops,
 	[KBLOOM_TYPE_PARTITIONED] = &kb_part_ops,
+	[KBLOOM_TYPE_SCALABLE] = &kb_sbf_ops,
+	[KBLOOM_TYPE_DYNAMIC] = &kb_sbf_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */
@@ -173,6 +181,15 @@ bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len)
 	return f->ops->del(f, kb_key_hash(f, key, len));
 }
 
+/*
+ * Delete one key of a type with ops->remove.  Return: 1 deleted, 0
+ * definitely absent (skipped), or the type's errno (refused).
+ */
+int kb_filter_remove(struct kb_filter *f, const u8 *key, u32 len)
+{
+	return f->ops->remove(f, kb_key_hash(f, key, len));
+}
+
 /* The multiplicity estimate of a key (the type has ops->count). */
 u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len)
 {
@@ -200,6 +217,8 @@ void kb_filter_flush(struct kb_filter *f)
 	atomic64_set(&f->saturations, 0);
 	atomic64_set(&f->kicks, 0);
 	atomic64_set(&f->overflows, 0);
+	if (f->ops->flush)
+		f->ops->flush(f);
 	mutex_unlock(&f->wmutex);
 }
 

@@ -110,6 +110,8 @@ static int kb_save(struct kbloom_image_op *cmd, struct kb_filter *f)
 	void *img;
 	int ret = 0;
 
+	if (f->ops->save)
+		return f->ops->save(f, cmd);
 	cmd->image_len = kb_image_hdr_len(f) + f->bytes;
 	if (cmd->buf_len < cmd->image_len)
 		return -EMSGSIZE;
@@ -246,14 +248,71 @@ static struct kb_filter *kb_image_filter(const void *img, const char *name)
 	return f;
 }
 
+/*
+ * A container image (uapi/kbloom_image.h), copied in whole and verified,
+ * made a filter by its type's ops->restore.
+ */
+static struct kb_filter *kb_restore_container(const struct kbloom_image_op *cmd)
+{
+	const struct kbloom_container_hdr *c;
+	const struct kb_type_ops *ops;
+	struct kb_filter *f;
+	const char *name;
+	void *img;
+	int ret;
+
+	if (cmd->buf_len - KBLOOM_CONTAINER_HDR_LEN > kb_max_filter_bytes)
+		return ERR_PTR(-E2BIG);
+	img = kvmalloc(cmd->buf_len, KB_GFP);
+	if (!img)
+		return ERR_PTR(-ENOMEM);
+	ret = -EFAULT;
+	if (copy_from_user(img, u64_to_user_ptr(cmd->buf), cmd->buf_len))
+		goto err_free;
+	ret = kb_container_verify(img, cmd->buf_len);
+	if (ret)
+		goto err_free;
+	c = img;
+	ops = kb_type_ops(c->type);
+	ret = -EOPNOTSUPP;
+	if (!ops || !ops->restore)
+		goto err_free;
+	name = cmd->name[0] ? cmd->name : c->name;
+	f = name[0] ? ops->restore(img, cmd->buf_len, name) : ERR_PTR(-EINVAL);
+	kvfree(img);
+	return f;
+
+err_free:
+	kvfree(img);
+	return ERR_PTR(ret);
+}
+
+/* The image starts with the container magic: 1, 0, or -EFAULT. */
+static int kb_restore_is_container(const struct kbloom_image_op *cmd)
+{
+	__le32 magic;
+
+	if (cmd->buf_len < KBLOOM_CONTAINER_HDR_LEN)
+		return 0;
+	if (copy_from_user(&magic, u64_to_user_ptr(cmd->buf), sizeof(magic)))
+		return -EFAULT;
+	return le32_to_cpu(magic) == KBLOOM_CONTAINER_MAGIC;
+}
+
 static struct kb_filter *kb_restore_filter(const struct kbloom_image_op *cmd)
 {
 	const struct kbloom_image_hdr *h;
 	struct kb_filter *f;
 	const char *name;
 	void *img;
+	int ret;
 
-	img = kb_restore_copy(cmd);
+	ret = kb_restore_is_container(cmd);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	img = ret ? kb_restore_container(cmd) : kb_restore_copy(cmd);
+	if (ret)
+		return img;
 	if (IS_ERR(img)) {
 		if (PTR_ERR(img) == -EBADMSG)
 			pr_info_ratelimited("restore %.31s: bad image\n",

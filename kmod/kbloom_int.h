@@ -8,6 +8,9 @@
  *   dleft.c     the d-left counting filter
  *   countmin.c  the Count-Min sketch (spectral Bloom filter)
  *   partitioned.c the partitioned Bloom filter (k slices)
+ *   scalable.c  the scalable and dynamic Bloom filters (generations)
+ *   dynamic.c   the dynamic filter's deletes and merges
+ *   scalable_image.c their container images
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -86,9 +89,9 @@ struct kb_filter;
  *           when the key has no room (nothing changed)
  * @del:     NULL when the type cannot delete (EOPNOTSUPP); true when
  *           deleted, false when definitely absent (nothing changed)
- * @can_del: NULL when every filter of a type with @del can delete; else
- *           whether this geometry can (EOPNOTSUPP when not: Count-Min's
- *           minimal increase)
+ * @can_del: NULL when every filter of a type with @del (or @remove) can
+ *           delete; else whether this geometry can (EOPNOTSUPP when not:
+ *           Count-Min's minimal increase, a scalable filter)
  * @count:   NULL when the type has no counts (EOPNOTSUPP); the key's
  *           multiplicity estimate
  * @ones:    NULL for a bit array (one bits); else occupied cells
@@ -97,6 +100,18 @@ struct kb_filter;
  * @stat:    NULL, or the type's corrections to the generic statistics
  *           (n_est of a type that stores one entry per key), called
  *           last by kb_filter_stat()
+ * A type whose filter is more than one array (the containers: scalable,
+ * dynamic) keeps its object in f->priv and has:
+ * @init:    makes f->priv for a new filter (f->g set; may set f->bytes);
+ *           0 or -ENOMEM
+ * @release: frees f->priv, after the last reference and a grace period
+ * @flush:   FLUSH of f->priv, under f->wmutex
+ * @remove:  instead of @del, a delete that can be refused: 1 deleted, 0
+ *           definitely absent, or a negative errno (the batch stops there)
+ * @save:    SAVE: the image's length in @cmd->image_len, -EMSGSIZE when
+ *           @cmd->buf_len is short, else the image copied to @cmd->buf
+ * @restore: a new, unpublished filter named @name from a container image
+ *           that passed kb_container_verify(); ERR_PTR on error
  */
 struct kb_type_ops {
 	int (*create)(const struct kbloom_create *cmd, struct kb_geom *g);
@@ -108,6 +123,13 @@ struct kb_type_ops {
 	u64 (*ones)(const struct kb_filter *f);
 	u64 (*fpr_pico)(const struct kb_filter *f, u64 n);
 	void (*stat)(const struct kb_filter *f, struct kbloom_stat *st);
+	int (*init)(struct kb_filter *f);
+	void (*release)(struct kb_filter *f);
+	void (*flush)(struct kb_filter *f);
+	int (*remove)(struct kb_filter *f, u64 h);
+	int (*save)(struct kb_filter *f, struct kbloom_image_op *cmd);
+	struct kb_filter *(*restore)(const void *img, u64 len,
+				     const char *name);
 };
 
 struct kb_filter {
@@ -134,6 +156,7 @@ struct kb_filter {
 	seqcount_spinlock_t wseq;
 	void *scratch;			/* cuckoo: writers' memory, kfree()d */
 	atomic64_t *words;
+	void *priv;			/* containers: the type's object */
 	char name[KBLOOM_NAME_LEN];	/* NUL-padded */
 };
 
@@ -162,6 +185,7 @@ void kb_filter_free(struct kb_filter *f);
 bool kb_filter_test(const struct kb_filter *f, const u8 *key, u32 len);
 int kb_filter_add(struct kb_filter *f, const u8 *key, u32 len);
 bool kb_filter_del(struct kb_filter *f, const u8 *key, u32 len);
+int kb_filter_remove(struct kb_filter *f, const u8 *key, u32 len);
 u64 kb_filter_count(const struct kb_filter *f, const u8 *key, u32 len);
 void kb_filter_flush(struct kb_filter *f);
 void kb_filter_stat(const struct kb_filter *f, struct kbloom_stat *st);
@@ -189,6 +213,9 @@ extern const struct kb_type_ops kb_cm_ops;
 
 /* partitioned.c */
 extern const struct kb_type_ops kb_part_ops;
+
+/* scalable.c */
+extern const struct kb_type_ops kb_sbf_ops;	/* scalable and dynamic */
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -139,6 +139,25 @@ static bool kb_batch_add(struct kb_filter *f, struct kb_batch *b,
 	return true;
 }
 
+/* DEL of one key: false when the type refused it (the batch stops). */
+static bool kb_batch_del(struct kb_filter *f, struct kb_batch *b,
+			 const u8 *key, u32 len)
+{
+	int ret;
+
+	if (!f->ops->remove) {
+		b->hits += !kb_filter_del(f, key, len);
+		return true;
+	}
+	ret = kb_filter_remove(f, key, len);
+	if (ret < 0) {
+		b->err = ret;
+		return false;
+	}
+	b->hits += !ret;
+	return true;
+}
+
 static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 			   enum kb_keys_op op)
 {
@@ -153,8 +172,8 @@ static void kb_batch_chunk(struct kb_filter *f, struct kb_batch *b,
 				return;
 			break;
 		case KB_DEL:
-			if (!kb_filter_del(f, key, len))
-				b->hits++;
+			if (!kb_batch_del(f, b, key, len))
+				return;
 			break;
 		case KB_TEST:
 			if (!kb_filter_test(f, key, len))
@@ -179,14 +198,15 @@ static void kb_batch_count(struct kb_filter *f, struct kb_batch *b,
 		if (b->lost)
 			atomic64_add(b->lost, &f->saturations);
 	} else if (op == KB_DEL) {
-		atomic64_sub(b->count - b->hits, &f->inserted);
+		atomic64_sub(b->pos - b->hits, &f->inserted);
 	}
 }
 
 /* The type deletes, and so does this filter's geometry. */
 static bool kb_can_del(const struct kb_filter *f)
 {
-	return f->ops->del && (!f->ops->can_del || f->ops->can_del(&f->g));
+	return (f->ops->del || f->ops->remove) &&
+	       (!f->ops->can_del || f->ops->can_del(&f->g));
 }
 
 static int kb_batch_apply(const char *name, struct kb_batch *b,
@@ -251,8 +271,8 @@ static int kb_keys_run(struct kbloom_keys *cmd, enum kb_keys_op op)
 	if (ret)
 		goto out_keys;
 	ret = kb_batch_apply(cmd->name, &b, op);
-	if (b.err)
-		cmd->done = b.pos;	/* the keys added before the failing one */
+	if (b.err)	/* the keys applied before the failing one */
+		cmd->done = op == KB_DEL ? b.pos - b.hits : b.pos;
 	if (ret)
 		goto out_results;
 	if (b.results && copy_to_user(u64_to_user_ptr(cmd->results), b.results,

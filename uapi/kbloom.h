@@ -117,8 +117,13 @@ struct kbloom_version {
  *     3 for 4-bit and 4 for 8-bit counters) and @counter_bits; planned
  *     from (n, p) by kb_vi_plan().  Partitioned takes @k and @buckets
  *     (slice bits, a multiple of 64; @m must be 0, m = k s), or (n, p)
- *     planned by kb_part_plan() (uapi/kbloom_partitioned.h).  Out: the
- *     geometry used (planned fields filled in), as STAT reports it
+ *     planned by kb_part_plan() (uapi/kbloom_partitioned.h).  Scalable
+ *     and dynamic (uapi/kbloom_var_scalable.h) take (n, p) as the first
+ *     generation's capacity and the target rate; scalable also @tables =
+ *     growth s (0: 2) and @buckets = ratio r in ppm (0: 900000), dynamic
+ *     @counter_bits (0: 4); out: @k and @m of generation 0, @bytes its
+ *     array (later generations are the writer's, within max_filter_bytes).
+ *     Out: the geometry used (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
  *
  * Exactly one of (@capacity, @fpr_pico) and (@m, @k) is given.
@@ -126,7 +131,7 @@ struct kbloom_version {
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
  * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_PARTITIONED); EEXIST for a name in use
+ * after KBLOOM_TYPE_DYNAMIC); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -220,7 +225,11 @@ struct kbloom_name_op {
  * The whole batch is copied and validated before any key is applied: a
  * malformed batch (EINVAL), an oversize one (E2BIG) or an unreadable one
  * (EFAULT) applies nothing and reports done = 0.  DEL and COUNT on a
- * filter whose type cannot delete or count give EOPNOTSUPP.  ADD on a type
+ * filter whose type cannot delete or count give EOPNOTSUPP.  DEL on a
+ * dynamic filter stops at the first key present in several generations:
+ * ENOTUNIQ (refused, counted in STAT @kicks), done = the keys deleted
+ * before it.  ADD on a scalable or dynamic filter whose next generation
+ * cannot be made stops with ENOSPC.  ADD on a type
  * that can be full (cuckoo, d-left) stops at the first key without room:
  * ENOSPC, with done = the keys added before it (each applied whole);
  * ENOMEM inside a batch reports done the same way.
@@ -270,6 +279,10 @@ struct kbloom_keys {
  * @image_flags: KBLOOM_IMAGE_F_* of its type (MAY_FN);
  * @kicks: cuckoo: fingerprints moved by inserts; @overflows: adds refused
  *   for lack of room (cuckoo, d-left); 0 for other types.
+ * Scalable and dynamic: @m, @bytes, @ones, @n_est and @saturations are
+ *   summed over the generations, @fpr_now_pico is the union bound of their
+ *   rates, @slots the number of generations, @tables and @buckets growth
+ *   and ratio, @kicks the deletes refused (several generations matched).
  * With KBLOOM_STAT_DEVICE: @filters is the number of filters and @bytes
  * the memory of all of them (0 after all are destroyed); the rest is 0.
  */
@@ -363,6 +376,10 @@ struct kbloom_list {
  * KBLOOM_RESTORE_REPLACE an existing name gives EEXIST; with it the filter
  * is swapped atomically: readers see the old or the new one, never a mix.
  * Size limits as for CREATE (E2BIG, ENOSPC).
+ * Scalable and dynamic filters are container images (one member per
+ * generation): RESTORE checks them with kb_container_verify() and
+ * kb_sbf_image_check() (EBADMSG for a member that is not its generation's
+ * by uapi/kbloom_var_scalable.h's rule).
  */
 struct kbloom_image_op {
 	__u32 size;

@@ -93,6 +93,9 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 		return s->fp_bits + s->counter_bits;
 	case KBLOOM_TYPE_PARTITIONED:
 		return 1;
+	case KBLOOM_TYPE_SCALABLE:
+	case KBLOOM_TYPE_DYNAMIC:
+		return 0;	/* containers: their generations hold the arrays */
 	default:
 		return s->counter_bits;
 	}

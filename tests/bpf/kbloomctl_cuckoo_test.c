@@ -9,6 +9,10 @@
  *    address from the filter, not only from the exact set;
  *  - bpftool map dump of filter_0 prints the words of the filter's image
  *    (gate save), and gate_cuckoo its typed parameters;
+ *  - map load and map save of a library cuckoo image, into a cuckoo
+ *    gate's filter and a cuckoo mcast port's: saved back byte for byte,
+ *    the same answers from map test and the library; images of the
+ *    other type refused, nothing changed;
  *  - usage errors (exit 2, one line, nothing made) and refused images
  *    and geometries (exit 3, one line, nothing changed).
  */
@@ -17,6 +21,7 @@
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
 #include "libkbloom.h"
+#include "libkbloom_cuckoo.h"
 
 #define UNAME	"kbtusage0"	/* never created */
 #define A(...)	KBCTL_ARGS(__VA_ARGS__)
@@ -33,8 +38,13 @@ static const struct usage_case usage_cases[] = {
 	  "module-filter: not with filter cuckoo" },
 	{ A("xdp", "attach", "gate", UNAME, "dev", "p0", "filter", "bloom"),
 	  "blocked|cuckoo" },
-	{ A("xdp", "attach", "mcast", UNAME, "dev", "p0", "filter", "cuckoo"),
-	  "only for gate instances" },
+	{ A("xdp", "attach", "mcast", UNAME, "dev", "p0", "filter", "cuckoo",
+	    "bits", "1024", "hashes", "3"),
+	  "bits/hashes: not with filter cuckoo" },
+	{ A("xdp", "attach", "pass", UNAME, "dev", "p0", "filter", "cuckoo"),
+	  "only for mcast and gate instances" },
+	{ A("map", "load", "/sys/fs/bpf/kbloom/" UNAME "/cuckoo_0"),
+	  "not a pinned filter" },
 	{ A("gate", "load", UNAME), "gate load" },
 	{ A("gate", "save", UNAME, "a", "b"), "gate save" },
 };
@@ -267,6 +277,166 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	EXPECT_SYS(&r, "buckets of at most 64 bits");
 	kbctl_free(&r);
 	EXPECT_FALSE(inst_exists(UNAME));
+}
+
+/* ---- map load / map save of cuckoo images ------------------------------------ */
+
+#define MAP_KEYS	600U
+
+/* Key @i of the map tests: multicast group 239.1.i/16, IPv4. */
+static void map_key(__u32 i, __u8 a[4], char *text, size_t len)
+{
+	__u8 g[16];
+
+	kbt_group(g, 0, i);
+	memcpy(a, g, 4);
+	snprintf(text, len, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+}
+
+/* A library cuckoo filter of keys 0..MAX_KEYS-1 saved as @path. */
+static int map_lib_image(const char *path, struct kbloom_cuckoo **cp)
+{
+	char text[32];
+	size_t len;
+	__u8 a[4];
+	void *img;
+	__u32 i;
+	int fd, ret;
+
+	ret = kbloom_cuckoo_create(1000, 2000000000ULL, NULL, cp);
+	for (i = 0; !ret && i < MAP_KEYS; i++) {
+		map_key(i, a, text, sizeof(text));
+		ret = kbloom_cuckoo_add(*cp, a, 4);
+	}
+	if (ret)
+		return ret;
+	len = kbloom_cuckoo_image_size(*cp);
+	img = malloc(len);
+	ret = img ? kbloom_cuckoo_save(*cp, img, len, NULL) : -ENOMEM;
+	fd = ret ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ret && (fd < 0 || write(fd, img, len) != (ssize_t)len))
+		ret = -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(img);
+	return ret;
+}
+
+/* The bytes of file @path, malloc()ed; *@len. */
+static __u8 *map_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY);
+	__u8 *b;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	b = (__u8 *)kbctl_slurp(fd, len);
+	close(fd);
+	return b;
+}
+
+/* Files @p and @q hold the same bytes: 1, else 0. */
+static int same_bytes(const char *p, const char *q)
+{
+	size_t alen, blen;
+	__u8 *a = map_file(p, &alen), *b = map_file(q, &blen);
+	int same = a && b && alen == blen && !memcmp(a, b, alen);
+
+	free(a);
+	free(b);
+	return same;
+}
+
+/*
+ * @pin takes @img (map load), gives it back byte for byte (map save),
+ * and map test agrees with library filter @c on keys and non-keys.
+ */
+static void map_round_trip(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(link) *self, const char *pin,
+			   const char *img, const struct kbloom_cuckoo *c)
+{
+	char back[160], text[32];
+	struct kbctl_res r;
+	__u8 k[4];
+	__u32 i, disagree = 0;
+
+	OK(&r, "map", "load", pin, "-i", img);
+	kbctl_free(&r);
+	snprintf(back, sizeof(back), "%s/back.img", self->dir);
+	OK(&r, "map", "save", pin, "-o", back);
+	kbctl_free(&r);
+	EXPECT_EQ(1, same_bytes(img, back));
+	for (i = 0; i < 2 * MAP_KEYS; i += 7) {
+		map_key(i, k, text, sizeof(text));
+		if (kbctl_run(&r, "map", "test", pin, text) !=
+		    (kbloom_cuckoo_test(c, k, 4) == 1 ? 0 : 1))
+			disagree++;
+		kbctl_free(&r);
+	}
+	EXPECT_EQ(0, disagree);
+}
+
+TEST_F_TIMEOUT(link, map_load_save_cuckoo_images, 120)
+{
+	char img[128], bad[128], pin[256], mpin[256], ifx[16];
+	struct kbloom_cuckoo *c = NULL;
+	struct kbloom_filter *f;
+	struct kbctl_res r;
+	int ifindex;
+
+	snprintf(img, sizeof(img), "%s/lib.img", self->dir);
+	ASSERT_EQ(0, map_lib_image(img, &c));
+	snprintf(bad, sizeof(bad), "%s/blocked.img", self->dir);
+	ASSERT_EQ(0, kbloom_create(KBLOOM_TYPE_BLOCKED, 100, 10000000000ULL,
+				   NULL, &f));
+	ASSERT_EQ(0, kbloom_save_file(f, bad));
+	kbloom_destroy(f);
+
+	/* a cuckoo gate's filter */
+	OK(&r, "xdp", "attach", "gate", self->gate, "dev", "p0", "netns",
+	   self->sw.path, "filter", "cuckoo", "capacity", "100", "fpr", "1%");
+	kbctl_free(&r);
+	snprintf(pin, sizeof(pin), "%s/%s/filter_0", KBT_PIN_ROOT, self->gate);
+	map_round_trip(_metadata, self, pin, img, c);
+
+	/*
+	 * a cuckoo mcast port's filter: its group, joined before, is in the
+	 * image, so the load adds nothing and the image comes back whole
+	 */
+	ifindex = kbt_ifindex(&self->host, "eth0");
+	ASSERT_LT(0, ifindex);
+	snprintf(ifx, sizeof(ifx), "%d", ifindex);
+	OK(&r, "xdp", "attach", "mcast", self->other, "dev", "eth0", "netns",
+	   self->host.path, "filter", "cuckoo");
+	kbctl_free(&r);
+	OK(&r, "mcast", "join", self->other, "eth0", "239.1.0.5", "netns",
+	   self->host.path);
+	kbctl_free(&r);
+	snprintf(mpin, sizeof(mpin), "%s/%s/filter_%d", KBT_PIN_ROOT,
+		 self->other, ifindex);
+	map_round_trip(_metadata, self, mpin, img, c);
+	OK(&r, "mcast", "ports", self->other, "netns", self->host.path, "-j");
+	EXPECT_JSON(&r);
+	EXPECT_EQ(MAP_KEYS, jnum(r.out, NULL, "inserted")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+
+	/* the other type refused, nothing changed */
+	kbctl_run(&r, "map", "load", mpin, "-i", bad);
+	EXPECT_SYS(&r, "a blocked filter image: this is a cuckoo filter");
+	kbctl_free(&r);
+	OK(&r, "map", "save", mpin, "-o", bad);
+	kbctl_free(&r);
+	EXPECT_EQ(1, same_bytes(img, bad));
+	OK(&r, "xdp", "detach", self->other, "netns", self->host.path);
+	kbctl_free(&r);
+	OK(&r, "xdp", "attach", "mcast", self->other, "dev", "eth0", "netns",
+	   self->host.path);
+	kbctl_free(&r);
+	kbctl_run(&r, "map", "load", mpin, "-i", img);
+	EXPECT_SYS(&r, "a cuckoo filter image: this is a blocked filter");
+	kbctl_free(&r);
+	kbloom_cuckoo_destroy(c);
 }
 
 TEST_HARNESS_MAIN

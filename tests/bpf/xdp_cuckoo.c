@@ -380,9 +380,12 @@ TEST_F(ck, bad_geometry_refused)
 	o.geom.hash_id = 99;
 	bad_create(_metadata, self, KBLOOM_XDP_GATE, &o, -EINVAL,
 		   "hash id 99 out of range");
+	/* an mcast switch of cuckoo ports: the same rules */
 	memset(&o, 0, sizeof(o));
+	o.geom.m = 1024;
+	o.geom.k = 3;
 	bad_create(_metadata, self, KBLOOM_XDP_MCAST, &o, -EINVAL,
-		   "for the gate only");
+		   "bits and hashes are for blocked filters");
 }
 
 /* The filter holds @n addresses and generation @gen still. */

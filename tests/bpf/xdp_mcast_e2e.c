@@ -27,6 +27,7 @@
 #include <bpf/bpf.h>
 #include "kselftest_harness.h"
 #include "tests/bpf/xdp_util.h"
+#include "tests/bpf/mcast_traffic_util.h"
 
 #define NHOSTS		4
 #define NPORTS		(NHOSTS + 1)
@@ -132,42 +133,19 @@ static void group_addr(__u8 a[16], __u32 g, __u32 *len)
 
 static size_t group_frame(__u8 *f, __u32 g, __u32 seq, __u32 tag)
 {
-	static const __u8 src4[4] = { 10, 0, 0, 9 };
-	static const __u8 src6[16] = { 0xfd, [15] = 9 };
-	struct kbt_payload pl = { KBT_MAGIC, g, seq, tag };
-	struct kbt_frame_opts o = {
-		.v6 = g >= 8, .payload = &pl, .plen = sizeof(pl),
-	};
 	__u8 dst[16];
 	__u32 len;
 
 	group_addr(dst, g, &len);
-	o.src = o.v6 ? src6 : src4;
-	o.dst = dst;
-	return kbt_frame(f, &o);
+	return kbt_mc_frame(f, g >= 8, dst, g, seq, tag);
 }
 
-/* Drain every host socket until nothing arrived for @quiet seconds. */
+/* Drain every host capture until nothing arrived for @quiet seconds. */
 static void drain(FIXTURE_DATA(e2e) *self, __u32 cnt[NPORTS][NGROUPS],
 		  double quiet)
 {
-	struct kbt_payload pl;
-	double last = kbt_now();
-	int i, got;
-
-	while (kbt_now() - last < quiet) {
-		got = 0;
-		for (i = 0; i < NPORTS; i++)
-			while (kbt_precv(self->rx[i], &pl)) {
-				if (cnt && pl.group < NGROUPS)
-					cnt[i][pl.group]++;
-				got = 1;
-			}
-		if (got)
-			last = kbt_now();
-		else
-			usleep(2000);
-	}
+	kbt_mc_drain(self->rx, NPORTS, cnt ? &cnt[0][0] : NULL, NGROUPS,
+		     quiet);
 }
 
 /*

@@ -13,6 +13,34 @@
 #include "uapi/kbloom_image.h"
 
 /* The checksum of a version-3 image or a container in @b made right. */
+static inline void fuzz_fix_crc(uint8_t *b, size_t size);
+
+/*
+ * The members of a container, each of its own length where that fits,
+ * made right too, so that mutations reach the members' field checks.
+ */
+static inline void fuzz_fix_members(uint8_t *b, size_t size)
+{
+	size_t off = sizeof(struct kbloom_container_hdr), len;
+	struct kbloom_image_hdr h;
+
+	while (size - off >= sizeof(h)) {
+		memcpy(&h, b + off, sizeof(h));
+		len = kb_le16(h.hdr_len) + kb_le64(h.payload_len);
+		if (kb_le64(h.payload_len) > size - off ||
+		    len > size - off || len < sizeof(h))
+			return;
+		if (kb_le16(h.hdr_len) == KBLOOM_IMAGE_HDR_LEN) {
+			h.crc = kb_le32(kb_image_crc(&h, b + off + sizeof(h),
+						     len - sizeof(h)));
+			memcpy(b + off, &h, sizeof(h));
+		} else {
+			fuzz_fix_crc(b + off, len);
+		}
+		off += len;
+	}
+}
+
 static inline void fuzz_fix_crc(uint8_t *b, size_t size)
 {
 	struct kbloom_container_hdr c;
@@ -23,6 +51,7 @@ static inline void fuzz_fix_crc(uint8_t *b, size_t size)
 		memcpy(&c, b, sizeof(c));
 	if (size >= sizeof(c) &&
 	    kb_le32(c.magic) == KBLOOM_CONTAINER_MAGIC) {
+		fuzz_fix_members(b, size);
 		c.crc = 0;
 		crc = kb_crc32c_update(0xFFFFFFFFU, &c, sizeof(c));
 		crc = kb_crc32c_update(crc, b + sizeof(c), size - sizeof(c));

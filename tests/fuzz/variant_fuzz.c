@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the cuckoo, d-left and partitioned image loaders
- * (make fuzz): every input goes to kb_image_verify(),
- * kbloom_cuckoo_load(), kbloom_dleft_load() and kbloom_part_load(), as it
- * is and with its checksum made right.
+ * libFuzzer target over the cuckoo, d-left, partitioned and scalable
+ * image loaders (make fuzz): every input goes to kb_image_verify(),
+ * kbloom_cuckoo_load(), kbloom_dleft_load(), kbloom_part_load() and
+ * kbloom_sbf_load(), as it is and with its checksums made right (a
+ * container's and its members').
  * Whatever the bytes, nothing may crash, overread or leak, and for each
  * loader:
  *   - it accepts exactly the images kb_image_verify() accepts whose type
@@ -12,12 +13,17 @@
  *     occupancy within its slots or cells (partitioned: set bits within
  *     each slice), and a key it adds tests present (cuckoo, d-left:
  *     counts at least once and deletes).
+ *   - the scalable loader accepts exactly the containers
+ *     kb_container_verify() and kb_sbf_image_check() accept; a loaded
+ *     filter saves the input back byte for byte, and a key it adds tests
+ *     present (dynamic: and deletes, or is refused as ambiguous).
  * A violation aborts, which libFuzzer reports as a crash.
  *
  * Seed corpus: -kbloom_seed_corpus=DIR writes valid cuckoo images (every
  * bucket size, short and long fingerprints, both hashes, one full) and
  * d-left images (8-, 16-, 32- and odd-width cells, saturated counters)
- * and partitioned images (1, 4 and 32 slices, both hashes) into DIR and
+ * and partitioned images (1, 4 and 32 slices, both hashes) and scalable
+ * and dynamic containers (one and several generations) into DIR and
  * exits.
  */
 #include <stdint.h>
@@ -32,6 +38,7 @@
 #include "libkbloom_cuckoo.h"
 #include "libkbloom_dleft.h"
 #include "libkbloom_partitioned.h"
+#include "libkbloom_scalable.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
 
@@ -147,6 +154,56 @@ static void part_one(const uint8_t *data, size_t size, int ver, __u8 type)
 	kbloom_part_destroy(f);
 }
 
+static void sbf_exercise(struct kbloom_sbf *f, const uint8_t *data,
+			 size_t size)
+{
+	struct kbloom_sbf_stats st;
+	size_t len;
+	void *img;
+	int ret;
+
+	len = kbloom_sbf_image_size(f);
+	img = malloc(len ? len : 1);
+	check(img != NULL, "out of memory");
+	check(kbloom_sbf_save(f, img, len, &len) == 0, "save failed");
+	check(len == size && !memcmp(img, data, size), "round trip differs");
+	free(img);
+	check(kbloom_sbf_stats(f, &st) == 0 && st.generations >= 1,
+	      "stats failed");
+	ret = kbloom_sbf_add(f, vf_key, VF_KEY_LEN);
+	check(ret == 0 || ret == 1 || ret == -ENOSPC, "add failed");
+	if (ret == -ENOSPC)
+		return;
+	check(kbloom_sbf_test(f, vf_key, VF_KEY_LEN) == 1, "false negative");
+	if (st.params.type != KBLOOM_TYPE_DYNAMIC)
+		return;
+	ret = kbloom_sbf_del(f, vf_key, VF_KEY_LEN);
+	check(ret == 1 || ret == -ENOTUNIQ, "delete failed");
+}
+
+/* The scalable loader against kb_container_verify(), kb_sbf_image_check(). */
+static void sbf_one(const uint8_t *data, size_t size)
+{
+	struct kbloom_sbf *f = NULL;
+	struct kb_sbf_params p;
+	int ver, ret = kbloom_sbf_load(data, size, &f);
+
+	ver = kb_container_verify(data, size);
+	if (!ver)
+		ver = kb_sbf_image_check(data, size, &p);
+	if (ret) {
+		check(f == NULL, "output written on failure");
+		check(ret == -EMSGSIZE || ret == -EBADMSG ||
+		      ret == -EPROTONOSUPPORT || ret == -EOPNOTSUPP,
+		      "unexpected load error");
+		check(ver != 0, "scalable: a valid container refused");
+		return;
+	}
+	check(!ver, "scalable: a container accepted that the checks refuse");
+	sbf_exercise(f, data, size);
+	kbloom_sbf_destroy(f);
+}
+
 static void one_image(const uint8_t *data, size_t size)
 {
 	struct kbloom_cuckoo *c = NULL;
@@ -158,6 +215,7 @@ static void one_image(const uint8_t *data, size_t size)
 		type = ((const struct kbloom_image_hdr *)data)->type;
 	ver = kb_image_verify(data, size);
 	part_one(data, size, ver, type);
+	sbf_one(data, size);
 	ret = kbloom_cuckoo_load(data, size, &c);
 	if (ret) {
 		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
@@ -300,6 +358,36 @@ static int part_seed(const char *dir, unsigned int i, __u32 k, __u64 slice,
 	return ret;
 }
 
+/* A scalable or dynamic container of @n keys from a first capacity @c. */
+static int sbf_seed(const char *dir, unsigned int i, __u32 type, __u64 c,
+		    __u32 hash, __u64 n)
+{
+	struct kbloom_opts o = { .hash_id = hash, .seed = 0x5CA1 + i,
+				 .name = "seed" };
+	struct kb_sbf_params p = { .type = type, .capacity = c,
+				   .fpr_pico = 10000000000ULL };
+	struct kbloom_sbf *f;
+	char name[32];
+	size_t len;
+	__u64 key;
+	void *img;
+	int ret;
+
+	ret = kbloom_sbf_create(&p, &o, &f);
+	if (ret)
+		return ret;
+	for (key = 0; key < n; key++)
+		kbloom_sbf_add(f, &key, 8);
+	ret = kbloom_sbf_save_alloc(f, &img, &len);
+	kbloom_sbf_destroy(f);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "sbf-%u.img", i);
+	ret = fuzz_write_file(dir, name, img, len);
+	free(img);
+	return ret;
+}
+
 static int write_corpus(const char *dir)
 {
 	static const struct { __u32 fp, slots, hash; __u64 buckets, n; } c[] = {
@@ -323,7 +411,15 @@ static int write_corpus(const char *dir)
 	int ret = 0;
 
 	mkdir(dir, 0755);
-	ret = part_seed(dir, 0, 4, 256, KBLOOM_HASH_FAST, 60);
+	ret = sbf_seed(dir, 0, KBLOOM_TYPE_SCALABLE, 8, KBLOOM_HASH_FAST, 5);
+	if (!ret)
+		ret = sbf_seed(dir, 1, KBLOOM_TYPE_SCALABLE, 8,
+			       KBLOOM_HASH_SIPHASH13, 60);
+	if (!ret)
+		ret = sbf_seed(dir, 2, KBLOOM_TYPE_DYNAMIC, 10,
+			       KBLOOM_HASH_FAST, 35);
+	if (!ret)
+		ret = part_seed(dir, 0, 4, 256, KBLOOM_HASH_FAST, 60);
 	if (!ret)
 		ret = part_seed(dir, 1, 1, 64, KBLOOM_HASH_SIPHASH13, 20);
 	if (!ret)

@@ -225,12 +225,15 @@ TEST_F(cnt, create_variant_refused)
 		c.type = t;
 		/*
 		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c,
-		 * kmod/partitioned.c): planned and explicit at once, or
+		 * kmod/partitioned.c, kmod/scalable.c): planned and
+		 * explicit at once, or
 		 * cuckoo fields on another type, are EINVAL
 		 */
 		EXPECT_ERRNO(t == KBLOOM_TYPE_VI_COUNTING ||
 			     t == KBLOOM_TYPE_DLEFT ||
 			     t == KBLOOM_TYPE_PARTITIONED ||
+			     t == KBLOOM_TYPE_SCALABLE ||
+			     t == KBLOOM_TYPE_DYNAMIC ||
 			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}

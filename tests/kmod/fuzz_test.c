@@ -15,6 +15,9 @@
  * well-formed (no mutation, exact size, valid pointer): a type outside the
  * enum is always EINVAL, and a type is either implemented (never
  * EOPNOTSUPP) or not (always EOPNOTSUPP, whatever its geometry).
+ * Half the scalable and dynamic CREATEs are well-formed, so that their
+ * generations grow under the key commands and their container images go
+ * through SAVE and (mutated) RESTORE.
  */
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -178,6 +181,23 @@ static void fz_create_cm(struct fuzz *z, struct kbloom_create *c)
 		c->buckets = KB_CM_WIDTH_MIN + fz_below(z, 1 << 16);
 }
 
+/*
+ * Scalable and dynamic: (capacity, fpr), growth and ratio (scalable) or
+ * counter width (dynamic) near their ranges, sometimes just past them.
+ */
+static void fz_create_sbf(struct fuzz *z, struct kbloom_create *c)
+{
+	c->capacity = 1 + fz_below(z, 5000);
+	c->fpr_pico = KBLOOM_P_TARGET_MIN + fz_below(z, 1ULL << 38);
+	if (c->type == KBLOOM_TYPE_DYNAMIC) {
+		c->counter_bits = 4 * fz_below(z, 3);
+		return;
+	}
+	c->tables = fz_below(z, 18);
+	if (fz_chance(z, 50))
+		c->buckets = fz_below(z, 1000001);
+}
+
 /* Cuckoo geometry alone (m, k derived), sometimes out of range. */
 static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
 {
@@ -207,6 +227,12 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	/* half the Count-Min creates well-formed, so that sketches exist */
 	if (c->type == KBLOOM_TYPE_COUNT_MIN && fz_chance(z, 50)) {
 		fz_create_cm(z, c);
+		return;
+	}
+	/* half the scalable and dynamic creates well-formed: they grow */
+	if ((c->type == KBLOOM_TYPE_SCALABLE ||
+	     c->type == KBLOOM_TYPE_DYNAMIC) && fz_chance(z, 50)) {
+		fz_create_sbf(z, c);
 		return;
 	}
 	if (c->type == KBLOOM_TYPE_COUNTING)

@@ -6,10 +6,11 @@
  * module_btf            /sys/kernel/btf/kbloom exists and names the four
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
- * kfunc.* (per type: counting, blocked, standard, vi, cuckoo)
+ * kfunc.* (per type: counting, blocked, standard, vi, cuckoo, partitioned,
+ *         scalable, dynamic)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
  *                          the ioctl, and again when it is deleted
- *                          (counting, vi, cuckoo)
+ *                          (counting, vi, cuckoo, dynamic)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -252,10 +253,20 @@ FIXTURE_VARIANT_ADD(kfunc, partitioned) {
 	.type = KBLOOM_TYPE_PARTITIONED,
 };
 
+/* first generations of 1000 keys: key_lengths' 4096 keys open more */
+FIXTURE_VARIANT_ADD(kfunc, scalable) {
+	.type = KBLOOM_TYPE_SCALABLE,
+};
+
+FIXTURE_VARIANT_ADD(kfunc, dynamic) {
+	.type = KBLOOM_TYPE_DYNAMIC,
+};
+
 static int kf_deletable(__u32 type)
 {
 	return type == KBLOOM_TYPE_COUNTING ||
-	       type == KBLOOM_TYPE_VI_COUNTING || type == KBLOOM_TYPE_CUCKOO;
+	       type == KBLOOM_TYPE_VI_COUNTING || type == KBLOOM_TYPE_CUCKOO ||
+	       type == KBLOOM_TYPE_DYNAMIC;
 }
 
 FIXTURE_SETUP(kfunc)
@@ -269,6 +280,10 @@ FIXTURE_SETUP(kfunc)
 	    variant->type == KBLOOM_TYPE_PARTITIONED) {
 		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
 					  20000, 1000000000, NULL));
+	} else if (variant->type == KBLOOM_TYPE_SCALABLE ||
+		   variant->type == KBLOOM_TYPE_DYNAMIC) {
+		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
+					  1000, 1000000000, NULL));
 	} else {
 		ASSERT_EQ(0, ku_create_mk(self->fd, self->name, variant->type,
 					  1 << 16, 4, variant->counter_bits,

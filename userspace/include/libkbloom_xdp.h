@@ -38,9 +38,11 @@
  *          kfuncs (bpf/kbloom_kfunc_gate.bpf.c, kbloom_kfunc_mcast.bpf.c,
  *          with their name map gate_kfilter / mc_kfilter); needs
  *          kbloom.ko loaded with BTF (KBLOOM_XDP_MODULE_BTF);
- *   cuckoo the gate only: its filter is a cuckoo filter in BPF maps
- *          (bpf/kbloom_cuckoo_gate.bpf.c, with gate_cuckoo and gate_cseq),
- *          so that kbloom_gate_del() deletes from the filter at once.
+ *   cuckoo the gate and mcast: the filters are cuckoo filters in BPF maps
+ *          (bpf/kbloom_cuckoo_gate.bpf.c with gate_cuckoo and gate_cseq,
+ *          bpf/kbloom_cuckoo_mcast.bpf.c with mc_cuckoo and mc_cseq), so
+ *          that kbloom_gate_del() and kbloom_mcast_leave() delete from
+ *          the filter at once.
  *
  * Errors are negative errno values.  Common ones: -EINVAL for a bad
  * argument (the log says which), -ENOENT for a missing instance, port,
@@ -117,8 +119,10 @@ struct kbloom_xdp_geom {
  *                            kfuncs; create fails with -ENOENT when the
  *                            module is not loaded and -EOPNOTSUPP when
  *                            it has no BTF, with a log line saying so
- * @KBLOOM_XDP_VARIANT_CUCKOO: the gate only: a cuckoo filter in BPF maps
- *                             planned from @geom's capacity and fpr
+ * @KBLOOM_XDP_VARIANT_CUCKOO: gate and mcast: cuckoo filters in BPF maps
+ *                             planned from @geom's capacity and fpr (an
+ *                             mcast port's: its own @geom, else the
+ *                             instance's; no router ports)
  *                             (b = 4, load 0.95; m and k must be 0; fpr
  *                             0: KBLOOM_XDP_CUCKOO_DEF_FPR_PICO; rates
  *                             below 0.0116% need fingerprints wider than
@@ -726,6 +730,21 @@ int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
 /* The filter's version-3 image, malloc()ed into *@img, *@len bytes. */
 int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
 				  size_t *len);
+
+/*
+ * The same calls for filter @id of any instance of the cuckoo variant
+ * (an mcast port's ifindex, or 0 for the gate).  On mcast, an image's
+ * load adds the port's groups that the image lacks; a port's filter is
+ * re-planned by kbloom_mcast_port_resize() (capacity and fpr).
+ */
+int kbloom_xdp_cuckoo_info(struct kbloom_xdp *x, __u32 id,
+			   struct kbloom_gate_cuckoo_info *info);
+int kbloom_xdp_cuckoo_test(struct kbloom_xdp *x, __u32 id, const void *key,
+			   __u32 len);
+int kbloom_xdp_cuckoo_load_image(struct kbloom_xdp *x, __u32 id,
+				 const void *img, size_t len);
+int kbloom_xdp_cuckoo_save_image(struct kbloom_xdp *x, __u32 id, void **img,
+				 size_t *len);
 
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);

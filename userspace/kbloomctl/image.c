@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -224,6 +225,23 @@ static ssize_t read_payload(struct in *in, struct image *img,
 }
 
 /*
+ * A container image (uapi/kbloom_image.h) starts with its own magic; its
+ * header is as long as a version-2 one, with payload_len and the name at
+ * the same offsets.
+ */
+_Static_assert(offsetof(struct kbloom_container_hdr, payload_len) ==
+	       offsetof(struct kbloom_image_hdr, payload_len) &&
+	       offsetof(struct kbloom_container_hdr, name) ==
+	       offsetof(struct kbloom_image_hdr, name) &&
+	       KBLOOM_CONTAINER_HDR_LEN == KBLOOM_IMAGE_HDR_LEN,
+	       "container and image headers share payload_len and name");
+
+static bool image_is_container(const struct kbloom_image_hdr *h)
+{
+	return kb_le32(h->magic) == KBLOOM_CONTAINER_MAGIC;
+}
+
+/*
  * The next image of the input into @img.  Return: 1 read, 0 at the end of
  * the input, or an exit code after a message.
  */
@@ -247,7 +265,12 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 	/* version 3: a geometry tail between the base header and payload */
 	img->len = kb_image_hdr_len_of(kb_le16(h.version));
 	img->len = (img->len ?: sizeof(h)) + kb_le64(h.payload_len);
-	ret = kb_image_check(&h, img->len);
+	/* a container (scalable, dynamic): payload_len and name in place */
+	if (image_is_container(&h))
+		img->len = KBLOOM_CONTAINER_HDR_LEN + kb_le64(h.payload_len);
+	ret = image_is_container(&h) ?
+	      kb_container_check((const void *)&h, img->len) :
+	      kb_image_check(&h, img->len);
 	if (ret)
 		return ctl_syserr(c, ret, "not a valid kbloom image header",
 				  "restore: %s: image %u", in->path, idx);
@@ -266,7 +289,9 @@ static int read_image(struct ctl *c, struct in *in, struct image *img,
 	if ((__u64)r < rest)
 		return ctl_syserr(c, EMSGSIZE, "truncated payload",
 				  "restore: %s: image %u", in->path, idx);
-	ret = kb_image_verify(img->buf, img->len);
+	ret = image_is_container(&h) ?
+	      kb_container_verify(img->buf, img->len) :
+	      kb_image_verify(img->buf, img->len);
 	if (ret)
 		return ctl_syserr(c, ret, ret == -EBADMSG ? "bad checksum" :
 				  NULL, "restore: %s: image %u", in->path, idx);

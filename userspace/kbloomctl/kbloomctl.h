@@ -33,6 +33,8 @@
  *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
  *   xdp_count.c   what those two share: open by kind, attach devices
+ *   persistent.c  persistent append test stat (archives of epochs, files)
+ *   persistent_plan.c  persistent plan (the epoch filters' size)
  *
  * Calls go one way: main.c calls the command files, xdp.c and
  * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
@@ -164,6 +166,10 @@ extern const struct ctl_cmd map_cmds[];
 extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
+extern const struct ctl_cmd persistent_cmds[];
+/* persistent_plan.c: persistent plan (persistent.c's table) */
+extern const struct kw_table pplan_table;
+int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);
@@ -196,6 +202,13 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 /* partitioned.c */
 int partitioned_create(struct ctl *c, int argc, char **argv);
 void partitioned_stat_text(const struct kbloom_stat *st);
+
+/* scalable.c */
+struct kb_plan;
+int scalable_create(struct ctl *c, int argc, char **argv);
+void scalable_stat_text(struct ctl *c, const char *name,
+			const struct kbloom_stat *st);
+int scalable_plan(__u32 type, __u64 n, __u64 p, struct kb_plan *out);
 
 /* sketches.c */
 int dleft_create(struct ctl *c, int argc, char **argv);

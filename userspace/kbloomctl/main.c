@@ -53,6 +53,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	ipbf_cmds,
 	mcbf_cmds,
 	sketch_cmds, conntrack_cmds,
+	persistent_cmds,
 	main_cmds,
 	NULL
 };

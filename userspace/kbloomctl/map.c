@@ -12,7 +12,11 @@
  * The image is the one of "kbloomctl save" (the module), of libkbloom's
  * kbloom_save() and of kbloom_xdp_filter_save_image(): a blocked filter
  * saved anywhere loads into a BPF map, swapped in whole (a packet is
- * tested against the old filter or the new one).
+ * tested against the old filter or the new one).  The filters of a cuckoo
+ * instance (xdp attach gate|mcast ... filter cuckoo) take version-3
+ * cuckoo images (kbloomctl save of a module cuckoo filter,
+ * libkbloom_cuckoo's kbloom_cuckoo_save()) both ways; map test answers
+ * for them too, map stat and dump are for blocked filters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +41,7 @@ struct fpath {
 	const char *path;
 	struct kbloom_xdp *x;
 	const char *kind;
+	bool cuckoo;		/* a filter of the cuckoo variant */
 };
 
 /* PATH: .../NAME/filter_ID (checked as an argument: exit 2). */
@@ -83,6 +88,7 @@ static int fpath_parse(const struct ctl *c, const char *path, struct fpath *f)
 static int fpath_open(struct ctl *c, struct fpath *f)
 {
 	struct kbloom_xdp_opts o = { 0 };
+	struct kbloom_gate_cuckoo_info ci;
 	struct kbloom_xdp_filter_info fi;
 	char dir[PATH_MAX];
 	int ret;
@@ -105,10 +111,26 @@ static int fpath_open(struct ctl *c, struct fpath *f)
 	if (ret)
 		return xdp_fail(c, ret, "%s %s: open %s", c->cmd_path, f->path,
 				dir);
-	ret = kbloom_xdp_filter_info(f->x, f->id, &fi);
+	f->cuckoo = kbloom_xdp_variant(f->x) == KBLOOM_XDP_VARIANT_CUCKOO;
+	ret = f->cuckoo ? kbloom_xdp_cuckoo_info(f->x, f->id, &ci) :
+			  kbloom_xdp_filter_info(f->x, f->id, &fi);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, f->path);
 	return 0;
+}
+
+/* The image's type must be the filter's: blocked, or cuckoo. */
+static int fpath_type_ok(struct ctl *c, const struct fpath *f,
+			 const void *img, const char *op)
+{
+	const struct kbloom_image_hdr *h = img;
+
+	if (f->cuckoo == (h->type == KBLOOM_TYPE_CUCKOO))
+		return 0;
+	return ctl_syserr(c, EOPNOTSUPP, f->cuckoo ?
+			  "a blocked filter image: this is a cuckoo filter (allowed: a cuckoo image)" :
+			  "a cuckoo filter image: this is a blocked filter (allowed: a blocked image, or an instance made with filter cuckoo)",
+			  "%s", op);
 }
 
 static void fpath_close(struct fpath *f)
@@ -124,7 +146,7 @@ static bool is_std(const char *p, const char *word)
 
 /* ---- load, save ---------------------------------------------------------- */
 
-/* The whole input; exactly one verified image of a blocked filter. */
+/* The whole input; exactly one verified image of a blocked or cuckoo filter. */
 static int read_image(struct ctl *c, const char *in, const char *op,
 		      void **buf, size_t *len)
 {
@@ -186,7 +208,7 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 		return ctl_syserr(c, ret, ret == -EBADMSG ? "not a valid kbloom image or bad checksum" :
 				  NULL, "%s: %s", op, what);
 	}
-	if (h->type != KBLOOM_TYPE_BLOCKED) {
+	if (h->type != KBLOOM_TYPE_BLOCKED && h->type != KBLOOM_TYPE_CUCKOO) {
 		bool counting = h->type == KBLOOM_TYPE_COUNTING;
 
 		free(b);
@@ -223,8 +245,11 @@ static int cmd_load(struct ctl *c, int argc, char **argv)
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, f.path);
 	ret = read_image(c, in, op, &img, &len);
 	ret = ret ?: fpath_open(c, &f);
+	ret = ret ?: fpath_type_ok(c, &f, img, op);
 	if (!ret) {
-		ret = kbloom_xdp_filter_load_image(f.x, f.id, img, len);
+		ret = f.cuckoo ?
+		      kbloom_xdp_cuckoo_load_image(f.x, f.id, img, len) :
+		      kbloom_xdp_filter_load_image(f.x, f.id, img, len);
 		ret = ret ? xdp_fail(c, ret, "%s", op) : KBCTL_OK;
 	}
 	fpath_close(&f);
@@ -251,7 +276,8 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	ret = fpath_open(c, &f);
 	if (ret)
 		goto out;
-	ret = kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
+	ret = f.cuckoo ? kbloom_xdp_cuckoo_save_image(f.x, f.id, &img, &len) :
+			 kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
 	if (ret) {
 		ret = xdp_fail(c, ret, "%s", op);
 		goto out;
@@ -480,7 +506,8 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	if (ret)
 		goto out;
 	while (keys_next(&ks, &it, &key, &len)) {
-		r = kbloom_xdp_filter_test(f.x, f.id, key, len);
+		r = f.cuckoo ? kbloom_xdp_cuckoo_test(f.x, f.id, key, len) :
+			       kbloom_xdp_filter_test(f.x, f.id, key, len);
 		if (r < 0) {
 			ret = xdp_fail(c, r, "%s %s", c->cmd_path, f.path);
 			goto out;
@@ -540,7 +567,10 @@ static const struct ctl_cmd map_sub[] = {
 "PATH is a pinned filter, /sys/fs/bpf/kbloom/NAME/filter_ID (ID: the port's\n"
 "ifindex for mcast, 0 for a gate).  The input (standard input or FILE)\n"
 "must hold one verified image of a blocked filter, from kbloomctl save\n"
-"(the module), libkbloom or map save.  The filter takes the image's\n"
+"(the module), libkbloom or map save; the filters of an instance made\n"
+"with filter cuckoo take a cuckoo filter's version-3 image instead (its\n"
+"set's addresses or the port's groups that the image lacks are added\n"
+"to it before the swap).  The filter takes the image's\n"
 "geometry, hash, seed and bits; a new blocks map is filled and published\n"
 "in one update, so every packet sees the old filter or the new one.  The\n"
 "exact maps are not changed: a gate still confirms every hit in its set,\n"

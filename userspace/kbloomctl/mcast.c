@@ -17,7 +17,9 @@
  *
  * In a kfunc instance ("xdp attach mcast ... variant kfunc") a port's
  * filter is a kbloom.ko filter: ports and stats show that filter's
- * numbers (KBLOOM_IOCTL_STAT) and its name.
+ * numbers (KBLOOM_IOCTL_STAT) and its name.  In a cuckoo instance ("xdp
+ * attach mcast ... filter cuckoo") M is the filter's slot bits, K 0,
+ * OCCUPANCY its load and N_EST its occupied slots.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -66,6 +68,39 @@ int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 	return 1;
 }
 
+/*
+ * The numbers of port @id's filter: a blocked filter's, or a cuckoo
+ * filter's in the same fields (m: slot bits, occupancy: load, n_est:
+ * occupied slots, k: 0).
+ */
+static int mc_filter_info(struct kbloom_xdp *x, __u32 id,
+			  struct kbloom_xdp_filter_info *fi)
+{
+	struct kbloom_gate_cuckoo_info ci;
+	const struct kbloom_cuckoo_params *p = &ci.params;
+	int ret;
+
+	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbloom_xdp_filter_info(x, id, fi);
+	ret = kbloom_xdp_cuckoo_info(x, id, &ci);
+	if (ret)
+		return ret;
+	memset(fi, 0, sizeof(*fi));
+	fi->params.type = KBLOOM_TYPE_CUCKOO;
+	fi->params.hash_id = p->hash_id;
+	fi->params.seed = p->seed;
+	fi->params.nblocks = p->nblocks;
+	fi->params.inserted = p->inserted;
+	fi->params.capacity = p->capacity;
+	fi->params.fpr_pico = p->fpr_pico;
+	fi->m = p->shape.buckets * p->shape.slots * p->shape.fp_bits;
+	fi->ones = ci.used;
+	fi->occupancy_ppm = ci.load_ppm;
+	fi->n_est = ci.used;
+	fi->fpr_now_pico = ci.fpr_now_pico;
+	return 0;
+}
+
 struct mc {
 	struct kbloom_xdp *x;
 	const char *name;
@@ -111,7 +146,7 @@ static int mc_port(struct ctl *c, struct mc *m, const char *s, int *ifindex)
 	ret = xdp_port(c, m->op, m->ns_fd, m->netns, s, ifindex);
 	if (ret)
 		return ret;
-	if (!kbloom_xdp_filter_info(m->x, *ifindex, &fi))
+	if (!mc_filter_info(m->x, *ifindex, &fi))
 		return 0;
 	snprintf(why, sizeof(why), "%s is not a port of %s; xdp attach mcast %s dev %s",
 		 s, m->name, m->name, s);
@@ -275,7 +310,7 @@ static int cmd_ports(struct ctl *c, int argc, char **argv)
 		       kbloom_xdp_variant(m.x) == KBLOOM_XDP_VARIANT_KFUNC ?
 		       "  MODULE_FILTER" : "");
 	for (i = 0; i < n; i++) {
-		ret = kbloom_xdp_filter_info(m.x, ids[i], &fi);
+		ret = mc_filter_info(m.x, ids[i], &fi);
 		if (ret == -ENOENT)
 			continue;	/* removed meanwhile */
 		if (ret) {
@@ -461,7 +496,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 		       "FPR_NOW", "LEAK_RATE");
 	for (i = 0; i < n; i++) {
 		ret = kbloom_mcast_stats(m.x, ids[i], &st);
-		ret = ret ?: kbloom_xdp_filter_info(m.x, ids[i], &fi);
+		ret = ret ?: mc_filter_info(m.x, ids[i], &fi);
 		if (ret == -ENOENT)
 			continue;
 		if (ret) {

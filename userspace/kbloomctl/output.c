@@ -148,6 +148,10 @@ const char *type_name(__u32 type)
 		return "dleft";
 	case KBLOOM_TYPE_PARTITIONED:
 		return "partitioned";
+	case KBLOOM_TYPE_SCALABLE:
+		return "scalable";
+	case KBLOOM_TYPE_DYNAMIC:
+		return "dynamic";
 	}
 	return "unknown";
 }

@@ -158,6 +158,8 @@ static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
 	if (r->type == KBLOOM_TYPE_PARTITIONED)
 		return plan_part_row(r, n, p);
+	if (r->type == KBLOOM_TYPE_SCALABLE || r->type == KBLOOM_TYPE_DYNAMIC)
+		return scalable_plan(r->type, n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_plan(n, p, 0, r->counter_bits, &r->plan);
 	if (r->type == KBLOOM_TYPE_CUCKOO || r->type == KBLOOM_TYPE_DLEFT)
@@ -179,6 +181,8 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		{ .label = "cuckoo", .type = KBLOOM_TYPE_CUCKOO },
 		{ .label = "d-left", .type = KBLOOM_TYPE_DLEFT },
 		{ .label = "partition", .type = KBLOOM_TYPE_PARTITIONED },
+		{ .label = "scalable", .type = KBLOOM_TYPE_SCALABLE },
+		{ .label = "dynamic/4", .type = KBLOOM_TYPE_DYNAMIC },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -225,7 +229,12 @@ const struct ctl_cmd plan_cmds[] = {
 "subtables of 8 cells, 2-bit counters, 75% load: M is cells, K the 4\n"
 "buckets probed).  partition is the partitioned filter, not deletable:\n"
 "k slices of whole words, one probe each (the standard k; M is all k\n"
-"slices).  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+"slices).  scalable is N keys grown from a first generation of N/1023\n"
+"(growth 2, ratio 0.9: ten generations) and dynamic/4 N keys in four\n"
+"counting generations of N/4 (deletable): M and the memory of every\n"
+"generation, K the last one's, the rate the union bound of theirs at\n"
+"their keys.\n"
+"N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,

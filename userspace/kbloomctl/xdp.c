@@ -46,10 +46,10 @@ struct detach {
 static bool detach_has(struct kbloom_inst *in, struct kbloom_xdp *x,
 		       const char *k, int ifindex)
 {
-	struct kbloom_xdp_filter_info fi;
+	struct kbloom_mcast_stats st;
 
 	return xdp_attached(in, ifindex) ||
-	       (k == XK_MCAST && !kbloom_xdp_filter_info(x, ifindex, &fi));
+	       (k == XK_MCAST && !kbloom_mcast_stats(x, ifindex, &st));
 }
 
 static int detach_one(struct kbloom_inst *in, struct kbloom_xdp *x,
@@ -181,6 +181,7 @@ struct inst_info {
 	struct kbloom_xdp_link *links;
 	char (*mfilter)[KBLOOM_NAME_LEN];	/* per link: mcast kfunc */
 	int nlinks;
+	int open_err;				/* -errno: not opened */
 	struct kbloom_inst_info info;		/* what the kind holds */
 };
 
@@ -204,6 +205,14 @@ static void links_read(struct kbloom_inst *in, struct inst_info *ii)
 			ii->mfilter[i][0] = 0;
 }
 
+/* Why an instance could not be opened, for status. */
+static const char *open_err_text(int err)
+{
+	if (err == -EUCLEAN)
+		return "pinned by another kbloom version (other map layouts)";
+	return strerror(-err);
+}
+
 static void log_none(void *ctx, const char *msg)
 {
 }
@@ -222,7 +231,10 @@ static void inst_read(const char *name, const char *netns,
 		xdp_inst_ns(NULL, name, NULL, false, &netns);
 	xdp_inst_opts(&o, netns);
 	o.log = log_none;	/* a status shows what it can */
-	if (kbloom_inst_open(name, &o, &in))
+	ii->open_err = kbloom_inst_open(name, &o, &in);
+	if (ii->open_err == -ENOENT)	/* gone while listed */
+		ii->open_err = 0;
+	if (ii->open_err)
 		return;
 	links_read(in, ii);
 	kbloom_inst_info(in, &ii->info);
@@ -336,6 +348,8 @@ static void status_json_one(struct json *j, const struct inst_info *ii)
 	json_kstr(j, "name", ii->name);
 	json_kstr(j, "kind", xdp_kind_name(ii->kind));
 	json_kstr(j, "dir", dir);
+	if (ii->open_err)
+		json_kstr(j, "error", open_err_text(ii->open_err));
 	summary_json(j, ii);
 	json_key(j, "links");
 	json_arr(j);
@@ -376,6 +390,10 @@ static void status_text_one(const struct inst_info *ii)
 	snprintf(dir, sizeof(dir), "%s/%s", xdp_root(), ii->name);
 	printf("%s: %s, %s\n", ii->name, xdp_kind_name(ii->kind), dir);
 	summary_text(ii);
+	if (ii->open_err) {
+		printf("  not readable: %s\n", open_err_text(ii->open_err));
+		return;
+	}
 	if (!ii->nlinks) {
 		printf("  not attached\n");
 		return;
@@ -549,6 +567,9 @@ static const struct ctl_cmd xdp_sub[] = {
 "         its joined groups (see mcast join); SIZE sizes the filters of the\n"
 "         ports made by this command (default 1024 groups at 0.01%).\n"
 "         ports N (64) and members N (65536) when the instance is made.\n"
+"         filter cuckoo (when made): each port's filter is a cuckoo filter\n"
+"         (capacity N fpr P), so that mcast leave deletes the group from\n"
+"         it at once; no router ports.\n"
 "  gate   a filter of addresses in front of an exact set (see gate add):\n"
 "         SIZE, keys N (65536), policy monitor (default), deny or allow,\n"
 "         match src (default) or dst, when the instance is made.\n"

@@ -50,7 +50,7 @@ struct attach {
 	bool create_opts;	/* ports, members, keys, policy, match */
 	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
 	bool variant_given;
-	__u32 cuckoo;		/* gate: "filter cuckoo" */
+	__u32 cuckoo;		/* gate, mcast: "filter cuckoo" */
 	struct kw_list mfl;
 	char **mf;		/* module-filter NAME... */
 	int nmf;
@@ -85,7 +85,8 @@ struct attach {
 	AT("policy", "monitor|deny|allow", KWT_ENUM, policy,		\
 	   .words = policy_words, .vals = policy_ids),			\
 	AT("match", "src|dst", KWT_ENUM, match, .words = match_words,	\
-	   .vals = match_flags),					\
+	   .vals = match_flags)
+#define AT_FILTER							\
 	AT("filter", "blocked|cuckoo", KWT_ENUM, cuckoo,		\
 	   .words = filter_words, .vals = filter_ids)
 #define AT_MODULE							\
@@ -97,17 +98,16 @@ struct attach {
 #define REFUSE_GATE(_why)						\
 	KW_REFUSE("keys", "N", _why, 1),				\
 	KW_REFUSE("policy", "monitor|deny|allow", _why, 1),		\
-	KW_REFUSE("match", "src|dst", _why, 1),				\
-	KW_REFUSE("filter", "blocked|cuckoo", _why, 1)
+	KW_REFUSE("match", "src|dst", _why, 1)
 
 static const struct kw mcast_kw[] = {
 	AT_COMMON, AT_GEOM, AT_PORTS, REFUSE_GATE(ONLY_GATE("mcast")),
-	AT_MODULE, { 0 }
+	AT_FILTER, AT_MODULE, { 0 }
 };
 
 static const struct kw gate_kw[] = {
 	AT_COMMON, AT_GEOM, REFUSE_PORTS(ONLY_MCAST("gate")), AT_GATE,
-	AT_MODULE, { 0 }
+	AT_FILTER, AT_MODULE, { 0 }
 };
 
 static const struct kw pass_kw[] = {
@@ -119,6 +119,7 @@ static const struct kw pass_kw[] = {
 	KW_REFUSE("hash", "fast|siphash", NOT_PASS, 1),
 	KW_REFUSE("seed", "S", NOT_PASS, 1),
 	REFUSE_PORTS(ONLY_MCAST("pass")), REFUSE_GATE(ONLY_GATE("pass")),
+	KW_REFUSE("filter", "blocked|cuckoo", ONLY_MG, 1),
 	KW_REFUSE("variant", "auto|map|kfunc", ONLY_MG, 1),
 	KW_REFUSE("module-filter", "NAME...", ONLY_MG, 0),
 	{ 0 }
@@ -150,7 +151,7 @@ bad:
 			 s, pattern ? ", and for mcast one %s standing for the port's interface" : "");
 }
 
-/* filter cuckoo of a gate: its own variant, planned from capacity/fpr. */
+/* filter cuckoo (gate, mcast): its own variant, planned from capacity/fpr. */
 static int attach_cuckoo_args(const struct ctl *c, struct attach *a)
 {
 	if (a->variant_given && a->variant != KBLOOM_XDP_VARIANT_AUTO)
@@ -290,7 +291,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 	enum kbloom_xdp_kind kind = a->kind == XK_MCAST ? KBLOOM_XDP_MCAST :
 							  KBLOOM_XDP_GATE;
 	const char *have = xdp_kind_of(a->name);
-	struct kbloom_xdp_filter_info fi;
+	struct kbloom_mcast_stats st;
 	bool *was_port = NULL, *done = NULL, created = false;
 	struct kbloom_xdp *x = NULL;
 	enum kbloom_xdp_mode got;
@@ -304,7 +305,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 				(a->geom_given && a->kind == XK_GATE)))
 		return ctl_syserr(c, EEXIST, a->kind == XK_GATE ?
 				  "size, keys, policy, match and filter apply when the instance is created; see gate rebuild and gate mode" :
-				  "ports and members apply when the instance is created",
+				  "ports and members apply when the instance is created; so does filter",
 				  "%s", op);
 	was_port = calloc(a->ndev, sizeof(bool));
 	done = calloc(a->ndev, sizeof(bool));
@@ -337,7 +338,7 @@ static int attach_path(struct ctl *c, struct attach *a, const char *op)
 			goto out;
 		}
 		was_port[i] = a->kind == XK_MCAST &&
-			      !kbloom_xdp_filter_info(x, a->ifindex[i], &fi);
+			      !kbloom_mcast_stats(x, a->ifindex[i], &st);
 		if (was_port[i] && a->geom_given &&
 		    !xdp_attached(kbloom_xdp_inst(x), a->ifindex[i])) {
 			ret = ctl_syserr(c, EEXIST, "a port already: its filter keeps its size",

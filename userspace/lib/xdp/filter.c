@@ -53,7 +53,7 @@ int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 	int ret;
 
 	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO) {
-		kbx_log(x, "%s: filter %u is a cuckoo filter (kbloomctl gate stats, gate save; kbloom_gate_cuckoo_info())",
+		kbx_log(x, "%s: filter %u is a cuckoo filter (kbloomctl gate stats, mcast ports, map save; kbloom_xdp_cuckoo_info())",
 			x->name, id);
 		return -EOPNOTSUPP;
 	}

@@ -385,7 +385,7 @@ static int gb_filter_one(struct gb *b, __u32 i, int add)
 	if (kbx_kfunc(b->x))
 		return kbx_module_keys(b->x, 0, add ? KBLOOM_IOCTL_ADD :
 				       KBLOOM_IOCTL_DEL, k->addr, k->len);
-	return kbx_cuckoo_keys(b->x, add, k->addr, k->len);
+	return kbx_cuckoo_keys(b->x, 0, add, k->addr, k->len);
 }
 
 /*

@@ -321,6 +321,17 @@ static int kbi_kind_find(struct kbloom_inst *i, kbi_find_fn find)
 	return 0;
 }
 
+/* Open @i by its kind; maps of another layout are named in the log. */
+static int kbi_ops_open(struct kbloom_inst *i)
+{
+	int ret = i->ops->open(i);
+
+	if (ret == -EUCLEAN)
+		kbi_log(i, "%s: its maps in %s were pinned by another kbloom version (other layouts): detach it with that version, or remove the directory",
+			i->name, i->dir);
+	return ret;
+}
+
 /* A handle of @name with its bpffs and namespace, before its directory. */
 static int kbi_new(const char *name, const struct kbloom_inst_opts *o,
 		   struct kbloom_inst **ip)
@@ -356,7 +367,7 @@ int kbi_open(const char *name, const struct kbloom_inst_opts *o,
 	if (ret)
 		goto err_close;
 	ret = kbi_kind_find(i, find);
-	ret = ret ?: i->ops->open(i);
+	ret = ret ?: kbi_ops_open(i);
 	kbi_unlock(i);
 	if (ret)
 		goto err_close;

@@ -138,7 +138,7 @@ int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len)
 			goto err_exact;
 	}
 	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
-		ret = kbx_cuckoo_keys(x, 1, addr, len);
+		ret = kbx_cuckoo_keys(x, 0, 1, addr, len);
 	else
 		ret = kbx_filter_add_locked(x, 0, addr, len);
 	if (!ret)
@@ -169,7 +169,7 @@ int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len)
 	if (!ret && kbx_kfunc(x))
 		kbx_module_keys(x, 0, KBLOOM_IOCTL_DEL, addr, len);
 	if (!ret && x->variant == KBLOOM_XDP_VARIANT_CUCKOO &&
-	    kbx_cuckoo_keys(x, 0, addr, len))
+	    kbx_cuckoo_keys(x, 0, 0, addr, len))
 		kbx_log(x, "%s: the cuckoo filter did not hold the address (a false positive for it until a rebuild)",
 			x->name);
 	kbx_unlock(x);
@@ -355,6 +355,7 @@ static const struct kbx_desc gate_desc = {
 		{ "kbloom_cuckoo_gate", kbloom_cuckoo_gate__elf_bytes },
 	},
 	.init = gate_init,
+	.cuckoo_fill = kbx_gate_cuckoo_fill,
 	.published = gate_published,
 };
 

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom XDP instances: the gate's cuckoo variant
- * (bpf/kbloom_cuckoo_gate.bpf.c): its filter 0 is a cuckoo filter in a
- * blocks map (uapi/kbloom_xdp_maps.h: gate_cuckoo, gate_cseq), so that
- * kbloom_gate_del() removes the address from the filter too.
+ * libkbloom XDP instances: the cuckoo variant's filters, by filter id:
+ * the gate's filter 0 (bpf/kbloom_cuckoo_gate.bpf.c: gate_cuckoo,
+ * gate_cseq), so that kbloom_gate_del() removes the address from the
+ * filter too, and the mcast ports' filters, one per ifindex
+ * (bpf/kbloom_cuckoo_mcast.bpf.c: mc_cuckoo, mc_cseq; kind_mcast_cuckoo.c),
+ * so that a leave deletes the group's fingerprint.  Each is a cuckoo
+ * filter in a blocks map (uapi/kbloom_xdp_maps.h).
  *
  * The loader writes the filter with libkbloom_cuckoo, bound to the
  * mmapped blocks map and to the mmapped gate_cseq counter
  * (kbloom_cuckoo_create_in()): the same kick path search and back-to-front
  * moves as kbloom.ko, inside the counter's odd window that the programs
- * validate against (bpf/kbloom_cuckoo.h).  Writers are serialised by the
- * instance lock; the counts (inserted, kicks, overflows) live in
- * gate_cuckoo between processes.  A new geometry or an image is filled
+ * validate against (bpf/kbloom_cuckoo.h); one counter for all the
+ * instance's filters.  Writers are serialised by the instance lock; the
+ * counts (inserted, kicks, overflows) live in the params map between
+ * processes.  A new geometry or an image is filled
  * into the idle slot and published with the parameters, as filter.c does
  * for blocked filters.
  */
@@ -137,7 +141,7 @@ void kbx_cuckoo_close(struct kbloom_xdp *x)
 
 /* ---- the filter ------------------------------------------------------------ */
 
-static int gc_params_ok(struct kbloom_xdp *x,
+static int gc_params_ok(struct kbloom_xdp *x, __u32 id,
 			const struct kbloom_cuckoo_params *p)
 {
 	if (p->version == KBLOOM_XDP_LAYOUT_VERSION &&
@@ -147,21 +151,20 @@ static int gc_params_ok(struct kbloom_xdp *x,
 	    p->nblocks == (p->nwords + KBLOOM_BLOCK_WORDS - 1) /
 			  KBLOOM_BLOCK_WORDS)
 		return gc_width_ok(x, &p->shape);
-	kbx_log(x, "%s: gate_cuckoo holds no valid cuckoo filter (layout %u, type %u, %llu words, %u blocks)",
-		x->name, p->version, p->shape.type,
+	kbx_log(x, "%s: %s holds no valid cuckoo filter %u (layout %u, type %u, %llu words, %u blocks)",
+		x->name, x->desc->cuckoo, id, p->version, p->shape.type,
 		(unsigned long long)p->nwords, p->nblocks);
 	return -EINVAL;
 }
 
-/* The parameters of filter 0 and, with @bp, its mapped blocks map. */
-static int gc_get(struct kbloom_xdp *x, struct kbloom_cuckoo_params *p,
-		  struct kbx_blocks **bp)
+/* The parameters of filter @id and, with @bp, its mapped blocks map. */
+static int gc_get(struct kbloom_xdp *x, __u32 id,
+		  struct kbloom_cuckoo_params *p, struct kbx_blocks **bp)
 {
-	__u32 zero = 0;
 	int ret;
 
-	ret = kbp_err(bpf_map_lookup_elem(x->cuckoo->params_fd, &zero, p));
-	ret = ret ?: gc_params_ok(x, p);
+	ret = kbp_err(bpf_map_lookup_elem(x->cuckoo->params_fd, &id, p));
+	ret = ret ?: gc_params_ok(x, id, p);
 	if (ret || !bp)
 		return ret;
 	ret = kbx_slot_blocks(x, p->slot, p->nblocks, bp);
@@ -187,38 +190,71 @@ static int gc_bind(struct kbloom_xdp *x, const struct kbloom_cuckoo_params *p,
 				       &x->cuckoo->seq->seq, &n, cp);
 }
 
-static int gc_params_put(struct kbloom_xdp *x,
+static int gc_params_put(struct kbloom_xdp *x, __u32 id,
 			 const struct kbloom_cuckoo_params *p, __u64 flags)
 {
-	__u32 zero = 0;
-
-	return kbp_err(bpf_map_update_elem(x->cuckoo->params_fd, &zero, p,
+	return kbp_err(bpf_map_update_elem(x->cuckoo->params_fd, &id, p,
 					   flags));
+}
+
+/*
+ * A new, empty filter @id of geometry @p (kbx_cuckoo_geom()) in the
+ * slots of counters index @index, pinned as filter_<id>.
+ */
+int kbx_cuckoo_create(struct kbloom_xdp *x, __u32 id, __u32 index,
+		      struct kbloom_cuckoo_params *p)
+{
+	__u32 slot = index * KBLOOM_SLOTS_PER_FILTER;
+	int ret;
+
+	if (slot + 1 >= x->nslots)
+		return -ENOSPC;
+	ret = kbx_slot_fill(x, id, slot, p->nblocks, NULL, 0, 0);
+	if (ret)
+		return ret;
+	p->slot = slot;
+	p->gen = 1;
+	ret = gc_params_put(x, id, p, BPF_NOEXIST);
+	if (ret)
+		goto err_slot;
+	ret = kbx_filter_pin(x, id, x->slots[slot].fd);
+	if (ret)
+		goto err_params;
+	return 0;
+err_params:
+	bpf_map_delete_elem(x->cuckoo->params_fd, &id);
+err_slot:
+	kbx_slot_drop(x, slot);
+	return ret;
 }
 
 int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 {
 	struct kbloom_cuckoo_params p;
-	__u32 slot = 0;
 	int ret;
 
 	ret = kbx_cuckoo_geom(x, o ? &o->geom : NULL, &p);
-	ret = ret ?: kbx_slot_fill(x, 0, slot, p.nblocks, NULL, 0, 0);
+	return ret ?: kbx_cuckoo_create(x, 0, 0, &p);
+}
+
+/* Filter @id, its slots and its pin go (the slots after a grace period). */
+int kbx_cuckoo_remove(struct kbloom_xdp *x, __u32 id)
+{
+	struct kbloom_cuckoo_params p;
+	char path[PATH_MAX];
+	__u32 slot;
+	int ret;
+
+	ret = gc_get(x, id, &p, NULL);
 	if (ret)
 		return ret;
-	p.gen = 1;
-	ret = gc_params_put(x, &p, BPF_NOEXIST);
-	if (ret)
-		goto err_slot;
-	ret = kbx_filter_pin(x, 0, x->slots[slot].fd);
-	if (ret)
-		goto err_params;
+	bpf_map_delete_elem(x->cuckoo->params_fd, &id);
+	kbp_rcu_sync();
+	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++)
+		kbx_slot_drop(x, slot);
+	if (!kbp_path(x->dir, path, "filter_%u", id))
+		unlink(path);
 	return 0;
-err_params:
-	bpf_map_delete_elem(x->cuckoo->params_fd, &slot);
-err_slot:
-	kbx_slot_drop(x, slot);
-	return ret;
 }
 
 /*
@@ -241,8 +277,8 @@ static void gc_seq_repair(struct kbloom_xdp *x)
 	__atomic_store_n(seq, v + 1, __ATOMIC_RELEASE);
 }
 
-/* Under the lock: add (@add) or delete one key of filter 0. */
-int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
+/* Under the lock: add (@add) or delete one key of filter @id. */
+int kbx_cuckoo_keys(struct kbloom_xdp *x, __u32 id, int add, const void *key,
 		    __u32 len)
 {
 	struct kbloom_cuckoo_counts n;
@@ -252,7 +288,7 @@ int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
 	int ret, put;
 
 	gc_seq_repair(x);
-	ret = gc_get(x, &p, &b);
+	ret = gc_get(x, id, &p, &b);
 	ret = ret ?: gc_bind(x, &p, b, &c);
 	if (ret)
 		return ret;
@@ -261,13 +297,13 @@ int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
 	kbloom_cuckoo_counts(c, &n);
 	kbloom_cuckoo_destroy(c);
 	if (ret == -ENOSPC)
-		kbx_log(x, "%s: the cuckoo filter is full (%llu keys, capacity %llu): rebuild it with a larger capacity",
-			x->name, (unsigned long long)n.inserted,
+		kbx_log(x, "%s: cuckoo filter %u is full (%llu keys, capacity %llu): rebuild it with a larger capacity",
+			x->name, id, (unsigned long long)n.inserted,
 			(unsigned long long)p.capacity);
 	p.inserted = n.inserted;
 	p.kicks = n.kicks;
 	p.overflows = n.overflows;
-	put = gc_params_put(x, &p, BPF_EXIST);
+	put = gc_params_put(x, id, &p, BPF_EXIST);
 	return ret ?: put;
 }
 
@@ -275,29 +311,29 @@ int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
  * Publish @np with the slot array @words in the idle slot; the old slot
  * is emptied after a grace period.  Under the lock.
  */
-static int gc_swap(struct kbloom_xdp *x, struct kbloom_cuckoo_params *np,
-		   const __u64 *words)
+static int gc_swap(struct kbloom_xdp *x, __u32 id,
+		   struct kbloom_cuckoo_params *np, const __u64 *words)
 {
 	struct kbloom_cuckoo_params cur;
 	__u32 old, slot;
 	int ret;
 
-	ret = gc_get(x, &cur, NULL);
+	ret = gc_get(x, id, &cur, NULL);
 	if (ret)
 		return ret;
 	old = cur.slot;
 	slot = old ^ 1;
-	ret = kbx_slot_fill(x, 0, slot, np->nblocks, words, np->nwords, 0);
+	ret = kbx_slot_fill(x, id, slot, np->nblocks, words, np->nwords, 0);
 	if (ret)
 		return ret;
 	np->slot = slot;
 	np->gen = cur.gen + 1;
-	ret = gc_params_put(x, np, BPF_EXIST);
+	ret = gc_params_put(x, id, np, BPF_EXIST);
 	if (ret) {
 		kbx_slot_drop(x, slot);
 		return ret;
 	}
-	kbx_slot_retire(x, 0, slot, old);
+	kbx_slot_retire(x, id, slot, old);
 	return 0;
 }
 
@@ -325,8 +361,9 @@ static void gc_params_of(const struct kbloom_cuckoo *c,
 	p->fpr_pico = n.fpr_pico;
 }
 
-/* Publish the contents of library filter @c (under the lock). */
-static int gc_publish(struct kbloom_xdp *x, const struct kbloom_cuckoo *c)
+/* Publish the contents of library filter @c as filter @id (locked). */
+static int gc_publish(struct kbloom_xdp *x, __u32 id,
+		      const struct kbloom_cuckoo *c)
 {
 	struct kbloom_cuckoo_params p;
 	int ret;
@@ -335,16 +372,16 @@ static int gc_publish(struct kbloom_xdp *x, const struct kbloom_cuckoo *c)
 	ret = gc_width_ok(x, &p.shape);
 	if (ret)
 		return ret;
-	return gc_swap(x, &p, kbloom_cuckoo_words(c, NULL));
+	return gc_swap(x, id, &p, kbloom_cuckoo_words(c, NULL));
 }
 
 /*
- * Every address of gate_exact into @c (@missing: only those @c does not
- * hold yet), so that the filter holds the whole set: 0, or -ENOSPC
- * (logged).
+ * The gate's kbx_desc.cuckoo_fill: every address of gate_exact into @c
+ * (@missing: only those @c does not hold yet), so that the filter holds
+ * the whole set: 0, or -ENOSPC (logged).
  */
-static int gc_fill(struct kbloom_xdp *x, struct kbloom_cuckoo *c,
-		   int missing)
+int kbx_gate_cuckoo_fill(struct kbloom_xdp *x, __u32 id,
+			 struct kbloom_cuckoo *c, int missing)
 {
 	struct kbloom_addr_key key, next;
 	__u64 n = 0;
@@ -366,30 +403,44 @@ static int gc_fill(struct kbloom_xdp *x, struct kbloom_cuckoo *c,
 	return 0;
 }
 
-int kbx_cuckoo_rebuild(struct kbloom_xdp *x,
-		       const struct kbloom_xdp_geom *geom)
+/*
+ * Under the lock: filter @id rebuilt (@geom: re-planned) from the kind's
+ * exact record (kbx_desc.cuckoo_fill).
+ */
+int kbx_cuckoo_rebuild_locked(struct kbloom_xdp *x, __u32 id,
+			      const struct kbloom_xdp_geom *geom)
 {
 	struct kbloom_cuckoo_params p;
 	struct kbloom_cuckoo *c = NULL;
 	struct kbloom_opts o = {};
 	int ret;
 
-	ret = kbx_lock(x);
-	if (ret)
-		return ret;
-	ret = gc_get(x, &p, NULL);
+	ret = gc_get(x, id, &p, NULL);
 	if (!ret && geom)
 		ret = kbx_cuckoo_geom(x, geom, &p);
 	if (ret)
-		goto out;
+		return ret;
 	o.hash_id = p.hash_id;
 	o.seed = p.seed;
-	ret = kbloom_cuckoo_create_shape(p.shape.fp_bits, p.shape.slots,
+	/* planned again from capacity and rate: the same shape, kept plan */
+	ret = p.capacity ?
+	      kbloom_cuckoo_create(p.capacity, p.fpr_pico, &o, &c) :
+	      kbloom_cuckoo_create_shape(p.shape.fp_bits, p.shape.slots,
 					 p.shape.buckets, &o, &c);
-	ret = ret ?: gc_fill(x, c, 0);
-	ret = ret ?: gc_publish(x, c);
+	ret = ret ?: x->desc->cuckoo_fill(x, id, c, 0);
+	ret = ret ?: gc_publish(x, id, c);
 	kbloom_cuckoo_destroy(c);
-out:
+	return ret;
+}
+
+int kbx_cuckoo_rebuild(struct kbloom_xdp *x,
+		       const struct kbloom_xdp_geom *geom)
+{
+	int ret = kbx_lock(x);
+
+	if (ret)
+		return ret;
+	ret = kbx_cuckoo_rebuild_locked(x, 0, geom);
 	kbx_unlock(x);
 	return ret;
 }
@@ -402,12 +453,13 @@ static int gc_check(struct kbloom_xdp *x)
 		return -EINVAL;
 	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO && x->cuckoo)
 		return 0;
-	kbx_log(x, "%s: not a gate with a cuckoo filter (xdp attach gate ... filter cuckoo)",
+	kbx_log(x, "%s: not a gate with a cuckoo filter, nor an mcast switch of cuckoo ports (xdp attach gate|mcast ... filter cuckoo)",
 		x->name);
 	return -EOPNOTSUPP;
 }
 
-int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key, __u32 len)
+int kbloom_xdp_cuckoo_test(struct kbloom_xdp *x, __u32 id, const void *key,
+			   __u32 len)
 {
 	struct kbloom_cuckoo_params p;
 	struct kbloom_cuckoo *c;
@@ -415,7 +467,7 @@ int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key, __u32 len)
 	int ret;
 
 	ret = gc_check(x);
-	ret = ret ?: gc_get(x, &p, &b);
+	ret = ret ?: gc_get(x, id, &p, &b);
 	ret = ret ?: gc_bind(x, &p, b, &c);
 	if (ret)
 		return ret;
@@ -424,8 +476,8 @@ int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key, __u32 len)
 	return ret;
 }
 
-int kbloom_gate_cuckoo_info(struct kbloom_xdp *x,
-			    struct kbloom_gate_cuckoo_info *info)
+int kbloom_xdp_cuckoo_info(struct kbloom_xdp *x, __u32 id,
+			   struct kbloom_gate_cuckoo_info *info)
 {
 	struct kbloom_cuckoo_stats st;
 	struct kbloom_cuckoo *c;
@@ -436,7 +488,7 @@ int kbloom_gate_cuckoo_info(struct kbloom_xdp *x,
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	ret = gc_check(x);
-	ret = ret ?: gc_get(x, &info->params, &b);
+	ret = ret ?: gc_get(x, id, &info->params, &b);
 	ret = ret ?: gc_bind(x, &info->params, b, &c);
 	if (ret)
 		return ret;
@@ -450,9 +502,10 @@ int kbloom_gate_cuckoo_info(struct kbloom_xdp *x,
 	return 0;
 }
 
-int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
-				  size_t len)
+int kbloom_xdp_cuckoo_load_image(struct kbloom_xdp *x, __u32 id,
+				 const void *img, size_t len)
 {
+	struct kbloom_cuckoo_params cur;
 	struct kbloom_cuckoo *c;
 	int ret;
 
@@ -467,16 +520,17 @@ int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
 	}
 	ret = kbx_lock(x);
 	if (!ret) {
-		ret = gc_fill(x, c, 1);
-		ret = ret ?: gc_publish(x, c);
+		ret = gc_get(x, id, &cur, NULL);
+		ret = ret ?: x->desc->cuckoo_fill(x, id, c, 1);
+		ret = ret ?: gc_publish(x, id, c);
 		kbx_unlock(x);
 	}
 	kbloom_cuckoo_destroy(c);
 	return ret;
 }
 
-int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
-				  size_t *len)
+int kbloom_xdp_cuckoo_save_image(struct kbloom_xdp *x, __u32 id, void **img,
+				 size_t *len)
 {
 	struct kbloom_cuckoo_params p;
 	struct kbloom_cuckoo *c;
@@ -489,7 +543,7 @@ int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = gc_get(x, &p, &b);
+	ret = gc_get(x, id, &p, &b);
 	ret = ret ?: gc_bind(x, &p, b, &c);
 	if (ret)
 		goto out;
@@ -504,4 +558,28 @@ int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
 out:
 	kbx_unlock(x);
 	return ret;
+}
+
+/* The gate's filter is filter 0. */
+int kbloom_gate_cuckoo_test(struct kbloom_xdp *x, const void *key, __u32 len)
+{
+	return kbloom_xdp_cuckoo_test(x, 0, key, len);
+}
+
+int kbloom_gate_cuckoo_info(struct kbloom_xdp *x,
+			    struct kbloom_gate_cuckoo_info *info)
+{
+	return kbloom_xdp_cuckoo_info(x, 0, info);
+}
+
+int kbloom_gate_cuckoo_load_image(struct kbloom_xdp *x, const void *img,
+				  size_t len)
+{
+	return kbloom_xdp_cuckoo_load_image(x, 0, img, len);
+}
+
+int kbloom_gate_cuckoo_save_image(struct kbloom_xdp *x, void **img,
+				  size_t *len)
+{
+	return kbloom_xdp_cuckoo_save_image(x, 0, img, len);
 }

@@ -17,6 +17,12 @@
  * the module filter, a leave deletes it there (one KBLOOM_IOCTL_DEL of a
  * counting filter: no rebuild); the port's blocks map stays the loader's
  * record of its memberships.
+ *
+ * cuckoo variant (bpf/kbloom_cuckoo_mcast.bpf.c, kind_mcast_cuckoo.c):
+ * each port's filter is a cuckoo filter; a join inserts the group's
+ * fingerprint (-ENOSPC undoes the membership), a leave deletes it after
+ * the membership, so the filter holds exactly the port's groups.  No
+ * router ports (a filter of every group).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -28,6 +34,7 @@
 #include "uapi/kbloom_xdp_maps.h"
 #include "bpf/kbloom_mcast.skel.h"
 #include "bpf/kbloom_kfunc_mcast.skel.h"
+#include "bpf/kbloom_cuckoo_mcast.skel.h"
 #include "libkbloom_dev.h"
 #include "kinds.h"
 #include "xdp_priv.h"
@@ -61,7 +68,8 @@ static int mcast_init(struct kbloom_xdp *x,
 	}
 	if (o)
 		g = o->geom;
-	ret = kbloom_xdp_geom_plan(&g);
+	/* a cuckoo switch's geometry was planned by kbx_cuckoo_geom() */
+	ret = kbx_cuckoo(x) ? 0 : kbloom_xdp_geom_plan(&g);
 	if (ret)
 		return ret;
 	cfg.def_m = g.m;
@@ -73,23 +81,56 @@ static int mcast_init(struct kbloom_xdp *x,
 	return kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
 }
 
-static int mcast_default_params(struct kbloom_xdp *x, struct kbloom_params *p)
+/* The filter of a new port: @geom, or the instance's default. */
+static int mcast_port_geom(struct kbloom_xdp *x,
+			   const struct kbloom_xdp_geom *geom,
+			   struct kbloom_xdp_geom *g)
 {
 	struct kbloom_mcast_cfg cfg;
-	struct kbloom_xdp_geom g = {};
 	__u32 zero = 0;
 	int ret;
 
+	memset(g, 0, sizeof(*g));
+	if (geom) {
+		*g = *geom;
+		return 0;
+	}
 	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
 	if (ret)
 		return ret;
-	g.m = cfg.def_m;
-	g.k = cfg.def_k;
-	g.hash_id = cfg.def_hash_id;
-	g.seed = cfg.def_seed;
-	g.capacity = cfg.def_capacity;
-	g.fpr_pico = cfg.def_fpr_pico;
-	return kbx_geom_to_params(&g, p);
+	g->m = cfg.def_m;
+	g->k = cfg.def_k;
+	g->hash_id = cfg.def_hash_id;
+	g->seed = cfg.def_seed;
+	g->capacity = cfg.def_capacity;
+	g->fpr_pico = cfg.def_fpr_pico;
+	return 0;
+}
+
+/* Port @id's record in mc_params: a blocked filter's, or a cuckoo port's. */
+static int mcast_port_get(struct kbloom_xdp *x, __u32 id,
+			  struct kbloom_params *p)
+{
+	if (!kbx_cuckoo(x))
+		return kbx_filter_get(x, id, p);
+	return kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
+}
+
+/* A new port's filter of geometry @g (@p: its blocked parameters). */
+static int mcast_filter_new(struct kbloom_xdp *x, __u32 id, __u32 index,
+			    const struct kbloom_xdp_geom *g,
+			    const struct kbloom_params *p)
+{
+	if (kbx_cuckoo(x))
+		return kbx_mcast_cuckoo_port_add(x, id, index, g);
+	return kbx_filter_create(x, id, index, p);
+}
+
+static int mcast_filter_del(struct kbloom_xdp *x, __u32 id)
+{
+	if (kbx_cuckoo(x))
+		return kbx_mcast_cuckoo_port_del(x, id);
+	return kbx_filter_remove(x, id);
 }
 
 static int mcast_zero_stats(struct kbloom_xdp *x, __u32 index)
@@ -141,8 +182,10 @@ static int mcast_free_index(struct kbloom_xdp *x, __u32 *index)
 int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 			  const struct kbloom_xdp_geom *geom)
 {
+	struct kbloom_cuckoo_params cp;
 	struct bpf_devmap_val v = {};
 	char ifname[IF_NAMESIZE];
+	struct kbloom_xdp_geom g;
 	struct kbloom_params p;
 	__u32 id = ifindex, index;
 	int ret, ns;
@@ -150,8 +193,10 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_check(x);
 	if (ret || ifindex <= 0)
 		return -EINVAL;
-	ret = geom ? kbx_geom_to_params(geom, &p) :
-		     mcast_default_params(x, &p);
+	ret = mcast_port_geom(x, geom, &g);
+	if (!ret)
+		ret = kbx_cuckoo(x) ? kbx_cuckoo_geom(x, &g, &cp) :
+				      kbx_geom_to_params(&g, &p);
 	if (ret) {
 		kbx_log(x, "%s: bad filter geometry for port %d", x->name,
 			ifindex);
@@ -160,7 +205,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	if (!kbx_filter_get(x, id, &p)) {
+	if (!mcast_port_get(x, id, &p)) {
 		ret = -EEXIST;
 		goto out_unlock;
 	}
@@ -177,7 +222,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 		ret = -ENODEV;
 		goto out_ns;
 	}
-	ret = kbx_filter_create(x, id, index, &p);
+	ret = mcast_filter_new(x, id, index, &g, &p);
 	ret = ret ?: mcast_zero_stats(x, index);
 	ret = ret ?: kbx_module_name_port(x, ifindex);
 	if (ret)
@@ -192,7 +237,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	}
 	goto out_ns;
 out_filter:
-	kbx_filter_remove(x, id);
+	mcast_filter_del(x, id);
 out_ns:
 	kbp_ns_leave(ns);
 out_unlock:
@@ -242,7 +287,7 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_filter_get(x, id, &p);
+	ret = mcast_port_get(x, id, &p);
 	if (ret)
 		goto out;
 	ret = kbloom_xdp_detach(x, ifindex);
@@ -254,7 +299,7 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 			bpf_map_delete_elem(x->exact_fd, &m[i]);
 		free(m);
 	}
-	ret = kbx_filter_remove(x, id);
+	ret = mcast_filter_del(x, id);
 	mcast_zero_stats(x, p.index);
 	kbx_module_name_del(x, id);
 out:
@@ -370,7 +415,7 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbx_filter_get(x, ifindex, &p);
+	ret = mcast_port_get(x, ifindex, &p);
 	if (ret)
 		goto out;
 	ret = mcast_source_add(x, &k, src);
@@ -386,7 +431,8 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 		if (ret)
 			goto err_member;
 	}
-	ret = kbx_filter_add_locked(x, ifindex, group, len);
+	ret = kbx_cuckoo(x) ? kbx_cuckoo_keys(x, ifindex, 1, group, len) :
+			      kbx_filter_add_locked(x, ifindex, group, len);
 	if (!ret)
 		goto out;
 	if (kbx_kfunc(x))
@@ -466,10 +512,12 @@ static int mcast_member_del(struct kbloom_xdp *x,
 	__u64 *words;
 	int ret;
 
-	ret = kbx_filter_get(x, k->ifindex, &p);
+	ret = mcast_port_get(x, k->ifindex, &p);
 	if (!ret && kbx_kfunc(x) && k->len != KBLOOM_MEMBER_ROUTER_LEN)
 		ret = mcast_module_leave(x, k);
 	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, k));
+	if (kbx_cuckoo(x))
+		return ret ?: kbx_mcast_cuckoo_leave(x, k);
 	ret = ret ?: mcast_build(x, k->ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
@@ -504,10 +552,22 @@ int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
 #define KFUNC_NO_RESIZE \
 	"the filters of a kfunc switch are kbloom.ko's: resize the module filter (kbloomctl save/restore --replace)"
 
+#define CUCKOO_NO_ROUTER \
+	"a router port would need a cuckoo filter of every group: not on a cuckoo switch (xdp attach mcast ... filter blocked)"
+
 /* -EOPNOTSUPP, saying @why, for a kfunc instance (filters in kbloom.ko). */
 static int mcast_map_only(struct kbloom_xdp *x, const char *why)
 {
 	if (!kbx_kfunc(x))
+		return 0;
+	kbx_log(x, "%s: %s", x->name, why);
+	return -EOPNOTSUPP;
+}
+
+/* -EOPNOTSUPP for a cuckoo switch, logged. */
+static int mcast_no_cuckoo(struct kbloom_xdp *x, const char *why)
+{
+	if (!kbx_cuckoo(x))
 		return 0;
 	kbx_log(x, "%s: %s", x->name, why);
 	return -EOPNOTSUPP;
@@ -550,6 +610,7 @@ int kbloom_mcast_router(struct kbloom_xdp *x, int ifindex, int on,
 	if (ret || ifindex <= 0)
 		return -EINVAL;
 	ret = mcast_map_only(x, KFUNC_NO_ROUTER);
+	ret = ret ?: mcast_no_cuckoo(x, CUCKOO_NO_ROUTER);
 	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
@@ -578,6 +639,10 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 	ret = ret ?: kbx_lock(x);
 	if (ret)
 		return ret;
+	if (kbx_cuckoo(x)) {	/* re-planned, refilled from mc_members */
+		ret = kbx_cuckoo_rebuild_locked(x, ifindex, geom);
+		goto out;
+	}
 	ret = kbx_filter_get(x, ifindex, &cur);
 	if (ret)
 		goto out;
@@ -659,7 +724,7 @@ int kbloom_mcast_stats(struct kbloom_xdp *x, int ifindex,
 		return -EINVAL;
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
-	ret = kbx_filter_get(x, ifindex, &p);
+	ret = mcast_port_get(x, ifindex, &p);
 	if (ret)
 		return ret;
 	v = calloc(ncpu, sizeof(*st));
@@ -742,7 +807,7 @@ static int mcast_port_attach(struct kbloom_inst *i, int ifindex, bool *made)
 	struct kbloom_params p;
 	int ret;
 
-	if (kbx_filter_get(x, ifindex, &p) != -ENOENT)
+	if (mcast_port_get(x, ifindex, &p) != -ENOENT)
 		return 0;
 	ret = kbloom_mcast_port_add(x, ifindex, NULL);
 	*made = !ret;
@@ -779,6 +844,7 @@ static const struct kbx_desc mcast_desc = {
 	.stats = "mc_stats", .exact = "mc_members",
 	.config = "mc_config", .ports = "mc_ports",
 	.kfilter = "mc_kfilter",
+	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
@@ -788,9 +854,11 @@ static const struct kbx_desc mcast_desc = {
 	.objs = {
 		{ "kbloom_mcast", kbloom_mcast__elf_bytes },
 		{ "kbloom_kfunc_mcast", kbloom_kfunc_mcast__elf_bytes },
+		{ "kbloom_cuckoo_mcast", kbloom_cuckoo_mcast__elf_bytes },
 	},
 	.init = mcast_init,
 	.ports_replace = mcast_ports_replace,
+	.cuckoo_fill = kbx_mcast_cuckoo_fill,
 };
 
 const struct kbi_ops kbx_mcast_ops = {

@@ -168,6 +168,14 @@ static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 	return 0;
 }
 
+/* The pinned maps of @x have this build's layout (its variant's object). */
+static int kbx_pins_match(const struct kbloom_xdp *x)
+{
+	int v = x->variant == KBLOOM_XDP_VARIANT_CUCKOO ? 2 : kbx_kfunc(x);
+
+	return kbp_pins_match(&x->desc->objs[v], x->dir);
+}
+
 static int kbx_open_pins(struct kbloom_xdp *x)
 {
 	const struct kbx_desc *d;
@@ -191,6 +199,7 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
 		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
+	ret = ret ?: kbx_pins_match(x);
 	if (ret)
 		return ret;
 	ret = kbx_map_max_entries(x->params_fd, &x->max_filters, &btf_id);
@@ -556,6 +565,8 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 		/* the ports' names and the name of new ports (id 0) */
 		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
 			ret = ret ?: kbp_set_max(obj, d->kfilter, nf + 1);
+		if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+			ret = ret ?: kbp_set_max(obj, d->cuckoo, nf);
 	}
 	if (!ret) {
 		ret = bpf_object__load(obj);
@@ -579,7 +590,7 @@ static int kbx_variant_cuckoo(struct kbloom_xdp *x,
 	struct kbloom_cuckoo_params p;
 
 	if (!x->desc->objs[2].name) {
-		kbx_log(x, "%s: a cuckoo filter is for the gate only",
+		kbx_log(x, "%s: a cuckoo filter is for the gate and mcast only",
 			x->name);
 		return -EINVAL;
 	}

@@ -284,6 +284,53 @@ int kbp_pin_maps(struct bpf_object *obj, const char *dir)
 	return 0;
 }
 
+/* The map pinned at @dir under @map's name against @map: -EUCLEAN if differ. */
+static int kbp_pin_matches(const struct bpf_map *map, const char *dir)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char p[PATH_MAX];
+	int fd, ret;
+
+	ret = kbp_path(dir, p, "%s", bpf_map__name(map));
+	if (ret)
+		return ret;
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	ret = kbp_err(bpf_obj_get_info_by_fd(fd, &info, &len));
+	close(fd);
+	if (ret)
+		return ret;
+	if (info.type != bpf_map__type(map) ||
+	    info.key_size != bpf_map__key_size(map) ||
+	    info.value_size != bpf_map__value_size(map))
+		return -EUCLEAN;
+	return 0;
+}
+
+int kbp_pins_match(const struct kbp_obj *o, const char *dir)
+{
+	struct bpf_object *obj;
+	struct bpf_map *map;
+	int ret;
+
+	if (!o->elf)
+		return 0;
+	ret = kbp_obj_open(o, &obj);
+	if (ret)
+		return ret;
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__is_internal(map))
+			continue;
+		ret = kbp_pin_matches(map, dir);
+		if (ret)
+			break;
+	}
+	bpf_object__close(obj);
+	return ret;
+}
+
 int kbp_pin_prog(struct bpf_object *obj, const char *dir, const char *prog,
 		 const char *pin)
 {

@@ -63,6 +63,12 @@ int kbp_obj_open(const struct kbp_obj *o, struct bpf_object **obj);
 int kbp_set_max(struct bpf_object *obj, const char *map, __u32 n);
 /* Pin every map of @obj under @dir, by name. */
 int kbp_pin_maps(struct bpf_object *obj, const char *dir);
+/*
+ * Every map of @o pinned under @dir has @o's type, key and value sizes:
+ * -EUCLEAN if one differs (pinned by another kbloom version, whose values
+ * this build would misread).
+ */
+int kbp_pins_match(const struct kbp_obj *o, const char *dir);
 /* Pin program @prog of @obj at @dir/@pin. */
 int kbp_pin_prog(struct bpf_object *obj, const char *dir, const char *prog,
 		 const char *pin);

@@ -31,6 +31,7 @@ enum { XDP_PROG_MAIN, XDP_PROG_EGRESS, XDP_PROG_CHECK, XDP_NPROGS };
 
 struct kbloom_xdp;
 struct bpf_object;
+struct kbloom_cuckoo;
 
 struct kbx_prog_pin {
 	const char *prog;	/* program name in the object */
@@ -45,6 +46,8 @@ struct kbx_prog_pin {
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
  * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
+ * @cuckoo_fill: the cuckoo variant's exact record of filter @id into @c
+ *               (@missing: only the keys @c does not hold), 0 or -ENOSPC
  * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo, a
  *        NULL name where the kind has none): its name and its skeleton's
  *        ELF
@@ -71,6 +74,8 @@ struct kbx_desc {
 	struct kbp_obj objs[3];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
+	int (*cuckoo_fill)(struct kbloom_xdp *x, __u32 id,
+			   struct kbloom_cuckoo *c, int missing);
 	void (*published)(struct kbloom_xdp *x, const struct kbloom_params *p);
 };
 
@@ -106,7 +111,7 @@ struct kbloom_xdp {
 	int kfilter_fd;		/* -1 for MAP */
 	int dev_fd;		/* /dev/kbloom, opened on first use, or -1 */
 
-	/* cuckoo variant: gate_cuckoo, gate_cseq (kind_gate_cuckoo.c) */
+	/* cuckoo variant: gate_ or mc_cuckoo, _cseq (kind_gate_cuckoo.c) */
 	struct kbx_cuckoo *cuckoo;	/* NULL for the other variants */
 };
 
@@ -169,17 +174,39 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 		   const void *key, __u32 len);
 
-/* kind_gate_cuckoo.c: the gate's cuckoo variant */
+/* kind_gate_cuckoo.c: the cuckoo variant's filters, by id (gate: 0) */
 struct kbloom_cuckoo_params;
 int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
 		    struct kbloom_cuckoo_params *p);
 int kbx_cuckoo_open(struct kbloom_xdp *x);
 void kbx_cuckoo_close(struct kbloom_xdp *x);
+int kbx_cuckoo_create(struct kbloom_xdp *x, __u32 id, __u32 index,
+		      struct kbloom_cuckoo_params *p);
+int kbx_cuckoo_remove(struct kbloom_xdp *x, __u32 id);
 int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
-int kbx_cuckoo_keys(struct kbloom_xdp *x, int add, const void *key,
+int kbx_cuckoo_keys(struct kbloom_xdp *x, __u32 id, int add, const void *key,
 		    __u32 len);
+int kbx_cuckoo_rebuild_locked(struct kbloom_xdp *x, __u32 id,
+			      const struct kbloom_xdp_geom *geom);
 int kbx_cuckoo_rebuild(struct kbloom_xdp *x,
 		       const struct kbloom_xdp_geom *geom);
+int kbx_gate_cuckoo_fill(struct kbloom_xdp *x, __u32 id,
+			 struct kbloom_cuckoo *c, int missing);
+
+static inline int kbx_cuckoo(const struct kbloom_xdp *x)
+{
+	return x->variant == KBLOOM_XDP_VARIANT_CUCKOO;
+}
+
+/* kind_mcast_cuckoo.c: the mcast ports' cuckoo filters */
+struct kbloom_member_key;
+int kbx_mcast_cuckoo_port_add(struct kbloom_xdp *x, __u32 id, __u32 index,
+			      const struct kbloom_xdp_geom *g);
+int kbx_mcast_cuckoo_port_del(struct kbloom_xdp *x, __u32 id);
+int kbx_mcast_cuckoo_leave(struct kbloom_xdp *x,
+			   const struct kbloom_member_key *k);
+int kbx_mcast_cuckoo_fill(struct kbloom_xdp *x, __u32 id,
+			  struct kbloom_cuckoo *c, int missing);
 
 /* path.c: the ops of both kinds */
 int kbx_inst_create(struct kbloom_inst *i, const void *opts);
