@@ -117,21 +117,11 @@ static const char *in_file(const char *path, const char *text)
 /* The gate program's verdict on a frame from @src (dotted quad). */
 static int verdict(const char *gate, const char *src)
 {
-	static const __u8 dst[4] = { 192, 0, 2, 100 };
-	struct kbt_frame_opts o = { .dst = dst };
-	__u8 f[128], s[4];
-	__u32 rv;
-	int fd, ret;
+	__u8 s[4];
 
 	if (inet_pton(AF_INET, src, s) != 1)
 		return -1;
-	o.src = s;
-	fd = kbt_prog(gate, "prog_gate");
-	if (fd < 0)
-		return -1;
-	ret = kbt_run(fd, f, (__u32)kbt_frame(f, &o), 0, &rv);
-	close(fd);
-	return ret ? -1 : (int)rv;
+	return kbt_gate_verdict(gate, s);
 }
 
 /* The addresses in the set (gate stats -j "keys"). */
