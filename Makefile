@@ -334,6 +334,7 @@ $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 $(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
 $(B)/bench/stable: $(B)/tests/bench/stable_bench.skel.h
+$(B)/bench/gate: $(B)/tests/bench/gate_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
 # -march=native.

@@ -23,7 +23,8 @@ KBLOOM_CUCKOO_PARAMS_MAP(gate_cuckoo);
 KBLOOM_CUCKOO_SEQ_MAP(gate_cseq);
 
 /* The cuckoo filter's answer: KBLOOM_ABSENT, KBLOOM_MAYBE or -ENOENT. */
-static __always_inline int gate_filter_test(const __u8 *addr, __u32 len)
+static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
+					    const __u8 *addr, __u32 len)
 {
 	struct kbloom_bpf_cuckoo c;
 

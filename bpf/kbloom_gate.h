@@ -11,7 +11,11 @@
  * the filter.  "Definitely absent" decides at once and never touches the
  * exact map; "possibly present" is confirmed by gate_exact, so a false
  * positive of the filter never changes a verdict (it costs one hash map
- * lookup and is counted).  Then:
+ * lookup and is counted).  With the adaptive mode on (struct
+ * kbloom_gate_cfg), a CPU that finds most addresses possibly present
+ * skips the filter and asks the exact map at once, until they are no
+ * longer most: the same verdicts, without waiting for the filter's cache
+ * miss under a flood of listed sources.  Then:
  *   KBLOOM_GATE_DENY     drop what is in the set, pass the rest;
  *   KBLOOM_GATE_ALLOW    pass what is in the set, drop the rest;
  *   KBLOOM_GATE_MONITOR  count only.
@@ -78,28 +82,77 @@ struct {
 /*
  * The filter's answer on the address (@len: KBLOOM_ADDR4_LEN or
  * KBLOOM_ADDR6_LEN): KBLOOM_MAYBE, KBLOOM_ABSENT or -errno (no filter).
- * Each variant (map-backed, kfunc) defines it.
+ * Each variant (map-backed, kfunc, cuckoo) defines it; @cfg is the
+ * gate's config element (the map-backed variant finds its filter's
+ * geometry there).
  */
-static __always_inline int gate_filter_test(const __u8 *addr, __u32 len);
+static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
+					    const __u8 *addr, __u32 len);
 
-/* Whether the address is in the set: the filter first, then the exact map. */
-static __always_inline int gate_lookup(struct kbloom_gate_stats *st,
-				       const __u8 *addr, __u32 len)
+/* Whether the address is in the exact set. */
+static __always_inline int gate_exact_has(const __u8 *addr, __u32 len)
 {
 	struct kbloom_addr_key key = {};
-	int ret;
 
-	ret = gate_filter_test(addr, len);
+	key.len = len;
+	__builtin_memcpy(key.addr, addr, sizeof(key.addr));
+	return !!bpf_map_lookup_elem(&gate_exact, &key);
+}
+
+/*
+ * The adaptive mode (uapi/kbloom_xdp_maps.h): one more packet of the
+ * CPU's window, @pos if its address was possibly present; at the end of
+ * a window, the CPU's mode for the next one.
+ */
+static __always_inline void gate_adapt(const struct kbloom_gate_cfg *cfg,
+				       struct kbloom_gate_stats *st, int pos)
+{
+	__u64 pct;
+
+	if (!cfg->adapt_on)
+		return;
+	st->win_pos += pos;
+	if (++st->win_seen < KBLOOM_GATE_ADAPT_WINDOW)
+		return;
+	pct = st->win_pos * 100 / KBLOOM_GATE_ADAPT_WINDOW;
+	if (!st->direct_now && pct >= cfg->adapt_on) {
+		st->direct_now = 1;
+		st->to_direct++;
+	} else if (st->direct_now && pct < cfg->adapt_off) {
+		st->direct_now = 0;
+		st->to_filter++;
+	}
+	st->win_seen = 0;
+	st->win_pos = 0;
+}
+
+/*
+ * Whether the address is in the set: the filter first, then the exact
+ * map; in direct mode the exact map alone.
+ */
+static __always_inline int gate_lookup(const struct kbloom_gate_cfg *cfg,
+				       struct kbloom_gate_stats *st,
+				       const __u8 *addr, __u32 len)
+{
+	int ret, in;
+
+	if (st->direct_now && cfg->adapt_on) {
+		st->direct_lookups++;
+		in = gate_exact_has(addr, len);
+		st->direct_hits += in;
+		gate_adapt(cfg, st, in);
+		return in;
+	}
+	ret = gate_filter_test(cfg, addr, len);
+	gate_adapt(cfg, st, ret != KBLOOM_ABSENT);
 	if (ret == KBLOOM_ABSENT) {
 		st->filter_negatives++;
 		return 0;
 	}
 	if (ret < 0)
 		st->errors++;
-	key.len = len;
-	__builtin_memcpy(key.addr, addr, sizeof(key.addr));
 	st->exact_lookups++;
-	if (bpf_map_lookup_elem(&gate_exact, &key)) {
+	if (gate_exact_has(addr, len)) {
 		st->exact_hits++;
 		return 1;
 	}
@@ -134,7 +187,7 @@ int kbloom_gate(struct xdp_md *ctx)
 		drop = cfg->mode != KBLOOM_GATE_MONITOR;
 		goto verdict;
 	}
-	in = gate_lookup(st, (cfg->flags & KBLOOM_GATE_F_DST) ? pkt.dst :
+	in = gate_lookup(cfg, st, (cfg->flags & KBLOOM_GATE_F_DST) ? pkt.dst :
 			 pkt.src, pkt.addr_len);
 	if (cfg->mode == KBLOOM_GATE_DENY)
 		drop = in;

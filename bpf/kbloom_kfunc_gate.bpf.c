@@ -34,7 +34,8 @@ struct {
 } gate_kfilter SEC(".maps");
 
 /* The module filter's answer: KBLOOM_ABSENT, KBLOOM_MAYBE or -ENOENT. */
-static __always_inline int gate_filter_test(const __u8 *addr, __u32 len)
+static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
+					    const __u8 *addr, __u32 len)
 {
 	struct kbloom_kfunc_name *n;
 	struct kb_filter *f;

@@ -231,9 +231,63 @@ enum kbloom_gate_mode {
 #define KBLOOM_GATE_F_DST	_BITUL(0)	/* match the destination */
 #define KBLOOM_GATE_F_ALL	KBLOOM_GATE_F_DST
 
+/**
+ * struct kbloom_gate_geo - what a packet needs of the gate's filter in
+ * one slot: the hot part of its struct kbloom_params
+ * @seed: hash seed
+ * @nblocks: blocks of the filter
+ * @k: probes per key
+ * @hash_id: enum kbloom_hash_id
+ * @reserved: zero
+ */
+struct kbloom_gate_geo {
+	__u64 seed;
+	__u32 nblocks;
+	__u32 k;
+	__u32 hash_id;
+	__u32 reserved;
+};
+
+/*
+ * The adaptive mode: each CPU counts, over windows of
+ * KBLOOM_GATE_ADAPT_WINDOW IP packets, the packets whose address the gate
+ * found possibly present (the filter's "maybe"; in direct mode the exact
+ * map's hits).  A window with at least @adapt_on percent of them puts the
+ * CPU in direct mode: the exact map is looked up at once, without the
+ * filter (whose saving is gone when most addresses are in the set); a
+ * window below @adapt_off percent puts it back.  Verdicts never change:
+ * the exact map decides every address the filter does not rule out.
+ */
+#define KBLOOM_GATE_ADAPT_WINDOW	64U
+#define KBLOOM_GATE_ADAPT_ON_DEF	75U	/* percent, kbloomctl's default */
+#define KBLOOM_GATE_ADAPT_OFF_DEF	50U
+
+/**
+ * struct kbloom_gate_cfg - the gate's settings, one element of gate_config
+ * @mode: enum kbloom_gate_mode
+ * @flags: KBLOOM_GATE_F_*
+ * @adapt_on: percent of positives in a window that switches a CPU to
+ *            direct mode, 1..100; 0: the adaptive mode is off
+ * @adapt_off: percent below which a CPU in direct mode switches back,
+ *             0..@adapt_on
+ * @geo: map-backed variant: the geometry of the filter in each slot of
+ *       gate_filters, written by the loader before the slot is current
+ * @slot: the current slot (the slot of gate_params' element 0)
+ * @geo_ok: 1: @geo[@slot] and @slot are the filter's, so a packet reads
+ *          no gate_params; 0: it reads gate_params
+ *
+ * The loader writes @geo[new slot] in one update, then @slot in another
+ * (the other bytes unchanged), and only after that empties the old slot:
+ * a packet sees the old slot with its geometry or the new one with its.
+ */
 struct kbloom_gate_cfg {
 	__u32 mode;
 	__u32 flags;
+	__u32 adapt_on;
+	__u32 adapt_off;
+	struct kbloom_gate_geo geo[KBLOOM_SLOTS_PER_FILTER];
+	__u32 slot;
+	__u32 geo_ok;
 };
 
 /**
@@ -249,6 +303,18 @@ struct kbloom_gate_cfg {
  * @errors: filter lookups that failed (no filter): decided by the exact map
  * @drops: frames dropped (including malformed)
  * @passed: IP frames passed
+ * @direct_lookups: exact map lookups made in direct mode, without the
+ *                  filter (adaptive mode)
+ * @direct_hits: those that found the address
+ * @to_direct: switches of a CPU to direct mode
+ * @to_filter: switches of a CPU back to the filter
+ * @direct_now: 1 while this CPU is in direct mode (summed: the CPUs in it)
+ * @win_seen: IP packets of the CPU's current window
+ * @win_pos: positives of the CPU's current window
+ *
+ * packets = not_ip + malformed + filter_negatives + exact_lookups +
+ * direct_lookups; exact_lookups = exact_hits + false_positives (+ misses
+ * of failed filter lookups, counted in errors).
  */
 struct kbloom_gate_stats {
 	__u64 packets;
@@ -261,6 +327,13 @@ struct kbloom_gate_stats {
 	__u64 errors;
 	__u64 drops;
 	__u64 passed;
+	__u64 direct_lookups;
+	__u64 direct_hits;
+	__u64 to_direct;
+	__u64 to_filter;
+	__u64 direct_now;
+	__u64 win_seen;
+	__u64 win_pos;
 };
 
 /* ---- cuckoo filters (the gate's cuckoo variant) ------------------------ */

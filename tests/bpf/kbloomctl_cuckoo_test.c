@@ -107,23 +107,6 @@ FIXTURE_TEARDOWN(link)
 	lk_cleanup(self);
 }
 
-/* The gate program's verdict on a UDP frame from IPv4 source @src. */
-static int verdict(const char *gate, const __u8 src[4])
-{
-	static const __u8 dst[4] = { 10, 0, 0, 100 };
-	struct kbt_frame_opts o = { .src = src, .dst = dst };
-	__u8 f[128];
-	__u32 rv;
-	int fd, ret;
-
-	fd = kbt_prog(gate, "prog_gate");
-	if (fd < 0)
-		return -1;
-	ret = kbt_run(fd, f, (__u32)kbt_frame(f, &o), 0, &rv);
-	close(fd);
-	return ret ? -1 : (int)rv;
-}
-
 /* Output of @cmd (at most @len - 1 bytes). */
 static size_t sh_out(const char *cmd, char *out, size_t len)
 {
@@ -189,8 +172,8 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	kbctl_free(&r);
 	OK(&r, "gate", "add", self->gate, "10.0.0.1", "10.0.0.2", "fd00::1");
 	kbctl_free(&r);
-	EXPECT_EQ(XDP_DROP, verdict(self->gate, s1));
-	EXPECT_EQ(XDP_DROP, verdict(self->gate, s2));
+	EXPECT_EQ(XDP_DROP, kbt_gate_verdict(self->gate, s1));
+	EXPECT_EQ(XDP_DROP, kbt_gate_verdict(self->gate, s2));
 
 	/* del: out of the set and out of the filter */
 	OK(&r, "gate", "del", self->gate, "10.0.0.1");
@@ -199,8 +182,8 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	EXPECT_STREQ("10.0.0.1: not in the set (filter: definitely absent)\n",
 		     r.out);
 	kbctl_free(&r);
-	EXPECT_EQ(XDP_PASS, verdict(self->gate, s1));
-	EXPECT_EQ(XDP_DROP, verdict(self->gate, s2));
+	EXPECT_EQ(XDP_PASS, kbt_gate_verdict(self->gate, s1));
+	EXPECT_EQ(XDP_DROP, kbt_gate_verdict(self->gate, s2));
 	OK(&r, "gate", "stats", self->gate, "-j");
 	EXPECT_JSON(&r);
 	EXPECT_NE(NULL, strstr(r.out, "\"variant\":\"cuckoo\"")) TH_LOG("%s", r.out);
@@ -265,8 +248,8 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	kbctl_run(&r, "gate", "rebuild", self->gate, "fpr", "0.001%");
 	EXPECT_SYS(&r, "buckets of at most 64 bits");
 	kbctl_free(&r);
-	EXPECT_EQ(XDP_DROP, verdict(self->gate, s2));
-	EXPECT_EQ(XDP_PASS, verdict(self->gate, s1));
+	EXPECT_EQ(XDP_DROP, kbt_gate_verdict(self->gate, s2));
+	EXPECT_EQ(XDP_PASS, kbt_gate_verdict(self->gate, s1));
 
 	/* rebuild: a new size, the same set */
 	OK(&r, "gate", "rebuild", self->gate, "capacity", "50000", "fpr", "1%");
@@ -275,7 +258,7 @@ TEST_F_TIMEOUT(link, cuckoo_gate_commands, 120)
 	EXPECT_EQ(2, jnum(r.out, NULL, "inserted"));
 	EXPECT_LT(10000, jnum(r.out, NULL, "buckets"));
 	kbctl_free(&r);
-	EXPECT_EQ(XDP_DROP, verdict(self->gate, s2));
+	EXPECT_EQ(XDP_DROP, kbt_gate_verdict(self->gate, s2));
 	OK(&r, "gate", "test", self->gate, "fd00::1");
 	kbctl_free(&r);
 	kbctl_run(&r, "gate", "load", self->gate, "/nonexistent.img");

@@ -63,6 +63,26 @@ static inline bool inst_exists(const char *name)
 	return exists(p);
 }
 
+/*
+ * The verdict of gate @gate's program (BPF_PROG_TEST_RUN of prog_gate) on
+ * a UDP frame from IPv4 source @src to 10.0.0.100, or -1.
+ */
+static inline int kbt_gate_verdict(const char *gate, const __u8 src[4])
+{
+	static const __u8 dst[4] = { 10, 0, 0, 100 };
+	struct kbt_frame_opts o = { .src = src, .dst = dst };
+	__u8 f[128];
+	__u32 rv;
+	int fd, ret;
+
+	fd = kbt_prog(gate, "prog_gate");
+	if (fd < 0)
+		return -1;
+	ret = kbt_run(fd, f, (__u32)kbt_frame(f, &o), 0, &rv);
+	close(fd);
+	return ret ? -1 : (int)rv;
+}
+
 /* python3 -m json.tool accepts @text: 1, refuses: 0, no python3: -1 */
 static inline int py_json(const char *text, size_t len)
 {

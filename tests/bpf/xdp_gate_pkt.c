@@ -7,6 +7,7 @@
  * the filter is caught by the exact map and counted, and the counters add
  * up.
  */
+#include <sched.h>
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -417,6 +418,202 @@ TEST_F(gpkt, argument_errors)
 	EXPECT_EQ(-ENOSPC, kbloom_gate_add(y, src, 4));
 	EXPECT_EQ(0, kbloom_xdp_destroy(y));
 	kbt_unpin(name);
+}
+
+/* ---- the adaptive mode and the batches ---------------------------------- */
+
+#define NLISTED	200U
+#define NDEL	20U	/* listed addresses 0..NDEL-1 are deleted by a test */
+
+/* Listed address @i (10.9.0.i...) or unlisted address @i (10.9.3.232 + i). */
+static void ad_addr(__u8 a[16], __u32 i, int listed)
+{
+	addr_of(a, 0, listed ? i : 1000 + i);
+}
+
+/* The set: NLISTED addresses; this thread on one CPU (one window). */
+static int ad_fill(struct kbloom_xdp *x)
+{
+	struct kbloom_addr_key k[NLISTED];
+	cpu_set_t cpus;
+	__u32 i, at;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		return -errno;
+	memset(k, 0, sizeof(k));
+	for (i = 0; i < NLISTED; i++) {
+		k[i].len = KBLOOM_ADDR4_LEN;
+		ad_addr(k[i].addr, i, 1);
+	}
+	return kbloom_gate_add_batch(x, k, NLISTED, 0, &at);
+}
+
+static __u32 ad_verdict(int prog, __u32 i, int listed)
+{
+	__u8 a[16], f[256];
+
+	ad_addr(a, i, listed);
+	return verdict(prog, f, frame_from(f, 0, a, 0));
+}
+
+/*
+ * @n frames, listed with probability @pct % (addresses NDEL.. of the set):
+ * how many verdicts were wrong.
+ */
+static int burst(int prog, __u32 n, __u32 pct, __u64 *seed)
+{
+	int wrong = 0, listed;
+	__u32 i, a;
+
+	for (i = 0; i < n; i++) {
+		listed = kbt_rand(seed) % 100 < pct;
+		a = NDEL + kbt_rand(seed) % (NLISTED - NDEL);
+		if (ad_verdict(prog, a, listed) !=
+		    (listed ? XDP_DROP : XDP_PASS))
+			wrong++;
+	}
+	return wrong;
+}
+
+static void expect_sums(struct __test_metadata *_metadata,
+			const struct kbloom_gate_stats *s)
+{
+	EXPECT_EQ(s->packets, s->not_ip + s->malformed +
+		  s->filter_negatives + s->exact_lookups + s->direct_lookups);
+	EXPECT_EQ(s->exact_lookups, s->exact_hits + s->false_positives);
+	EXPECT_EQ(s->packets, s->drops + s->passed);
+}
+
+TEST_F(gpkt, adapt_switches_both_ways)
+{
+	struct kbloom_gate_stats s;
+	__u32 on, off;
+	__u64 seed = 1;
+
+	ASSERT_EQ(0, ad_fill(self->x));
+	EXPECT_EQ(0, kbloom_gate_adapt(self->x, &on, &off));
+	EXPECT_EQ(0, on);	/* off in a new gate */
+	ASSERT_EQ(0, kbloom_gate_set_adapt(self->x, 75, 50));
+	EXPECT_EQ(0, kbloom_gate_adapt(self->x, &on, &off));
+	EXPECT_EQ(75, on);
+	EXPECT_EQ(50, off);
+
+	/* a flood of listed sources: direct mode */
+	EXPECT_EQ(0, burst(self->prog, 4 * KBLOOM_GATE_ADAPT_WINDOW, 100,
+			   &seed));
+	ASSERT_EQ(0, kbloom_gate_stats(self->x, &s));
+	EXPECT_EQ(1, s.to_direct);
+	EXPECT_EQ(0, s.to_filter);
+	EXPECT_EQ(1, s.direct_now);
+	EXPECT_EQ(3 * KBLOOM_GATE_ADAPT_WINDOW, s.direct_lookups);
+	EXPECT_EQ(s.direct_lookups, s.direct_hits);
+	expect_sums(_metadata, &s);
+
+	/* unlisted sources: back to the filter */
+	EXPECT_EQ(0, burst(self->prog, 2 * KBLOOM_GATE_ADAPT_WINDOW, 0,
+			   &seed));
+	ASSERT_EQ(0, kbloom_gate_stats(self->x, &s));
+	EXPECT_EQ(1, s.to_direct);
+	EXPECT_EQ(1, s.to_filter);
+	EXPECT_EQ(0, s.direct_now);
+	EXPECT_EQ(4 * KBLOOM_GATE_ADAPT_WINDOW, s.direct_lookups);
+	expect_sums(_metadata, &s);
+}
+
+TEST_F(gpkt, adapt_never_changes_a_verdict)
+{
+	static const __u32 pcts[] = { 100, 0, 90, 10, 60, 99, 1, 80, 40, 100 };
+	struct kbloom_gate_stats s;
+	__u64 seed = 7;
+	__u8 a[16];
+	__u32 i;
+
+	ASSERT_EQ(0, ad_fill(self->x));
+	ASSERT_EQ(0, kbloom_gate_set_adapt(self->x, 75, 50));
+	for (i = 0; i < ARRAY_SIZE(pcts); i++)
+		EXPECT_EQ(0, burst(self->prog, 300, pcts[i], &seed))
+			TH_LOG("burst %u (%u%% listed)", i, pcts[i]);
+	ASSERT_EQ(0, kbloom_gate_stats(self->x, &s));
+	EXPECT_LE(2, s.to_direct);
+	EXPECT_LE(2, s.to_filter);
+	expect_sums(_metadata, &s);
+
+	/* deleted addresses pass in both modes (their bits stay) */
+	for (i = 0; i < NDEL; i++) {
+		ad_addr(a, i, 1);
+		ASSERT_EQ(0, kbloom_gate_del(self->x, a, 4));
+	}
+	EXPECT_EQ(0, burst(self->prog, 300, 100, &seed));	/* direct */
+	for (i = 0; i < NDEL; i++)
+		EXPECT_EQ(XDP_PASS, ad_verdict(self->prog, i, 1));
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, NDEL, 1));
+	EXPECT_EQ(0, burst(self->prog, 300, 0, &seed));	/* filter */
+	for (i = 0; i < NDEL; i++)
+		EXPECT_EQ(XDP_PASS, ad_verdict(self->prog, i, 1));
+}
+
+TEST_F(gpkt, adapt_off_and_bad_settings)
+{
+	struct kbloom_gate_stats a, b;
+	__u64 seed = 3;
+
+	ASSERT_EQ(0, ad_fill(self->x));
+	EXPECT_EQ(-EINVAL, kbloom_gate_set_adapt(self->x, 50, 75));
+	EXPECT_EQ(-EINVAL, kbloom_gate_set_adapt(self->x, 101, 0));
+	EXPECT_EQ(-EINVAL, kbloom_gate_set_adapt(NULL, 75, 50));
+	ASSERT_EQ(0, kbloom_gate_set_adapt(self->x, 75, 50));
+	EXPECT_EQ(0, burst(self->prog, 2 * KBLOOM_GATE_ADAPT_WINDOW, 100,
+			   &seed));
+	ASSERT_EQ(0, kbloom_gate_stats(self->x, &a));
+	ASSERT_EQ(1, a.direct_now);
+	/* off: the next packet goes through the filter again */
+	ASSERT_EQ(0, kbloom_gate_set_adapt(self->x, 0, 0));
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, 5, 1));
+	ASSERT_EQ(0, kbloom_gate_stats(self->x, &b));
+	EXPECT_EQ(a.direct_lookups, b.direct_lookups);
+	EXPECT_EQ(a.exact_lookups + 1, b.exact_lookups);
+	EXPECT_EQ(a.to_filter, b.to_filter);
+}
+
+/* The batches: all or nothing, with the index of the address at fault. */
+TEST_F(gpkt, batches_all_or_nothing)
+{
+	struct kbloom_addr_key k[4];
+	__u32 at, i;
+
+	ASSERT_EQ(0, ad_fill(self->x));
+	memset(k, 0, sizeof(k));
+	for (i = 0; i < 4; i++) {
+		k[i].len = KBLOOM_ADDR4_LEN;
+		ad_addr(k[i].addr, 500 + i, 0);
+	}
+	ad_addr(k[2].addr, 7, 1);		/* listed already */
+	EXPECT_EQ(-EEXIST, kbloom_gate_add_batch(self->x, k, 4, 0, &at));
+	EXPECT_EQ(2, at);
+	EXPECT_EQ(XDP_PASS, ad_verdict(self->prog, 500, 0));
+	EXPECT_EQ(0, kbloom_gate_add_batch(self->x, k, 4,
+					   KBLOOM_GATE_BATCH_EXIST, &at));
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, 500, 0));
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, 503, 0));
+
+	k[3].addr[3] ^= 0x55;			/* not in the set */
+	EXPECT_EQ(-ENOENT, kbloom_gate_del_batch(self->x, k, 4, 0, &at));
+	EXPECT_EQ(3, at);
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, 500, 0));
+	EXPECT_EQ(XDP_DROP, ad_verdict(self->prog, 7, 1));
+
+	k[1] = k[0];				/* twice in one batch */
+	k[0].addr[3] ^= 0x77;
+	k[1].addr[3] ^= 0x77;
+	EXPECT_EQ(-EEXIST, kbloom_gate_add_batch(self->x, k, 2, 0, &at));
+	EXPECT_EQ(1, at);
+	k[1].addr[15] = 1;			/* not zero after len */
+	EXPECT_EQ(-EINVAL, kbloom_gate_add_batch(self->x, k, 2, 0, &at));
+	EXPECT_EQ(1, at);
+	EXPECT_EQ(-EINVAL, kbloom_gate_add_batch(self->x, k, 2, 2, &at));
+	EXPECT_EQ(-EINVAL, kbloom_gate_add_batch(self->x, NULL, 2, 0, &at));
 }
 
 TEST_HARNESS_MAIN

@@ -668,6 +668,28 @@ int kbloom_gate_add(struct kbloom_xdp *x, const void *addr, __u32 len);
 int kbloom_gate_del(struct kbloom_xdp *x, const void *addr, __u32 len);
 
 /*
+ * kbloom_gate_add_batch(), kbloom_gate_del_batch() - add / remove @n
+ * addresses, all or nothing: @keys[i].len is 4 or 16 and the address is
+ * zero after it.  Without KBLOOM_GATE_BATCH_EXIST an address already in
+ * (add) or not in (del) the set fails the batch with -EEXIST / -ENOENT
+ * (a duplicate within an add batch too); with it, such addresses are
+ * skipped.  On failure nothing has changed and *@failed (may be NULL)
+ * is the index of the address at fault (@n when none is: -ENOMEM, a
+ * lock): -EINVAL (a bad key), -ENOSPC (the exact map is full), -errno.
+ * The exact map takes the batch in a few system calls and a blocked
+ * filter's bits are set through its mapped blocks, so millions of
+ * addresses load in seconds.
+ */
+#define KBLOOM_GATE_BATCH_EXIST	(1U << 0)
+
+int kbloom_gate_add_batch(struct kbloom_xdp *x,
+			  const struct kbloom_addr_key *keys, __u32 n,
+			  __u32 flags, __u32 *failed);
+int kbloom_gate_del_batch(struct kbloom_xdp *x,
+			  const struct kbloom_addr_key *keys, __u32 n,
+			  __u32 flags, __u32 *failed);
+
+/*
  * Rebuild the filter from the exact map (@geom NULL: same geometry).
  * -EOPNOTSUPP for a kfunc gate: its filter is the module's.
  */
@@ -744,6 +766,18 @@ int kbloom_xdp_cuckoo_save_image(struct kbloom_xdp *x, __u32 id, void **img,
 
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);
+
+/*
+ * The adaptive mode (struct kbloom_gate_cfg of uapi/kbloom_xdp_maps.h):
+ * a CPU whose window had at least @on_pct percent of addresses possibly
+ * present looks them up in the exact map directly, until a window below
+ * @off_pct; @on_pct 0 turns it off (the default of a new gate).
+ * -EINVAL unless @off_pct <= @on_pct <= 100.  The counters of
+ * kbloom_gate_stats() show it: direct_lookups, to_direct, to_filter,
+ * direct_now (the CPUs in direct mode).
+ */
+int kbloom_gate_set_adapt(struct kbloom_xdp *x, __u32 on_pct, __u32 off_pct);
+int kbloom_gate_adapt(struct kbloom_xdp *x, __u32 *on_pct, __u32 *off_pct);
 
 /* The counters, summed over the CPUs. */
 int kbloom_gate_stats(struct kbloom_xdp *x, struct kbloom_gate_stats *st);

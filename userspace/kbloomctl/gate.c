@@ -6,9 +6,11 @@
  * "possibly present" is confirmed in the exact map, so the gate never
  * acts on a false positive (it counts them).
  *
- *   gate add|del|test NAME ADDR...
+ *   gate add|del NAME ADDR... | -f FILE | -    (gate_set.c)
+ *   gate test NAME ADDR...
  *   gate list|stats NAME
  *   gate mode NAME monitor|deny|allow [match src|dst]
+ *   gate adapt NAME on [above P] [below Q] | off
  *   gate rebuild NAME [SIZE]
  *   gate load|save NAME FILE     (a cuckoo gate: gate_cuckoo.c)
  *
@@ -41,20 +43,15 @@ const char *gate_mode_name(__u32 mode)
 	return "unknown";
 }
 
-static int gate_cfg_read(struct kbloom_xdp *x, __u32 *mode, __u32 *flags)
+static int gate_cfg_read(struct kbloom_xdp *x, struct kbloom_gate_cfg *cfg)
 {
-	struct kbloom_gate_cfg cfg;
 	__u32 zero = 0;
 	int fd = xdp_pin_fd(x, "gate_config"), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = bpf_map_lookup_elem(fd, &zero, &cfg) ? -errno : 0;
+	ret = bpf_map_lookup_elem(fd, &zero, cfg) ? -errno : 0;
 	close(fd);
-	if (!ret) {
-		*mode = cfg.mode;
-		*flags = cfg.flags;
-	}
 	return ret;
 }
 
@@ -156,76 +153,6 @@ static int gate_module_open(struct ctl *c, struct kbloom_xdp *x,
 		return ctl_syserr(c, *dev, NULL, "%s: open %s", c->cmd_path,
 				  c->dev_path);
 	return 0;
-}
-
-static int set_cmd(struct ctl *c, int argc, char **argv, bool add)
-{
-	struct kbloom_xdp *x = NULL;
-	struct addrs as = { 0 };
-	bool *done = NULL;
-	int i, ret;
-
-	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: addrs_parse(c, argc - 1, argv + 1, &as);
-	if (ret)
-		goto out;
-	done = calloc(as.n, sizeof(*done));
-	if (!done) {
-		ret = ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
-		goto out;
-	}
-	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
-	if (ret)
-		goto out;
-	for (i = 0; i < as.n; i++) {
-		ret = add ? kbloom_gate_add(x, as.a[i], as.len[i]) :
-			    kbloom_gate_del(x, as.a[i], as.len[i]);
-		if (ret == (add ? -EEXIST : -ENOENT) && c->set[CO_EXIST])
-			continue;
-		if (!ret) {
-			done[i] = true;
-			continue;
-		}
-		if (add && ret == -ENOENT) {
-			/* a kfunc gate's module filter: the library says which */
-			ret = xdp_fail(c, ret, "%s %s: %s", c->cmd_path,
-				       argv[0], as.text[i]);
-			goto undo;
-		}
-		ret = ctl_syserr(c, ret, ret == -EEXIST ?
-				 "in the set already; -exist ignores it" :
-				 ret == -ENOENT ? "not in the set; -exist ignores it" :
-				 ret == -ENOSPC ? "gate_exact is full (keys N of xdp attach gate)" :
-				 NULL, "%s %s: %s", c->cmd_path, argv[0],
-				 as.text[i]);
-		goto undo;
-	}
-	xdp_notes(c);
-	ret = KBCTL_OK;
-	goto out;
-undo:
-	for (i = 0; i < as.n; i++)
-		if (done[i]) {
-			if (add)
-				kbloom_gate_del(x, as.a[i], as.len[i]);
-			else
-				kbloom_gate_add(x, as.a[i], as.len[i]);
-		}
-out:
-	kbloom_xdp_close(x);
-	addrs_free(&as);
-	free(done);
-	return ret;
-}
-
-static int cmd_add(struct ctl *c, int argc, char **argv)
-{
-	return set_cmd(c, argc, argv, true);
-}
-
-static int cmd_del(struct ctl *c, int argc, char **argv)
-{
-	return set_cmd(c, argc, argv, false);
 }
 
 /* What the map-backed filter (blocked or cuckoo) says of an address. */
@@ -396,7 +323,8 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
 	struct mode_args a = { 0 };
-	__u32 mode, flags, old_mode;
+	struct kbloom_gate_cfg cfg;
+	__u32 mode, flags;
 	char words[64];
 	__u64 given;
 	int m, ret;
@@ -415,8 +343,9 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
-	ret = gate_cfg_read(x, &old_mode, &flags);
+	ret = gate_cfg_read(x, &cfg);
 	if (!ret) {
+		flags = cfg.flags;
 		if (given)
 			flags = a.dst ? flags | KBLOOM_GATE_F_DST :
 					flags & ~KBLOOM_GATE_F_DST;
@@ -427,6 +356,89 @@ static int cmd_mode(struct ctl *c, int argc, char **argv)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
 	xdp_notes(c);
 	return KBCTL_OK;
+}
+
+static const char *const onoff_words[] = { "off", "on", NULL };
+
+struct adapt_args {
+	__u32 above;
+	__u32 below;
+};
+
+static const struct kw adapt_kw[] = {
+	KW("above", "PERCENT", KWT_U32, struct adapt_args, above, .min = 1,
+	   .max = 100, .extra = "positives in a window that switch to direct"),
+	KW("below", "PERCENT", KWT_U32, struct adapt_args, below, .max = 100,
+	   .extra = "positives in a window that switch back"),
+	{ 0 }
+};
+
+static const struct kw_table adapt_table = { .kw = adapt_kw };
+
+static int cmd_adapt(struct ctl *c, int argc, char **argv)
+{
+	struct adapt_args a = { KBLOOM_GATE_ADAPT_ON_DEF,
+				KBLOOM_GATE_ADAPT_OFF_DEF };
+	struct kbloom_xdp *x = NULL;
+	char words[16];
+	__u64 given;
+	int on, ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	if (ret)
+		return ret;
+	on = arg_pick(argv[1], onoff_words);
+	if (on < 0) {
+		arg_words(words, sizeof(words), onoff_words);
+		return ctl_usage(c, "MODE '%s': unknown (allowed: %s)", argv[1],
+				 words);
+	}
+	ret = kw_parse(c, &adapt_table, argc - 2, argv + 2, &a, &given);
+	if (ret)
+		return ret;
+	if (!on && given)
+		return ctl_usage(c, "above/below: only with on");
+	if (a.below > a.above)
+		return ctl_usage(c, "below %u: more than above %u (allowed: 0..above)",
+				 a.below, a.above);
+	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
+	if (ret)
+		return ret;
+	ret = kbloom_gate_set_adapt(x, on ? a.above : 0, on ? a.below : 0);
+	kbloom_xdp_close(x);
+	if (ret)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	xdp_notes(c);
+	return KBCTL_OK;
+}
+
+static void stats_adapt_text(const struct kbloom_gate_cfg *cfg,
+			     const struct kbloom_gate_stats *st)
+{
+	if (cfg->adapt_on)
+		printf("adaptive:          on, direct at %u%% positives, back below %u%%; %llu CPUs direct now\n",
+		       cfg->adapt_on, cfg->adapt_off,
+		       (unsigned long long)st->direct_now);
+	else
+		printf("adaptive:          off\n");
+	printf("direct_lookups:    %llu\n",
+	       (unsigned long long)st->direct_lookups);
+	printf("direct_hits:       %llu\n", (unsigned long long)st->direct_hits);
+	printf("to_direct:         %llu\n", (unsigned long long)st->to_direct);
+	printf("to_filter:         %llu\n", (unsigned long long)st->to_filter);
+}
+
+static void stats_adapt_json(struct json *j, const struct kbloom_gate_cfg *cfg,
+			     const struct kbloom_gate_stats *st)
+{
+	json_kbool(j, "adaptive", cfg->adapt_on != 0);
+	json_ku64(j, "adapt_on", cfg->adapt_on);
+	json_ku64(j, "adapt_off", cfg->adapt_off);
+	json_ku64(j, "direct_now", st->direct_now);
+	json_ku64(j, "direct_lookups", st->direct_lookups);
+	json_ku64(j, "direct_hits", st->direct_hits);
+	json_ku64(j, "to_direct", st->to_direct);
+	json_ku64(j, "to_filter", st->to_filter);
 }
 
 static void stats_filter_text(const struct kbloom_xdp_filter_info *fi,
@@ -459,14 +471,15 @@ static void stats_filter_text(const struct kbloom_xdp_filter_info *fi,
 	}
 }
 
-static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
+static void stats_text(const char *name, const struct kbloom_gate_cfg *cfg,
+		       __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
 		       const struct kbloom_gate_stats *st, int kf,
 		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
 {
 	printf("gate:              %s\n", name);
-	printf("policy:            %s, match %s\n", gate_mode_name(mode),
-	       flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	printf("policy:            %s, match %s\n", gate_mode_name(cfg->mode),
+	       cfg->flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	printf("set:               %llu addresses\n", (unsigned long long)keys);
 	if (ci)
 		gate_cuckoo_text(ci);
@@ -485,6 +498,7 @@ static void stats_text(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	printf("errors:            %llu\n", (unsigned long long)st->errors);
 	printf("drops:             %llu\n", (unsigned long long)st->drops);
 	printf("passed:            %llu\n", (unsigned long long)st->passed);
+	stats_adapt_text(cfg, st);
 }
 
 static void stats_filter_json(struct json *j,
@@ -517,7 +531,8 @@ static void stats_filter_json(struct json *j,
 		json_null(j);
 }
 
-static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
+static void stats_json(const char *name, const struct kbloom_gate_cfg *cfg,
+		       __u64 keys,
 		       const struct kbloom_xdp_filter_info *fi,
 		       const struct kbloom_gate_stats *st, int kf,
 		       const char *mf, const struct kbloom_gate_cuckoo_info *ci)
@@ -527,8 +542,8 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_init(&j, stdout);
 	json_obj(&j);
 	json_kstr(&j, "gate", name);
-	json_kstr(&j, "policy", gate_mode_name(mode));
-	json_kstr(&j, "match", flags & KBLOOM_GATE_F_DST ? "dst" : "src");
+	json_kstr(&j, "policy", gate_mode_name(cfg->mode));
+	json_kstr(&j, "match", cfg->flags & KBLOOM_GATE_F_DST ? "dst" : "src");
 	json_ku64(&j, "keys", keys);
 	if (ci)
 		gate_cuckoo_json(&j, ci);
@@ -544,6 +559,7 @@ static void stats_json(const char *name, __u32 mode, __u32 flags, __u64 keys,
 	json_ku64(&j, "errors", st->errors);
 	json_ku64(&j, "drops", st->drops);
 	json_ku64(&j, "passed", st->passed);
+	stats_adapt_json(&j, cfg, st);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -555,7 +571,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	struct kbloom_gate_stats st;
 	struct kbloom_xdp *x = NULL;
 	char mf[KBLOOM_NAME_LEN] = "";
-	__u32 mode = 0, flags = 0;
+	struct kbloom_gate_cfg cfg;
 	__u64 keys = 0;
 	int ret, kf = 0;
 
@@ -568,7 +584,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	ret = kbloom_gate_stats(x, &st);
 	ret = ret ?: ci ? kbloom_gate_cuckoo_info(x, ci) :
 			  kbloom_xdp_filter_info(x, 0, &fi);
-	ret = ret ?: gate_cfg_read(x, &mode, &flags);
+	ret = ret ?: gate_cfg_read(x, &cfg);
 	ret = ret ?: gate_count(x, &keys);
 	if (!ret && !ci)
 		kf = xdp_module_info(c, x, 0, &fi, mf);
@@ -578,9 +594,9 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	if (ctl_quiet(c))
 		return KBCTL_OK;
 	if (c->set[CO_JSON])
-		stats_json(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
+		stats_json(argv[0], &cfg, keys, &fi, &st, kf, mf, ci);
 	else
-		stats_text(argv[0], mode, flags, keys, &fi, &st, kf, mf, ci);
+		stats_text(argv[0], &cfg, keys, &fi, &st, kf, mf, ci);
 	return ctl_flush_stdout(c);
 }
 
@@ -624,34 +640,37 @@ static int cmd_rebuild(struct ctl *c, int argc, char **argv)
 static const struct ctl_cmd gate_sub[] = {
 	{
 		.name = "add",
-		.synopsis = "NAME ADDR...",
+		.synopsis = "NAME ADDR... | -f FILE | -",
 		.summary = "add IPv4/IPv6 addresses to the set",
 		.help =
 "Each address goes into the exact map, then into the filter (of a kfunc\n"
-"gate: its module filter too): when add returns it is in force.  Every\n"
-"address is checked first; if one fails, the ones added by this command\n"
-"are removed again.  -exist: an address in the set already is not an\n"
-"error.\n",
-		.min_args = 2,
+"gate: its module filter too): when add returns it is in force.  The\n"
+"addresses come from the arguments, or one per line from FILE (-f) or\n"
+"standard input (-f - or a lone -).  Every address is parsed first (bad\n"
+"lines are reported with their numbers) and the batch is applied whole\n"
+"or not at all: if one address fails, nothing is added.  -exist: an\n"
+"address in the set already is skipped, not an error.\n",
+		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
-		.opts = CTL_OPT(CO_EXIST),
-		.run = cmd_add,
+		.opts = CTL_OPT(CO_EXIST) | CTL_OPT(CO_FILE),
+		.run = gate_cmd_add,
 	},
 	{
 		.name = "del",
-		.synopsis = "NAME ADDR...",
+		.synopsis = "NAME ADDR... | -f FILE | -",
 		.summary = "remove addresses from the set",
 		.help =
 "An address leaves the exact map at once; its bits stay in the filter\n"
 "(its packets then cost one exact lookup, counted as a false positive)\n"
 "until gate rebuild.  A kfunc gate also deletes it from its module\n"
 "filter, which a counting filter does at once; a cuckoo gate (filter\n"
-"cuckoo) deletes its fingerprint from its filter at once.  -exist: an\n"
-"address not in the set is not an error.\n",
-		.min_args = 2,
+"cuckoo) deletes its fingerprint from its filter at once.  Addresses\n"
+"as for add (-f FILE, -), all or nothing.  -exist: an address not in the\n"
+"set is skipped, not an error.\n",
+		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
-		.opts = CTL_OPT(CO_EXIST),
-		.run = cmd_del,
+		.opts = CTL_OPT(CO_EXIST) | CTL_OPT(CO_FILE),
+		.run = gate_cmd_del,
 	},
 	{
 		.name = "test",
@@ -689,6 +708,23 @@ static const struct ctl_cmd gate_sub[] = {
 		.min_args = 2,
 		.max_args = 4,
 		.run = cmd_mode,
+	},
+	{
+		.name = "adapt",
+		.synopsis = "NAME on [above P] [below Q] | off",
+		.summary = "the adaptive mode: skip the filter while most addresses are in the set",
+		.help =
+"Each CPU counts, over windows of 64 IP packets, the addresses the gate\n"
+"found possibly present.  A window with at least above P percent of them\n"
+"(default 75) puts the CPU in direct mode: it looks addresses up in the\n"
+"exact set at once, without the filter, whose saving is gone when most\n"
+"addresses are listed (a flood of blocked sources); a window below Q\n"
+"percent (default 50) puts it back.  Verdicts never change.  gate stats\n"
+"shows the setting, the CPUs in direct mode, direct lookups and\n"
+"switches.  Off in a new gate.\n",
+		.min_args = 2,
+		.max_args = 6,
+		.run = cmd_adapt,
 	},
 	{
 		.name = "stats",
@@ -750,7 +786,7 @@ static const struct ctl_cmd gate_sub[] = {
 const struct ctl_cmd gate_cmds[] = {
 	{
 		.name = "gate",
-		.synopsis = "add|del|test|list|mode|stats|rebuild|load|save ...",
+		.synopsis = "add|del|test|list|mode|adapt|stats|rebuild|load|save ...",
 		.summary = "a gate's set of addresses, its policy and counters",
 		.sub = gate_sub,
 	},

@@ -551,4 +551,9 @@ void gate_cuckoo_json(struct json *j,
 int gate_cmd_load(struct ctl *c, int argc, char **argv);
 int gate_cmd_save(struct ctl *c, int argc, char **argv);
 
+/* gate_set.c (for gate.c, xdp_attach.c) */
+__u32 gate_exact_size(__u64 capacity);
+int gate_cmd_add(struct ctl *c, int argc, char **argv);
+int gate_cmd_del(struct ctl *c, int argc, char **argv);
+
 #endif /* _KBLOOMCTL_H */

@@ -499,6 +499,8 @@ static int attach_args(struct ctl *c, struct attach *a, int argc,
 		return ret;
 	a->o.max_filters = a->ports;
 	a->o.max_keys = a->keys;
+	if (a->kind == XK_GATE && !a->keys)
+		a->o.max_keys = gate_exact_size(a->geom.capacity);
 	a->o.mode = a->policy;
 	a->o.flags = a->match;
 	a->create_opts = kw_has(t, given, "ports") ||

@@ -200,6 +200,8 @@ int kbx_filter_create(struct kbloom_xdp *x, __u32 id, __u32 index,
 	ret = kbx_filter_pin(x, id, b->fd);
 	if (ret)
 		goto err_params;
+	if (x->desc->published)
+		x->desc->published(x, &p);
 	return 0;
 err_params:
 	bpf_map_delete_elem(x->params_fd, &id);
@@ -287,6 +289,8 @@ int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
 		kbx_slot_drop(x, slot);
 		return ret;
 	}
+	if (x->desc->published)
+		x->desc->published(x, &p);
 	kbx_slot_retire(x, id, slot, old);
 	return 0;
 }

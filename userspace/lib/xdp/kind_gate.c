@@ -20,6 +20,7 @@
  * the filter holds exactly the set's fingerprints.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -60,14 +61,47 @@ static int gate_init(struct kbloom_xdp *x,
 			x->name, cfg.mode, cfg.flags);
 		return -EINVAL;
 	}
+	/* before the filter: gate_published() fills in its geometry */
+	ret = kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+	if (ret)
+		return ret;
 	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
-		ret = kbx_cuckoo_init(x, o);
-	else
-		ret = kbx_geom_to_params(o ? &o->geom : NULL, &p) ?:
-		      kbx_filter_create(x, 0, 0, &p);
-	ret = ret ?: kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
-						 0));
-	return ret;
+		return kbx_cuckoo_init(x, o);
+	return kbx_geom_to_params(o ? &o->geom : NULL, &p) ?:
+	       kbx_filter_create(x, 0, 0, &p);
+}
+
+/*
+ * The filter's geometry into gate_config, so that packets need not read
+ * gate_params (uapi struct kbloom_gate_cfg): geo of the new slot first,
+ * then the slot, in two updates.  Should one fail, packets go back to
+ * gate_params (geo_ok 0).
+ */
+static void gate_published(struct kbloom_xdp *x, const struct kbloom_params *p)
+{
+	struct kbloom_gate_cfg cfg;
+	struct kbloom_gate_geo *g;
+	__u32 zero = 0, slot = p->slot & 1;
+	int ret;
+
+	if (p->id || bpf_map_lookup_elem(x->config_fd, &zero, &cfg))
+		return;
+	g = &cfg.geo[slot];
+	memset(g, 0, sizeof(*g));
+	g->seed = p->seed;
+	g->nblocks = p->nblocks;
+	g->k = p->k;
+	g->hash_id = p->hash_id;
+	ret = bpf_map_update_elem(x->config_fd, &zero, &cfg, 0);
+	cfg.slot = slot;
+	cfg.geo_ok = 1;
+	ret = ret ?: bpf_map_update_elem(x->config_fd, &zero, &cfg, 0);
+	if (!ret)
+		return;
+	kbx_log(x, "%s: gate_config: %s; packets read gate_params", x->name,
+		strerror(errno));
+	cfg.geo_ok = 0;
+	bpf_map_update_elem(x->config_fd, &zero, &cfg, 0);
 }
 
 static int gate_key(struct kbloom_addr_key *k, const void *addr, __u32 len)
@@ -192,20 +226,68 @@ out:
 	return ret;
 }
 
-int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags)
+/* Change gate_config under the lock: @fn edits the element read. */
+static int gate_cfg_edit(struct kbloom_xdp *x,
+			 void (*fn)(struct kbloom_gate_cfg *cfg, __u32 a,
+				    __u32 b), __u32 a, __u32 b)
 {
-	struct kbloom_gate_cfg cfg = { .mode = mode, .flags = flags };
+	struct kbloom_gate_cfg cfg;
 	__u32 zero = 0;
 	int ret;
 
-	ret = gate_check(x);
-	if (ret || !gate_cfg_ok(mode, flags))
-		return -EINVAL;
 	ret = kbx_lock(x);
 	if (ret)
 		return ret;
-	ret = kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg, 0));
+	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	if (!ret) {
+		fn(&cfg, a, b);
+		ret = kbp_err(bpf_map_update_elem(x->config_fd, &zero, &cfg,
+						  0));
+	}
 	kbx_unlock(x);
+	return ret;
+}
+
+static void gate_mode_set(struct kbloom_gate_cfg *cfg, __u32 mode,
+			  __u32 flags)
+{
+	cfg->mode = mode;
+	cfg->flags = flags;
+}
+
+int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags)
+{
+	if (gate_check(x) || !gate_cfg_ok(mode, flags))
+		return -EINVAL;
+	return gate_cfg_edit(x, gate_mode_set, mode, flags);
+}
+
+static void gate_adapt_set(struct kbloom_gate_cfg *cfg, __u32 on, __u32 off)
+{
+	cfg->adapt_on = on;
+	cfg->adapt_off = off;
+}
+
+int kbloom_gate_set_adapt(struct kbloom_xdp *x, __u32 on_pct, __u32 off_pct)
+{
+	if (gate_check(x) || on_pct > 100 || off_pct > on_pct)
+		return -EINVAL;
+	return gate_cfg_edit(x, gate_adapt_set, on_pct, on_pct ? off_pct : 0);
+}
+
+int kbloom_gate_adapt(struct kbloom_xdp *x, __u32 *on_pct, __u32 *off_pct)
+{
+	struct kbloom_gate_cfg cfg;
+	__u32 zero = 0;
+	int ret;
+
+	if (gate_check(x) || !on_pct || !off_pct)
+		return -EINVAL;
+	ret = kbp_err(bpf_map_lookup_elem(x->config_fd, &zero, &cfg));
+	if (!ret) {
+		*on_pct = cfg.adapt_on;
+		*off_pct = cfg.adapt_off;
+	}
 	return ret;
 }
 
@@ -274,6 +356,7 @@ static const struct kbx_desc gate_desc = {
 	},
 	.init = gate_init,
 	.cuckoo_fill = kbx_gate_cuckoo_fill,
+	.published = gate_published,
 };
 
 const struct kbi_ops kbx_gate_ops = {

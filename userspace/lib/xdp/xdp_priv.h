@@ -53,6 +53,9 @@ struct kbx_prog_pin {
  *        ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
+ * @published: optional: filter @p->id now has parameters @p (in their
+ *             slot, which is current); called before the old slot is
+ *             emptied
  */
 struct kbx_desc {
 	enum kbloom_xdp_kind xdp_kind;
@@ -73,6 +76,7 @@ struct kbx_desc {
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
 	int (*cuckoo_fill)(struct kbloom_xdp *x, __u32 id,
 			   struct kbloom_cuckoo *c, int missing);
+	void (*published)(struct kbloom_xdp *x, const struct kbloom_params *p);
 };
 
 struct kbloom_xdp {
