@@ -31,14 +31,16 @@ file_syms() {
 }
 
 cmd_write() {
-	local map=$1 version=$2 out=$3 node known name ver
+	local map=$1 version=$2 out=$3 node nodever known name ver
 	node=$(map_node "$map")
 	[ -n "$node" ] || die "$map: no version node"
 	known=$( [ -f "$out" ] && file_syms "$out" || true)
+	# the node keeps the release that made it, as the functions do
+	nodever=$( [ -f "$out" ] && sed -n "s/^ $node@$node \(.*\)$/\1/p" "$out" || true)
 	{
 		echo "libkbloom.so.${node#KBLOOM_} libkbloom1 #MINVER#"
 		echo "* Build-Depends-Package: libkbloom-dev"
-		echo " $node@$node ${version}"
+		echo " $node@$node ${nodever:-$version}"
 		while read -r name; do
 			ver=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$known")
 			echo " $name@$node ${ver:-$version}"
