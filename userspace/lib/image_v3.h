@@ -1,15 +1,78 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * libkbloom internal: the last step of every version-3 image writer (the
- * cuckoo, VI-CBF, d-left and partitioned families).  The head is filled
- * by the family; the words are copied first and the copy is checksummed,
- * so an image saved while writers run is consistent.
+ * libkbloom internal: the steps every version-3 image writer and reader
+ * shares.  kb_image_v3_emit() is the last step of every writer (the
+ * cuckoo, VI-CBF, d-left, partitioned, stable and window families): the
+ * head is filled by the family; the words are copied first and the copy
+ * is checksummed, so an image saved while writers run is consistent.  The
+ * one-array families (partitioned, stable, window) also share the room
+ * check, the allocation of a save, the base header's fields they keep
+ * (capacity, target rate, inserted, name) and the words of a load.
  */
 #ifndef _KBLOOM_LIB_IMAGE_V3_H
 #define _KBLOOM_LIB_IMAGE_V3_H
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "uapi/kbloom_image.h"
+
+/* An image of @len bytes into @buf of @buf_len: 0, -EMSGSIZE or -EINVAL. */
+static inline int kb_image_v3_room(size_t len, const void *buf,
+				   size_t buf_len, size_t *image_len)
+{
+	if (image_len)
+		*image_len = len;
+	if (buf_len < len)
+		return -EMSGSIZE;
+	return buf ? 0 : -EINVAL;
+}
+
+/* @n bytes for a save_alloc() into *@buf (and *@len): 0 or -ENOMEM. */
+static inline int kb_image_v3_alloc(size_t n, void **buf, size_t *len)
+{
+	*buf = malloc(n);
+	if (!*buf)
+		return -ENOMEM;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/* The base header fields a one-array family keeps, into @hd. */
+static inline void kb_image_v3_meta_out(struct kbloom_image_head *hd,
+					__u64 capacity, __u64 fpr_pico,
+					__u64 inserted, const char *name)
+{
+	hd->h.capacity = kb_le64(capacity);
+	hd->h.fpr_pico = kb_le64(fpr_pico);
+	hd->h.inserted = kb_le64(inserted);
+	memcpy(hd->h.name, name, KBLOOM_NAME_LEN);
+}
+
+/* The same fields out of a verified @hd. */
+static inline void kb_image_v3_meta_in(const struct kbloom_image_head *hd,
+				       __u64 *capacity, __u64 *fpr_pico,
+				       __u64 *inserted, char *name)
+{
+	*capacity = kb_le64(hd->h.capacity);
+	*fpr_pico = kb_le64(hd->h.fpr_pico);
+	*inserted = kb_le64(hd->h.inserted);
+	memcpy(name, hd->h.name, KBLOOM_NAME_LEN);
+}
+
+/* The @nwords payload words of a verified one-array image @buf. */
+static inline void kb_image_v3_words_in(const void *buf, __u64 *words,
+					__u64 nwords)
+{
+	const __u8 *in = (const __u8 *)buf + sizeof(struct kbloom_image_head);
+	__u64 i, w;
+
+	for (i = 0; i < nwords; i++) {
+		memcpy(&w, in + i * 8, 8);
+		words[i] = kb_le64(w);
+	}
+}
 
 /* @hd, then @nwords words (relaxed loads, little-endian), into @buf. */
 static inline void kb_image_v3_emit(struct kbloom_image_head *hd,

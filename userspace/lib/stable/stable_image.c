@@ -22,22 +22,17 @@ int kbloom_stable_save(const struct kbloom_stable *f, void *buf,
 		       size_t buf_len, size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	size_t len;
+	int ret;
 
 	if (!f)
 		return -EINVAL;
-	len = kbloom_stable_image_size(f);
-	if (image_len)
-		*image_len = len;
-	if (buf_len < len)
-		return -EMSGSIZE;
-	if (!buf)
-		return -EINVAL;
+	ret = kb_image_v3_room(kbloom_stable_image_size(f), buf, buf_len,
+			       image_len);
+	if (ret)
+		return ret;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	hd.h.capacity = kb_le64(f->capacity);
-	hd.h.fpr_pico = kb_le64(f->fpr_pico);
-	hd.h.inserted = kb_le64(kbst_load(&f->inserted));
-	memcpy(hd.h.name, f->name, KBLOOM_NAME_LEN);
+	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
+			     kbst_load(&f->inserted), f->name);
 	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
@@ -46,28 +41,22 @@ int kbloom_stable_save_alloc(const struct kbloom_stable *f, void **buf,
 			     size_t *len)
 {
 	size_t n;
-	void *p;
+	int ret;
 
 	if (!f || !buf)
 		return -EINVAL;
 	n = kbloom_stable_image_size(f);
-	p = malloc(n);
-	if (!p)
-		return -ENOMEM;
-	kbloom_stable_save(f, p, n, NULL);
-	*buf = p;
-	if (len)
-		*len = n;
-	return 0;
+	ret = kb_image_v3_alloc(n, buf, len);
+	if (!ret)
+		kbloom_stable_save(f, *buf, n, NULL);
+	return ret;
 }
 
 int kbloom_stable_load(const void *buf, size_t len, struct kbloom_stable **fp)
 {
-	const __u8 *in = buf;
 	struct kbloom_image_head hd;
 	struct kbloom_stable *f;
 	struct kb_shape s;
-	__u64 i, w;
 	int ret;
 
 	if (!buf || !fp)
@@ -79,14 +68,9 @@ int kbloom_stable_load(const void *buf, size_t len, struct kbloom_stable **fp)
 	ret = kbst_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
-	for (i = 0; i < f->nwords; i++) {
-		memcpy(&w, in + KBST_HDR_LEN + i * 8, 8);
-		f->words[i] = kb_le64(w);
-	}
-	f->capacity = kb_le64(hd.h.capacity);
-	f->fpr_pico = kb_le64(hd.h.fpr_pico);
-	f->inserted = kb_le64(hd.h.inserted);
-	memcpy(f->name, hd.h.name, KBLOOM_NAME_LEN);
+	kb_image_v3_words_in(buf, f->words, f->nwords);
+	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
+			    f->name);
 	*fp = f;
 	return 0;
 }

@@ -36,22 +36,17 @@ int kbloom_win_save(const struct kbloom_win *f, void *buf, size_t buf_len,
 		    size_t *image_len)
 {
 	struct kbloom_image_head hd;
-	size_t len;
+	int ret;
 
 	if (!f)
 		return -EINVAL;
-	len = kbloom_win_image_size(f);
-	if (image_len)
-		*image_len = len;
-	if (buf_len < len)
-		return -EMSGSIZE;
-	if (!buf)
-		return -EINVAL;
+	ret = kb_image_v3_room(kbloom_win_image_size(f), buf, buf_len,
+			       image_len);
+	if (ret)
+		return ret;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	hd.h.capacity = kb_le64(f->capacity);
-	hd.h.fpr_pico = kb_le64(f->fpr_pico);
-	hd.h.inserted = kb_le64(kbw_load(&f->inserted));
-	memcpy(hd.h.name, f->name, KBLOOM_NAME_LEN);
+	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
+			     kbw_load(&f->inserted), f->name);
 	hd.g.reserved[KB_WIN_GEOM_GEN_LEN] = kb_le64(f->gen_len);
 	hd.g.reserved[KB_WIN_GEOM_HEAD] =
 		kb_le64(__atomic_load_n(&f->head, __ATOMIC_ACQUIRE));
@@ -65,19 +60,15 @@ int kbloom_win_save_alloc(const struct kbloom_win *f, void **buf,
 			  size_t *len)
 {
 	size_t n;
-	void *p;
+	int ret;
 
 	if (!f || !buf)
 		return -EINVAL;
 	n = kbloom_win_image_size(f);
-	p = malloc(n);
-	if (!p)
-		return -ENOMEM;
-	kbloom_win_save(f, p, n, NULL);
-	*buf = p;
-	if (len)
-		*len = n;
-	return 0;
+	ret = kb_image_v3_alloc(n, buf, len);
+	if (!ret)
+		kbloom_win_save(f, *buf, n, NULL);
+	return ret;
 }
 
 /* The window's state from a verified tail. */
@@ -89,10 +80,8 @@ static void kbw_load_state(struct kbloom_win *f,
 
 	f->head = (__u32)kb_le64(hd->g.reserved[KB_WIN_GEOM_HEAD]);
 	f->rotations = kb_le64(hd->g.reserved[KB_WIN_GEOM_ROTATIONS]);
-	f->capacity = kb_le64(hd->h.capacity);
-	f->fpr_pico = kb_le64(hd->h.fpr_pico);
-	f->inserted = kb_le64(hd->h.inserted);
-	memcpy(f->name, hd->h.name, KBLOOM_NAME_LEN);
+	kb_image_v3_meta_in(hd, &f->capacity, &f->fpr_pico, &f->inserted,
+			    f->name);
 	if (!kbw_timed(f)) {
 		f->gen_keys = clock;
 		return;
@@ -103,11 +92,9 @@ static void kbw_load_state(struct kbloom_win *f,
 
 int kbloom_win_load(const void *buf, size_t len, struct kbloom_win **fp)
 {
-	const __u8 *in = buf;
 	struct kbloom_image_head hd;
 	struct kbloom_win *f;
 	struct kb_shape s;
-	__u64 i, w;
 	int ret;
 
 	if (!buf || !fp)
@@ -120,10 +107,7 @@ int kbloom_win_load(const void *buf, size_t len, struct kbloom_win **fp)
 		      hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
-	for (i = 0; i < f->nwords; i++) {
-		memcpy(&w, in + KBW_HDR_LEN + i * 8, 8);
-		f->words[i] = kb_le64(w);
-	}
+	kb_image_v3_words_in(buf, f->words, f->nwords);
 	kbw_load_state(f, &hd);
 	*fp = f;
 	return 0;
