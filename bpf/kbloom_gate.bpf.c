@@ -60,7 +60,12 @@ static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
 	blocks = bpf_map_lookup_elem(&gate_filters, &slot);
 	if (!blocks)
 		return -ENOENT;
-	g = &cfg->geo[slot];
+	/*
+	 * A constant offset either way: 6.1's verifier loses the bound of
+	 * @slot once its stack copy was the lookup's key (cfg->geo[slot] was
+	 * an unbounded access there).
+	 */
+	g = slot ? &cfg->geo[1] : &cfg->geo[0];
 	if (len == KBLOOM_ADDR4_LEN)
 		h = gate_hash(g, addr, KBLOOM_ADDR4_LEN);
 	else

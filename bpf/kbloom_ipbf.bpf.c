@@ -156,7 +156,16 @@ static __always_inline int ipbf_load_bits(struct xdp_md *ctx, __u32 off,
 	 * bounds checked on the 64-bit register the helper gets.
 	 */
 	asm volatile("" : "+r"(n));
-	if (n < 1 || n > 8 || bpf_xdp_load_bytes(ctx, off, buf, n))
+	if (n < 1 || n > 8)
+		return -1;
+	/*
+	 * 1..8 by arithmetic too: 6.1's verifier does not carry the bounds
+	 * of the test above to the register the helper gets ("invalid
+	 * zero-sized read").
+	 */
+	asm volatile("" : "+r"(n));
+	n = ((n - 1) & 7) + 1;
+	if (bpf_xdp_load_bytes(ctx, off, buf, n))
 		return -1;
 	*w = kb_ipbf_load_be64(buf, 8);
 	return 0;

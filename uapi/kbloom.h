@@ -44,7 +44,7 @@
 
 #define KBLOOM_DEVICE		"/dev/kbloom"
 #define KBLOOM_ABI_MAJOR	1U
-#define KBLOOM_ABI_MINOR	2U	/* 1: geometry, COUNT; 2: window, SWAP, RENAME, ADD results */
+#define KBLOOM_ABI_MINOR	2U	/* 2: window, SWAP, RENAME, ADD results */
 
 #define KBLOOM_IOCTL_TYPE	0xB1
 #define KBLOOM_CMD_BASE		0x80
