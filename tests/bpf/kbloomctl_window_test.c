@@ -266,6 +266,8 @@ TEST_F(pair, return_traffic_only_from_contacted_peers)
 	/* the window as an image: the library finds 10.0.0.1 only */
 	OK(&r, "window", "save", self->wn);
 	ASSERT_EQ(0, kbloom_win_load(r.out, r.out_len, &f));
+	EXPECT_EQ(KBLOOM_IMAGE_F_MAY_FN,
+		  ((struct kbloom_image_hdr *)r.out)->flags);
 	kbctl_free(&r);
 	if (kbt_now() - t0 < T_S) {
 		EXPECT_EQ(1, kbloom_win_test(f, addr, 4));
