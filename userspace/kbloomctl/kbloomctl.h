@@ -531,6 +531,8 @@ struct kbloom_inst *count_peek(const char *name);
 int count_image_out(struct ctl *c, const char *op, const void *img,
 		    size_t len);
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
+int count_save_out(struct ctl *c, const char *op, int ret, void *img,
+		   size_t len);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
 int dedupe_xdp_attach(struct ctl *c, int argc, char **argv);	/* dedupe.c */

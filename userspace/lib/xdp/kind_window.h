@@ -9,9 +9,11 @@
 
 #include "inst.h"
 
-/* The pins, in the order of struct kbw_fds. */
-enum { KBW_PROG, KBW_OUT, KBW_PARAMS, KBW_STATE, KBW_WORDS, KBW_STATS,
-       KBW_NPINS };
+/* The pins, in the order of struct kbw's fd[]. */
+enum {
+	KBW_PROG, KBW_OUT, KBW_PARAMS, KBW_STATE, KBW_WORDS, KBW_STATS,
+	KBW_NPINS
+};
 
 /* An open window instance: its pinned objects and mode. */
 struct kbw {
