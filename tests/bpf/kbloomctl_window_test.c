@@ -21,9 +21,11 @@
  *  - mode dedupe: the first datagram of each source passes, repeats
  *    inside T are dropped, the source passes again after T;
  *  - usage errors: exit 2, one line naming the keyword, nothing created;
- *  - xdp detach NAME leaves no pins.
+ *  - xdp detach NAME dev p0 removes the tc egress link with the XDP
+ *    one; xdp detach NAME leaves no pins.
  */
 #include <netinet/in.h>
+#include <bpf/bpf.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
@@ -239,6 +241,45 @@ static void stats_check(struct __test_metadata *_metadata,
 	kbctl_free(&r);
 }
 
+/* The id of program @leaf of instance @name, 0 when none. */
+static __u32 pin_prog_id(const char *name, const char *leaf)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	char p[256];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s/%s", KBT_PIN_ROOT, name, leaf);
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		return 0;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		info.id = 0;
+	close(fd);
+	return info.id;
+}
+
+/* How many BPF links of the system run program @prog_id. */
+static int links_of(__u32 prog_id)
+{
+	struct bpf_link_info info;
+	__u32 id = 0, len;
+	int fd, n = 0;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.prog_id == prog_id)
+			n++;
+		close(fd);
+	}
+	return n;
+}
+
 TEST_F(pair, return_traffic_only_from_contacted_peers)
 {
 	struct kbloom_inst_opts io = { .netns = self->b.path };
@@ -248,6 +289,7 @@ TEST_F(pair, return_traffic_only_from_contacted_peers)
 	struct kbloom_win *f;
 	struct kbctl_res r;
 	int got[NPEER];
+	__u32 out_id;
 	double t0;
 
 	attach(_metadata, self, "return");
@@ -292,6 +334,15 @@ TEST_F(pair, return_traffic_only_from_contacted_peers)
 	EXPECT_LE(1, st.rotations);
 	EXPECT_EQ(KBLOOM_XDP_WINDOW_RETURN, kbloom_xdp_window_mode(in));
 	kbloom_inst_close(in);
+	/* the tc egress link goes with the XDP one */
+	out_id = pin_prog_id(self->wn, "prog_out");
+	ASSERT_NE(0, out_id);
+	EXPECT_EQ(1, links_of(out_id));
+	OK(&r, "xdp", "detach", self->wn, "dev", "p0", "netns",
+	   self->b.path);
+	kbctl_free(&r);
+	EXPECT_TRUE(inst_exists(self->wn));
+	EXPECT_EQ(0, links_of(out_id));
 	OK(&r, "xdp", "detach", self->wn);
 	kbctl_free(&r);
 	EXPECT_FALSE(inst_exists(self->wn));
