@@ -241,24 +241,6 @@ static void stats_check(struct __test_metadata *_metadata,
 	kbctl_free(&r);
 }
 
-/* The id of program @leaf of instance @name, 0 when none. */
-static __u32 pin_prog_id(const char *name, const char *leaf)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	char p[256];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s/%s", KBT_PIN_ROOT, name, leaf);
-	fd = bpf_obj_get(p);
-	if (fd < 0)
-		return 0;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		info.id = 0;
-	close(fd);
-	return info.id;
-}
-
 /* How many BPF links of the system run program @prog_id. */
 static int links_of(__u32 prog_id)
 {
@@ -335,7 +317,7 @@ TEST_F(pair, return_traffic_only_from_contacted_peers)
 	EXPECT_EQ(KBLOOM_XDP_WINDOW_RETURN, kbloom_xdp_window_mode(in));
 	kbloom_inst_close(in);
 	/* the tc egress link goes with the XDP one */
-	out_id = pin_prog_id(self->wn, "prog_out");
+	out_id = kbt_prog_id(self->wn, "prog_out");
 	ASSERT_NE(0, out_id);
 	EXPECT_EQ(1, links_of(out_id));
 	OK(&r, "xdp", "detach", self->wn, "dev", "p0", "netns",
