@@ -197,8 +197,8 @@ static int kbw_port_attach(struct kbloom_inst *i, int ifindex, bool *made)
 			     (enum bpf_attach_type)KBW_TCX_EGRESS, NULL);
 	if (fd < 0) {
 		ret = kbp_err(fd);
-		kbi_log(i, "%s: tc egress on ifindex %d: %s", i->name,
-			ifindex, strerror(-ret));
+		kbi_log(i, "%s: tc egress link on ifindex %d (tcx, Linux 6.6 or later): %s",
+			i->name, ifindex, strerror(-ret));
 		return ret;
 	}
 	ret = kbp_err(bpf_obj_pin(fd, p));
