@@ -178,7 +178,7 @@ TEST(help_every_command)
 	EXPECT_NE(NULL, strstr(r.out, "\n  setup "));
 	kbctl_free(&r);
 	kbctl_run(&r, "xdp", "attach", "--help");
-	EXPECT_NE(NULL, strstr(r.out, "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe NAME"));
+	EXPECT_NE(NULL, strstr(r.out, "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe|window NAME"));
 	kbctl_free(&r);
 }
 

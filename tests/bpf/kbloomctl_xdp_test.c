@@ -85,7 +85,7 @@ static const struct usage_case usage_cases[] = {
 	{ A("xdp", "bogus"), "subcommand 'bogus': unknown" },
 	{ A("xdp", "attach", "mcast"), "missing NAME" },
 	{ A("xdp", "attach", "vlan", UNAME, "dev", "p0"),
-	  "KIND 'vlan': unknown (allowed: mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe)" },
+	  "KIND 'vlan': unknown (allowed: mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe|window)" },
 	{ A("xdp", "attach", "ipbf", UNAME, "dev", "p0", "bits", "512"),
 	  "bits: not for ipbf (allowed: dev mode netns" },
 	{ A("xdp", "attach", "mcast", "bad.name", "dev", "p0"),

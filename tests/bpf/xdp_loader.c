@@ -86,20 +86,6 @@ FIXTURE_TEARDOWN(ldr)
 	ld_cleanup(self);
 }
 
-static __u32 prog_id_of_pin(const char *name, const char *pin)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int fd = kbt_prog(name, pin);
-
-	if (fd < 0)
-		return 0;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		info.id = 0;
-	close(fd);
-	return info.id;
-}
-
 static __u32 xdp_prog_on(int ifindex)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -199,7 +185,7 @@ TEST_F(ldr, attach_native_status_detach)
 	EXPECT_EQ(self->v0, l[0].ifindex);
 	EXPECT_EQ(KBLOOM_XDP_MODE_NATIVE, l[0].mode);
 	EXPECT_STREQ("v0", l[0].ifname);
-	EXPECT_EQ(prog_id_of_pin(self->name, "prog_ingress"), l[0].prog_id);
+	EXPECT_EQ(kbt_prog_id(self->name, "prog_ingress"), l[0].prog_id);
 	EXPECT_EQ(l[0].prog_id, xdp_prog_on(self->v0));
 	EXPECT_NE(0, l[0].link_id);
 
@@ -302,14 +288,14 @@ TEST_F(ldr, replace_switches_programs_keeps_links)
 				       NULL));
 	kbt_group(grp, 0, 5);
 	ASSERT_EQ(0, kbloom_mcast_join(x, self->v1, grp, 4));
-	old_in = prog_id_of_pin(self->name, "prog_ingress");
-	old_eg = prog_id_of_pin(self->name, "prog_egress");
+	old_in = kbt_prog_id(self->name, "prog_ingress");
+	old_eg = kbt_prog_id(self->name, "prog_egress");
 	EXPECT_EQ(old_eg, devmap_prog_id(self->name, self->v0));
 	ASSERT_EQ(2, kbloom_xdp_status(x, a, 2));
 
 	ASSERT_EQ(0, kbloom_xdp_replace(x));
-	new_in = prog_id_of_pin(self->name, "prog_ingress");
-	new_eg = prog_id_of_pin(self->name, "prog_egress");
+	new_in = kbt_prog_id(self->name, "prog_ingress");
+	new_eg = kbt_prog_id(self->name, "prog_egress");
 	EXPECT_NE(old_in, new_in);
 	EXPECT_NE(old_eg, new_eg);
 	ASSERT_EQ(2, kbloom_xdp_status(x, b, 2));
@@ -328,7 +314,7 @@ TEST_F(ldr, replace_switches_programs_keeps_links)
 	ASSERT_EQ(0, kbloom_xdp_replace(y));
 	kbloom_xdp_close(y);
 	ASSERT_EQ(0, kbloom_xdp_replace(x));
-	EXPECT_EQ(prog_id_of_pin(self->name, "prog_ingress"),
+	EXPECT_EQ(kbt_prog_id(self->name, "prog_ingress"),
 		  xdp_prog_on(self->v1));
 	EXPECT_EQ(0, kbloom_xdp_destroy(x));
 }

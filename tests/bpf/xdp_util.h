@@ -512,6 +512,21 @@ static inline int kbt_prog(const char *name, const char *pin)
 	return bpf_obj_get(p);
 }
 
+/* The id of a pinned program of an instance, 0 when none. */
+static inline __u32 kbt_prog_id(const char *name, const char *pin)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd = kbt_prog(name, pin);
+
+	if (fd < 0)
+		return 0;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		info.id = 0;
+	close(fd);
+	return info.id;
+}
+
 /* The lines of a library log callback (ctx: a struct kbt_log), for tests. */
 struct kbt_log {
 	char text[4096];

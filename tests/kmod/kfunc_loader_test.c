@@ -150,20 +150,6 @@ static int kl_run(const char *inst, const char *pin, int ifindex,
 	return ret ? -errno : (int)retval;
 }
 
-static __u32 kl_prog_id(const char *inst, const char *pin)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int fd = kbt_prog(inst, pin);
-
-	if (fd < 0)
-		return 0;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		info.id = 0;
-	close(fd);
-	return info.id;
-}
-
 static const __u8 kl_in[16] = { 10, 1, 0, 1 };
 static const __u8 kl_dst[16] = { 10, 1, 0, 200 };
 
@@ -218,11 +204,11 @@ TEST_F_TIMEOUT(kl, gate, 300)
 	EXPECT_EQ(-EOPNOTSUPP, kbloom_gate_rebuild(self->x, NULL));
 
 	/* hot replace: new programs, same variant, same answers */
-	id0 = kl_prog_id(KL_GATE, "prog_gate");
+	id0 = kbt_prog_id(KL_GATE, "prog_gate");
 	ASSERT_NE(0, id0);
 	ASSERT_EQ(0, kbloom_xdp_replace(self->x))
 		TH_LOG("log: %s", self->log.text);
-	EXPECT_NE(id0, kl_prog_id(KL_GATE, "prog_gate"));
+	EXPECT_NE(id0, kbt_prog_id(KL_GATE, "prog_gate"));
 	kbloom_xdp_close(self->x);
 	self->x = NULL;
 	ASSERT_EQ(0, kbloom_xdp_open(KL_GATE, &self->o, &self->x));
@@ -334,10 +320,10 @@ TEST_F_TIMEOUT(kl, mcast, 300)
 	EXPECT_EQ(XDP_PASS, kl_check(g1));
 
 	/* hot replace keeps the variant and the names */
-	id0 = kl_prog_id(KL_MCAST, "prog_check");
+	id0 = kbt_prog_id(KL_MCAST, "prog_check");
 	ASSERT_EQ(0, kbloom_xdp_replace(self->x))
 		TH_LOG("log: %s", self->log.text);
-	EXPECT_NE(id0, kl_prog_id(KL_MCAST, "prog_check"));
+	EXPECT_NE(id0, kbt_prog_id(KL_MCAST, "prog_check"));
 	kbloom_xdp_close(self->x);
 	self->x = NULL;
 	ASSERT_EQ(0, kbloom_xdp_open(KL_MCAST, &self->o, &self->x));

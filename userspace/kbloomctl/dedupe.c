@@ -210,12 +210,7 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	snprintf(op, sizeof(op), "%s %s", c->cmd_path, argv[0]);
 	ret = kbloom_stable_save_alloc(f, &img, &len);
 	kbloom_stable_destroy(f);
-	if (ret)
-		ret = xdp_fail(c, ret, "%s", op);
-	else
-		ret = count_image_out(c, op, img, len) ?: ctl_flush_stdout(c);
-	free(img);
-	return ret;
+	return count_save_out(c, op, ret, img, len);
 }
 
 /* ---- xdp status ---------------------------------------------------------------- */

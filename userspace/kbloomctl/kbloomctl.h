@@ -33,6 +33,7 @@
  *   sketch_xdp.c  sketch count stats, xdp attach sketch (Count-Min at XDP)
  *   conntrack.c   conntrack stats test, xdp attach conntrack (d-left)
  *   dedupe.c      dedupe stats save, xdp attach dedupe (stable filter)
+ *   window_xdp.c  window stats save, xdp attach window (XDP window)
  *   xdp_count.c   what those two share: open by kind, attach devices
  *   persistent.c  persistent append test stat (archives of epochs, files)
  *   persistent_plan.c  persistent plan (the epoch filters' size)
@@ -172,6 +173,7 @@ extern const struct ctl_cmd persistent_cmds[];
 extern const struct kw_table pplan_table;
 int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
 extern const struct ctl_cmd dedupe_cmds[];
+extern const struct ctl_cmd window_cmds[];
 extern const struct ctl_cmd rename_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
@@ -422,6 +424,7 @@ bool xdp_attached(struct kbloom_inst *i, int ifindex);
 #define XK_NONE		NULL	/* no such directory */
 extern const char XK_MCAST[], XK_GATE[], XK_PASS[], XK_IPBF[], XK_MCBF[];
 extern const char XK_SKETCH[], XK_CONNTRACK[], XK_DEDUPE[];
+extern const char XK_WINDOW[];
 extern const char XK_OTHER[];	/* a directory that is not an instance */
 const char *xdp_kind_of(const char *name);
 const char *xdp_kind_at(const char *root, const char *name);
@@ -528,13 +531,17 @@ struct kbloom_inst *count_peek(const char *name);
 int count_image_out(struct ctl *c, const char *op, const void *img,
 		    size_t len);
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len);
+int count_save_out(struct ctl *c, const char *op, int ret, void *img,
+		   size_t len);
 int sketch_xdp_attach(struct ctl *c, int argc, char **argv);
 int conntrack_xdp_attach(struct ctl *c, int argc, char **argv);
 int dedupe_xdp_attach(struct ctl *c, int argc, char **argv);	/* dedupe.c */
+int window_xdp_attach(struct ctl *c, int argc, char **argv);	/* window_xdp.c */
 /* xdp status: the line under the instance's (@j NULL: text), or nothing */
 void sketch_summary(const char *name, struct json *j);
 void conntrack_summary(const char *name, struct json *j);
 void dedupe_summary(const char *name, struct json *j);	/* dedupe.c */
+void window_summary(const char *name, struct json *j);	/* window_xdp.c */
 
 /* mcast.c, gate.c */
 struct kbloom_xdp_filter_info;

@@ -56,6 +56,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	sketch_cmds, conntrack_cmds,
 	persistent_cmds,
 	dedupe_cmds,
+	window_cmds,
 	main_cmds,
 	NULL
 };

@@ -342,12 +342,7 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 		ret = img ? kbloom_sketch_save(s, img, n, &len) : -ENOMEM;
 	}
 	kbloom_sketch_free(s);
-	if (ret)
-		ret = xdp_fail(c, ret, "%s", op);
-	else
-		ret = count_image_out(c, op, img, len) ?: ctl_flush_stdout(c);
-	free(img);
-	return ret;
+	return count_save_out(c, op, ret, img, len);
 }
 
 /* ---- xdp status ---------------------------------------------------------------- */

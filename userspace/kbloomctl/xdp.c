@@ -293,6 +293,8 @@ static void summary_json(struct json *j, const struct inst_info *ii)
 		conntrack_summary(ii->name, j);
 	if (ii->kind == XK_DEDUPE)
 		dedupe_summary(ii->name, j);
+	if (ii->kind == XK_WINDOW)
+		window_summary(ii->name, j);
 	if (has(ii, KBLOOM_INST_INFO_VARIANT)) {
 		json_kstr(j, "variant", variant_name(f->variant));
 		json_key(j, "module_filter");
@@ -329,6 +331,8 @@ static void summary_text(const struct inst_info *ii)
 		conntrack_summary(ii->name, NULL);
 	if (ii->kind == XK_DEDUPE)
 		dedupe_summary(ii->name, NULL);
+	if (ii->kind == XK_WINDOW)
+		window_summary(ii->name, NULL);
 	if (!has(ii, KBLOOM_INST_INFO_VARIANT))
 		return;
 	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
@@ -557,7 +561,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe|window NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -616,7 +620,12 @@ static const struct ctl_cmd xdp_sub[] = {
 "         (action drop, default) or counted (action count); cells M,\n"
 "         hashes K (3), cell-bits 1|2|4|8 (1), decrement P or fpr P,\n"
 "         when it is made.  It forgets: a repeat long after its first\n"
-"         copy passes.\n",
+"         copy passes.\n"
+"  window  an age-partitioned window of addresses (see window stats):\n"
+"         seconds T or milliseconds MS, fpr P (0.1%), capacity N (1024),\n"
+"         mode return (default: pass only sources the device sent to\n"
+"         within T; a tc egress program records them) or mode dedupe\n"
+"         (drop a source's repeats within T), when it is made.\n",
 		.min_args = 2,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),

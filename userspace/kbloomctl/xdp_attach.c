@@ -20,7 +20,7 @@
 
 static const char *const kind_words[] = { "mcast", "gate", "pass", "ipbf",
 					   "mcbf", "sketch", "conntrack", "dedupe",
-					   NULL };
+					   "window", NULL };
 static const char *const policy_words[] = { "monitor", "deny", "allow",
 					     NULL };
 static const __u32 policy_ids[] = { KBLOOM_GATE_MONITOR, KBLOOM_GATE_DENY,
@@ -537,6 +537,8 @@ int xdp_cmd_attach(struct ctl *c, int argc, char **argv)
 		return conntrack_xdp_attach(c, argc - 1, argv + 1);
 	if (k == 7)	/* dedupe.c */
 		return dedupe_xdp_attach(c, argc - 1, argv + 1);
+	if (k == 8)	/* window_xdp.c */
+		return window_xdp_attach(c, argc - 1, argv + 1);
 	a.kind = kinds[k];
 	a.name = argv[1];
 	ret = attach_args(c, &a, argc - 2, argv + 2);

@@ -155,6 +155,21 @@ int count_image_out(struct ctl *c, const char *op, const void *img,
 	return ctl_out_image(c, op, c->val[CO_OUTPUT], img, len);
 }
 
+/*
+ * The end of a save command: the error @ret of making the image, else
+ * the image @img (freed here) to -o FILE or standard output.
+ */
+int count_save_out(struct ctl *c, const char *op, int ret, void *img,
+		   size_t len)
+{
+	if (ret)
+		ret = xdp_fail(c, ret, "%s", op);
+	else
+		ret = count_image_out(c, op, img, len) ?: ctl_flush_stdout(c);
+	free(img);
+	return ret;
+}
+
 int count_image_in(struct ctl *c, const char *op, void **img, size_t *len)
 {
 	const char *in = c->val[CO_INPUT];

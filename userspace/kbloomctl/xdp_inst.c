@@ -72,13 +72,13 @@ int xdp_inst_ns(const struct ctl *c, const char *name, const char *given,
 const char XK_MCAST[] = "mcast", XK_GATE[] = "gate", XK_PASS[] = "pass",
 	   XK_IPBF[] = "ipbf", XK_MCBF[] = "mcbf", XK_OTHER[] = "unknown",
 	   XK_SKETCH[] = "sketch", XK_CONNTRACK[] = "conntrack",
-	   XK_DEDUPE[] = "dedupe";
+	   XK_DEDUPE[] = "dedupe", XK_WINDOW[] = "window";
 
 const char *xdp_kind_at(const char *root, const char *name)
 {
 	static const char *const kinds[] = { XK_MCAST, XK_GATE, XK_PASS,
 					     XK_IPBF, XK_MCBF, XK_SKETCH,
-					     XK_CONNTRACK, XK_DEDUPE };
+					     XK_CONNTRACK, XK_DEDUPE, XK_WINDOW };
 	char k[KBLOOM_INST_KIND_MAX];
 	size_t i;
 	int ret;

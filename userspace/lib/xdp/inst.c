@@ -589,6 +589,8 @@ int kbi_detach(struct kbloom_inst *i, int ifindex)
 	ret = kbi_ns_enter_own(i, &ns);
 	if (!ret) {
 		ret = kbi_link_detach(pin);
+		if (!ret && i->ops->link_gone)
+			i->ops->link_gone(i, ifindex);
 		kbp_ns_leave(ns);
 	}
 	kbi_unlock(i);

@@ -40,6 +40,8 @@ struct bpf_object;
  *               instance's namespace, locked): make or check the port;
  *               *@made: a port was made for it, @port_undo removes it
  * @port_undo: optional, see @port_attach
+ * @link_gone: optional, after the link on @ifindex was detached (locked):
+ *             remove what @port_attach made for it
  * @replace: optional: load the programs anew and switch to them (locked)
  * @teardown: optional, before the pins go: what holds programs (devmap
  *            entries), after every link is detached
@@ -60,6 +62,7 @@ struct kbi_ops {
 	int (*prog_fd)(const struct kbloom_inst *i);
 	int (*port_attach)(struct kbloom_inst *i, int ifindex, bool *made);
 	void (*port_undo)(struct kbloom_inst *i, int ifindex);
+	void (*link_gone)(struct kbloom_inst *i, int ifindex);
 	int (*replace)(struct kbloom_inst *i);
 	void (*teardown)(struct kbloom_inst *i);
 	void (*info)(struct kbloom_inst *i, struct kbloom_inst_info *info);

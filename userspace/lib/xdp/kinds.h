@@ -16,5 +16,6 @@ extern const struct kbi_ops kbn_ipbf_ops;
 extern const struct kbi_ops kbn_mcbf_ops;
 extern const struct kbi_ops kbx_sketch_ops, kbx_conntrack_ops;
 extern const struct kbi_ops kbx_dedupe_ops;
+extern const struct kbi_ops kbx_window_ops;
 
 #endif /* _KBLOOM_XDP_KINDS_H */

@@ -16,6 +16,7 @@ static const struct kbi_ops *const kbr_kinds[] = {
 	&kbn_mcbf_ops,
 	&kbx_sketch_ops, &kbx_conntrack_ops,
 	&kbx_dedupe_ops,
+	&kbx_window_ops,
 };
 
 static const struct kbi_ops *kbr_find(const char *kind)
