@@ -11,13 +11,13 @@
 #include <sys/random.h>
 
 #include "stable_int.h"
+#include "../create_v3.h"
 
 /* A zeroed filter of a checked shape: 0, -EINVAL or -ENOMEM. */
 int kbst_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_stable **fp)
 {
 	struct kbloom_stable *f;
-	__u64 bytes;
 
 	if (s->type != KBLOOM_TYPE_STABLE || kb_shape_check(s))
 		return -EINVAL;
@@ -27,13 +27,9 @@ int kbst_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	memset(f, 0, sizeof(*f));
 	f->s = *s;
 	f->nwords = kb_shape_words(s);
-	bytes = (f->nwords * 8 + KBST_CACHELINE - 1) &
-		~(__u64)(KBST_CACHELINE - 1);
-	f->words = bytes <= SIZE_MAX ? aligned_alloc(KBST_CACHELINE, bytes) :
-				       NULL;
+	f->words = kb_v3_words_alloc(f->nwords);
 	if (!f->words)
 		goto err_free_filter;
-	memset(f->words, 0, bytes);
 	f->hash_id = hash_id;
 	f->seed = seed;
 	if (getrandom(&f->rng, sizeof(f->rng), 0) != sizeof(f->rng))
@@ -46,35 +42,6 @@ err_free_filter:
 	return -ENOMEM;
 }
 
-/* A name for images: NULL or "" (none), else 1..31 valid characters. */
-static bool kbst_name_ok(const char *name)
-{
-	if (!name || !name[0])
-		return true;
-	return strnlen(name, KBLOOM_NAME_LEN) < KBLOOM_NAME_LEN &&
-	       kb_name_valid(name);
-}
-
-/* The hash of the options (NULL: defaults): 0, -EINVAL or -EIO. */
-static int kbst_opts(const struct kbloom_opts *o, __u32 *hash_id,
-		    __u64 *seed)
-{
-	*hash_id = KBLOOM_HASH_FAST;
-	*seed = 0;
-	if (!o)
-		return 0;
-	if (o->reserved || o->counter_bits || !kbst_name_ok(o->name) ||
-	    (o->flags & ~KBLOOM_OPT_RANDOM_SEED) ||
-	    o->hash_id > KBLOOM_HASH_MAX)
-		return -EINVAL;
-	*hash_id = o->hash_id ? o->hash_id : KBLOOM_HASH_FAST;
-	*seed = o->seed;
-	if ((o->flags & KBLOOM_OPT_RANDOM_SEED) &&
-	    getrandom(seed, sizeof(*seed), 0) != sizeof(*seed))
-		return -EIO;
-	return 0;
-}
-
 static int kbst_create(const struct kb_shape *s, const struct kbloom_opts *o,
 		      struct kbloom_stable **fp)
 {
@@ -82,7 +49,7 @@ static int kbst_create(const struct kb_shape *s, const struct kbloom_opts *o,
 	__u64 seed;
 	int ret;
 
-	ret = kbst_opts(o, &hash_id, &seed);
+	ret = kb_opts_v3(o, &hash_id, &seed);
 	if (ret)
 		return ret;
 	ret = kbst_new(s, hash_id, seed, fp);
