@@ -280,7 +280,7 @@ $(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kself
 # The kmod suite's ioctl tests also as static 32-bit programs (NAME-m32,
 # gcc-multilib), run by the suite against the same module: the compat
 # path of a 32-bit caller.
-KMOD32_NAMES := ioctl count concurrency registry_replace device fuzz layout readonly
+KMOD32_NAMES := ioctl cmd_length count concurrency registry_replace device fuzz layout readonly
 KMOD32_TESTS := $(KMOD32_NAMES:%=$(B)/tests/kmod/%_test-m32)
 tests: $(KMOD32_TESTS)
 
