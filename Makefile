@@ -272,7 +272,7 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselfte
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
 
-$(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS)
+$(B)/tests/kmod/%: tests/kmod/%.c tests/kmod/guest_harness.h $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS)
 	$(say) TEST $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
@@ -284,7 +284,7 @@ KMOD32_NAMES := ioctl cmd_length count concurrency registry_replace device fuzz 
 KMOD32_TESTS := $(KMOD32_NAMES:%=$(B)/tests/kmod/%_test-m32)
 tests: $(KMOD32_TESTS)
 
-$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h $(KSFT)/kselftest_harness.h
+$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h tests/kmod/guest_harness.h $(KSFT)/kselftest_harness.h
 	$(say) TEST32 $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -m32 -static -Wno-pointer-to-int-cast -o $@ $< -lpthread
