@@ -42,7 +42,10 @@
  *   lipsin8   lipsin_k bits, best of d = 1 or 8 tag sets; a tree too large
  *             for the fill limit is split into several packets, each with
  *             the zFilter of a subtree;
- *   msbf      a multi-stage header, false-positive free by construction.
+ *   msbf      a multi-stage header, false-positive free by construction;
+ *   yesno     lipsin8's zFilter plus a no filter of the candidate links
+ *             it wrongly holds (kb_yn_build(): 64 bits, k = 2, no tree
+ *             link ever excluded).
  *
  * Metrics (per scheme, per filter size M for the per-port schemes):
  *   leakage ratio  transmissions on links outside the packet's tree /
@@ -78,6 +81,7 @@ enum kb_exp_scheme {
 	KB_EXP_LIPSIN1,
 	KB_EXP_LIPSIN8,
 	KB_EXP_MSBF,
+	KB_EXP_YESNO,
 	KB_EXP_NSCHEMES
 };
 
@@ -90,7 +94,8 @@ enum kb_exp_scheme {
 /* the schemes that carry their state in the packet */
 #define KB_EXP_IN_PACKET	(KB_EXP_S(KB_EXP_LIPSIN1) | \
 				 KB_EXP_S(KB_EXP_LIPSIN8) | \
-				 KB_EXP_S(KB_EXP_MSBF))
+				 KB_EXP_S(KB_EXP_MSBF) | \
+				 KB_EXP_S(KB_EXP_YESNO))
 
 enum kb_exp_topo_kind {
 	KB_EXP_TOPO_FAT_TREE = 1,

@@ -328,8 +328,8 @@ struct kb_yn_result {
  * order of their ports, and an insertion that would make any tree link
  * test positive in no is undone (that link stays a false positive); each
  * of @nseeds draws is tried.  The result leaves the fewest candidate false
- * positives (ties: the lower fill, tag, seed); a tree without any gets an
- * empty no filter.  Every tree link is then checked against no
+ * positives (ties: the shorter no filter, the lower fill, tag, seed); a
+ * tag set without any gets an empty no filter.  Every tree link is then checked against no
  * (@r->excluded, 0 by construction).  @p NULL: all l->d tag sets, fill
  * limit 128 and the defaults above.
  * Return: 0; -ERANGE for a parameter out of range; -E2BIG when every tag

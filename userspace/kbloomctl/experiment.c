@@ -332,7 +332,7 @@ static const struct kw exp_kw[] = {
 	    .help = "MSBF first stage size where F off-tree links are\n"
 "                         expected to match (1; larger: smaller headers, more CPU)"),
 	EXF("schemes", "all|LIST", kw_schemes,
-	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf"),
+	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf,yesno"),
 	EXP("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
 	    .help = "of groups, trees, link IDs, filters (1)"),
 	EXU("threads", "N", threads, 1, KB_EXP_THREADS_MAX,

@@ -22,7 +22,7 @@
 
 static const char *const colors[KB_EXP_NSCHEMES] = {
 	"#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b",
+	"#8c564b", "#e377c2",
 };
 
 static void gp_head(FILE *f, const struct kb_exp *x, const char *png,
@@ -98,6 +98,7 @@ static int plot_leak_bits(struct kb_exp *x, FILE *f)
 				sep, kb_exp_leak(&r->m), colors[s],
 				exp_out_scheme_title(s),
 				s == KB_EXP_MSBF ? "variable header" :
+				s == KB_EXP_YESNO ? "256-bit zFilter + no filter" :
 						   "256-bit zFilter");
 		}
 		sep = ", \\\n     ";

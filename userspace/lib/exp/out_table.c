@@ -30,6 +30,8 @@ const char *exp_out_scheme_title(__u32 s)
 		return "LIPSIN d=8";
 	case KB_EXP_MSBF:
 		return "MSBF";
+	case KB_EXP_YESNO:
+		return "yes-no";
 	}
 	return "?";
 }
@@ -123,7 +125,8 @@ void kb_exp_print(const struct kb_exp *x, FILE *f)
 			snprintf(kk, sizeof(kk), "%.1f",
 				 (double)r->m.k_sum / r->m.k_ports);
 		else if (r->scheme == KB_EXP_LIPSIN1 ||
-			 r->scheme == KB_EXP_LIPSIN8)
+			 r->scheme == KB_EXP_LIPSIN8 ||
+			 r->scheme == KB_EXP_YESNO)
 			snprintf(kk, sizeof(kk), "%u",
 				 kb_exp_get_params(x)->lipsin_k);
 		snprintf(pred, sizeof(pred), "%.3e",

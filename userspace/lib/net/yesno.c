@@ -105,15 +105,17 @@ static __u32 yn_fill_no(const struct kb_lids *l, const struct kb_tree *tr,
 	return left;
 }
 
-/* Is (fp, fill) better than what @best has? */
-static int yn_better(const struct kb_yn_result *best, int have, __u32 fp,
-		     __u32 fill)
+/* Is @cur better than @best: fewer false positives, a shorter header, less fill? */
+static int yn_better(const struct kb_yn_result *best, int have,
+		     const struct kb_yn_result *cur)
 {
 	if (!have)
 		return 1;
-	if (fp != best->fp)
-		return fp < best->fp;
-	return fill < best->fill;
+	if (cur->fp != best->fp)
+		return cur->fp < best->fp;
+	if (cur->no.bytes != best->no.bytes)
+		return cur->no.bytes < best->no.bytes;
+	return cur->fill < best->fill;
 }
 
 /* Try every draw for tag set @yt; keep the best in @best. */
@@ -134,7 +136,7 @@ static void yn_try_tag(const struct kb_lids *l, const struct kb_tree *tr,
 	for (seed = 0; seed < (yt->nfp ? p->nseeds : 1); seed++) {
 		cur.no.seed = (__u8)seed;
 		cur.fp = yn_fill_no(l, tr, yt, &cur);
-		if (yn_better(best, *have, cur.fp, cur.fill)) {
+		if (yn_better(best, *have, &cur)) {
 			*best = cur;
 			*have = 1;
 		}
@@ -192,7 +194,7 @@ int kb_yn_build(const struct kb_lids *l, const struct kb_tree *tr,
 	if (err)
 		return err;
 	for (yt.tag = 0; yt.tag < pr.ntags; yt.tag++) {
-		if (have && !best.fp)
+		if (have && !best.fp && !best.no.bytes)
 			break;
 		yn_yes(l, tr, yt.tag, &yt.zf);
 		yt.fill = kb_ipbf_zf_fill(&yt.zf);
