@@ -40,7 +40,9 @@ static inline int port_scheme(__u32 s)
 
 /* out_table.c */
 const char *exp_out_scheme_title(__u32 s);
+const char *exp_out_scheme_color(__u32 s);
 void exp_out_describe(const struct kb_exp *x, char *buf, size_t len);
+double exp_out_switch_ports(const struct kb_exp *x);
 void exp_out_sw_stats(const struct kb_exp *x, const struct kb_exp_run *r,
 		      double *mean, __u64 *max);
 

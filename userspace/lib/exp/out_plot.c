@@ -20,11 +20,6 @@
 
 #include "out_int.h"
 
-static const char *const colors[KB_EXP_NSCHEMES] = {
-	"#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b",
-};
-
 static void gp_head(FILE *f, const struct kb_exp *x, const char *png,
 		    const char *title)
 {
@@ -91,11 +86,11 @@ static int plot_leak_bits(struct kb_exp *x, FILE *f)
 		if (port_scheme(s)) {
 			fprintf(f, "%s\"summary.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):($%d > 0 ? $%d : NaN) with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s\"",
 				sep, SUM_SCHEME, kb_exp_scheme_name(s), SUM_BITS,
-				SUM_LEAK, SUM_LEAK, colors[s], exp_out_scheme_title(s));
+				SUM_LEAK, SUM_LEAK, exp_out_scheme_color(s), exp_out_scheme_title(s));
 		} else {
 			r = kb_exp_find_run(x, s, 0);
 			fprintf(f, "%s%.8g with lines lw 2 dt 2 lc rgb \"%s\" title \"%s (in-packet, %s)\"",
-				sep, kb_exp_leak(&r->m), colors[s],
+				sep, kb_exp_leak(&r->m), exp_out_scheme_color(s),
 				exp_out_scheme_title(s),
 				s == KB_EXP_MSBF ? "variable header" :
 						   "256-bit zFilter");
@@ -138,13 +133,13 @@ static int plot_by_size(struct kb_exp *x, FILE *f, int hdr)
 				continue;
 			fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):%d with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s, per packet\"",
 				sep, BY_SCHEME, kb_exp_scheme_name(s), BY_MID,
-				BY_HDR_PKT, colors[s], exp_out_scheme_title(s));
+				BY_HDR_PKT, exp_out_scheme_color(s), exp_out_scheme_title(s));
 			sep = ", \\\n     ";
 			if (s == KB_EXP_MSBF)
 				continue;
 			fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):%d with linespoints lw 2 dt 2 pt 6 lc rgb \"%s\" title \"%s, per group (all its packets)\"",
 				sep, BY_SCHEME, kb_exp_scheme_name(s), BY_MID,
-				BY_HDR_GRP, colors[s], exp_out_scheme_title(s));
+				BY_HDR_GRP, exp_out_scheme_color(s), exp_out_scheme_title(s));
 			continue;
 		}
 		if (!has_leak(x, s))
@@ -152,7 +147,7 @@ static int plot_by_size(struct kb_exp *x, FILE *f, int hdr)
 		fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" && $%d == %llu ? $%d : NaN):($%d > 0 ? $%d : NaN) with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s\"",
 			sep, BY_SCHEME, kb_exp_scheme_name(s), BY_BITS,
 			(unsigned long long)(port_scheme(s) ? p->ref_bits : 0),
-			BY_MID, BY_LEAK, BY_LEAK, colors[s], exp_out_scheme_title(s));
+			BY_MID, BY_LEAK, BY_LEAK, exp_out_scheme_color(s), exp_out_scheme_title(s));
 		sep = ", \\\n     ";
 	}
 	if (hdr)
