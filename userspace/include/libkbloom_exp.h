@@ -86,6 +86,10 @@ enum kb_exp_scheme {
 	KB_EXP_LIPSIN8,
 	KB_EXP_MSBF,
 	/* per-port schemes of the survey's variants: append here */
+	KB_EXP_CUCKOO,
+	KB_EXP_VICBF,
+	KB_EXP_DLEFT,
+	KB_EXP_PARTITIONED,
 	KB_EXP_NSCHEMES
 };
 

@@ -8,3 +8,7 @@
 EXP_SCHEME(KB_EXP_STANDARD, exp_scheme_standard)
 EXP_SCHEME(KB_EXP_BLOCKED, exp_scheme_blocked)
 EXP_SCHEME(KB_EXP_MCBF, exp_scheme_mcbf)
+EXP_SCHEME(KB_EXP_CUCKOO, exp_scheme_cuckoo)
+EXP_SCHEME(KB_EXP_VICBF, exp_scheme_vicbf)
+EXP_SCHEME(KB_EXP_DLEFT, exp_scheme_dleft)
+EXP_SCHEME(KB_EXP_PARTITIONED, exp_scheme_partitioned)
