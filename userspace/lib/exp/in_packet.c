@@ -77,24 +77,24 @@ static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
 	pk->trace = kb_sim_trace(w->sim, &pk->ntrace);
 }
 
-/* Per switch of the subtree: candidate links and their matches. */
-static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
-			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
-			struct kb_exp_run *acc)
+/* A no record that holds nothing (LIPSIN), a zFilter that holds no link. */
+static const struct kb_ipbf_no no_none;
+static const struct kb_ipbf_zf zf_none;
+
+/*
+ * Per switch of the subtree: its candidate links, and those that match
+ * the zFilter @zf in tag set @tag and are not in the no filter @no.
+ */
+static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
+		    const struct kb_ipbf_zf *zf, __u32 tag,
+		    const struct kb_ipbf_no *no, const __u8 *no_bits,
+		    struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
-	__u32 i, v, p, end, si, m;
+	__u32 i, v, p, end, si;
 
-	pk->cand = z->candidates;
-	pk->cand_fp = z->fp;
-	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
-		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
-	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
-	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
-	if (!acc)
-		return;
-	for (i = 0; i < tr->nnodes; i++) {
+	for (i = 0; acc && i < tr->nnodes; i++) {
 		v = tr->nodes[i];
 		if (t->nodes[v].kind != KB_NODE_SWITCH)
 			continue;
@@ -103,11 +103,29 @@ static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 		for (p = t->nodes[v].first_port; p < end; p++) {
 			if (p == tr->in_port[v] || tr->on_tree[p])
 				continue;
-			m = kb_ipbf_zf_match(&z->zf, kb_lid(x->lids, z->tag, p));
 			acc->sw_cand[si]++;
-			acc->sw_cand_fp[si] += m;
+			acc->sw_cand_fp[si] +=
+				kb_ipbf_zf_match(zf, kb_lid(x->lids, tag, p)) &&
+				!kb_ipbf_no_match(no_bits, no,
+						  kb_lhash(x->lids, tag, p));
 		}
 	}
+}
+
+/* Per switch of the subtree: candidate links and their matches. */
+static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
+			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
+			struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+
+	pk->cand = z->candidates;
+	pk->cand_fp = z->fp;
+	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
+		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
+	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
+	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
+	sw_cand(w, tr, &z->zf, z->tag, &no_none, NULL, acc);
 }
 
 /*
@@ -140,32 +158,6 @@ static __u32 join_path(struct exp_worker *w, const struct kb_tree *tr,
 	return n;
 }
 
-/* Per switch of the subtree: candidate links left by the yes-no header. */
-static void yesno_cand(struct exp_worker *w, const struct kb_tree *tr,
-		       const struct kb_yn_result *y, struct kb_exp_run *acc)
-{
-	const struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
-	__u32 i, v, p, end, si, m;
-
-	for (i = 0; acc && i < tr->nnodes; i++) {
-		v = tr->nodes[i];
-		if (t->nodes[v].kind != KB_NODE_SWITCH)
-			continue;
-		si = x->sw_index[v];
-		end = t->nodes[v].first_port + t->nodes[v].nports;
-		for (p = t->nodes[v].first_port; p < end; p++) {
-			if (p == tr->in_port[v] || tr->on_tree[p])
-				continue;
-			m = kb_ipbf_zf_match(&y->zf, kb_lid(x->lids, y->tag, p)) &&
-			    !kb_ipbf_no_match(y->no_bits, &y->no,
-					      kb_lhash(x->lids, y->tag, p));
-			acc->sw_cand[si]++;
-			acc->sw_cand_fp[si] += m;
-		}
-	}
-}
-
 static int yesno_emit(struct exp_worker *w, const struct kb_exp_state *s,
 		      __u32 g, __u32 idx, pkt_fn fn, void *ctx,
 		      struct kb_exp_run *acc)
@@ -196,7 +188,7 @@ static int yesno_emit(struct exp_worker *w, const struct kb_exp_state *s,
 	pk.cand_fp = y.fp;
 	pk.fp_pred = y.fp;
 	pk.fp_pred_fill = y.fp;
-	yesno_cand(w, w->ct, &y, acc);
+	sw_cand(w, w->ct, &y.zf, y.tag, &y.no, y.no_bits, acc);
 	pkt_sim(w, w->ct, x->grp[g].src, len, &pk);
 	return fn(w, s, g, idx, &pk, ctx);
 }
@@ -272,7 +264,6 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 		      __u32 g, pkt_fn fn, void *ctx, struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
 	struct kb_msbf_params mp = {
 		.ntags = 1,
 		.start_fp = x->p.msbf_start_fp,
@@ -280,7 +271,6 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	};
 	struct kb_exp_pkt pk = { 0 };
 	struct kb_tree *tr = w->tr;
-	__u32 i, v, p, end, si;
 	int len;
 
 	len = kb_msbf_build(w->ms, x->lids, tr, &mp, w->hdr, EXP_HDR_MAX,
@@ -291,16 +281,7 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	/* false-positive free on the candidates by construction */
 	pk.cand = x->grp[g].cand;
-	for (i = 0; acc && i < tr->nnodes; i++) {
-		v = tr->nodes[i];
-		if (t->nodes[v].kind != KB_NODE_SWITCH)
-			continue;
-		si = x->sw_index[v];
-		end = t->nodes[v].first_port + t->nodes[v].nports;
-		for (p = t->nodes[v].first_port; p < end; p++)
-			if (p != tr->in_port[v] && !tr->on_tree[p])
-				acc->sw_cand[si]++;
-	}
+	sw_cand(w, tr, &zf_none, 0, &no_none, NULL, acc);	/* counts them */
 	pkt_sim(w, tr, x->grp[g].src, len, &pk);
 	return fn(w, s, g, 0, &pk, ctx);
 }
