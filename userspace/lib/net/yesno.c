@@ -185,7 +185,7 @@ int kb_yn_build(const struct kb_lids *l, const struct kb_tree *tr,
 	struct kb_yn_result best;
 	struct kb_yn_params pr;
 	struct yn_tag yt;
-	__u32 cand = 0;
+	__u32 cand = 0, i;
 	int have = 0, err;
 
 	if (!l || !tr || !r || l->topo != tr->topo || tr->src == KB_NONE)
@@ -207,9 +207,9 @@ int kb_yn_build(const struct kb_lids *l, const struct kb_tree *tr,
 		return -E2BIG;
 	best.candidates = cand;
 	best.excluded = 0;
-	for (cand = 0; cand < tr->nlinks; cand++)
+	for (i = 0; i < tr->nlinks; i++)
 		best.excluded += kb_ipbf_no_match(best.no_bits, &best.no,
-				kb_lhash(l, best.tag, tr->links[cand]));
+				kb_lhash(l, best.tag, tr->links[i]));
 	*r = best;
 	return 0;
 }
