@@ -341,7 +341,7 @@ TEST_F(ipkt, header_edges_dropped_and_counted)
 		{ "version 0", 14, 0, 0 },
 		{ "version 2", 14, 2, 0 },
 		{ "version 255", 14, 255, 0 },
-		{ "flag 0x02", 15, 0x02, 0 },
+		{ "flag 0x04 (0x02 is yes-no)", 15, 0x04, 0 },
 		{ "flag 0x80", 15, 0x80, 0 },
 		{ "hop limit 0", 16, 0, 0 },
 		{ "hop limit 1", 16, 1, 1 },
