@@ -52,67 +52,116 @@ static void load_refused(int ret, const void *out, int ver, int own)
 	check(ver || !own, "a valid image of the loader's type refused");
 }
 
-/* The type of a header that verified, with no saturation. */
-static int own_type(const uint8_t *b, size_t size, int ver, __u32 t1,
-		    __u32 t2)
+/* The header is of type @t1 or @t2 (not 0), with no saturation. */
+static int own_type(const uint8_t *b, size_t size, __u32 t1, __u32 t2)
 {
 	struct kbloom_image_hdr h;
 
-	if (ver || size < sizeof(h))
+	if (size < sizeof(h))
 		return 0;
 	memcpy(&h, b, sizeof(h));
-	return (h.type == t1 || h.type == t2) && !h.saturations;
+	return (h.type == t1 || (t2 && h.type == t2)) && !h.saturations;
 }
 
-static void oh_one(const uint8_t *b, size_t size, int ver)
+/* A family's loader and what a loaded filter is checked with. */
+struct sf_family {
+	const char *name;
+	__u32 type, type2;
+	int (*load)(const void *buf, size_t len, void **fp);
+	int (*save_alloc)(const void *f, void **buf, size_t *len);
+	int (*add)(void *f, const void *key, __u32 len);
+	int (*test)(const void *f, const void *key, __u32 len);
+	void (*destroy)(void *f);
+};
+
+static void family_one(const struct sf_family *fam, const uint8_t *b,
+		       size_t size, int ver)
 {
-	struct kbloom_oh *f = NULL;
+	int own = !ver && own_type(b, size, fam->type, fam->type2);
+	void *f = NULL, *img;
 	size_t len;
-	void *img;
 	int ret;
 
-	ret = kbloom_oh_load(b, size, &f);
+	ret = fam->load(b, size, &f);
 	if (ret) {
-		load_refused(ret, f, ver, own_type(b, size, ver,
-				KBLOOM_TYPE_ONE_HASHING, 0));
+		load_refused(ret, f, ver, own);
 		return;
 	}
-	check(!ver && own_type(b, size, 0, KBLOOM_TYPE_ONE_HASHING, 0),
-	      "one-hashing: loaded what kb_image_verify() refuses");
-	check(!kbloom_oh_save_alloc(f, &img, &len) && len == size &&
-	      !memcmp(img, b, size), "one-hashing: saved image differs");
+	if (!own) {
+		fprintf(stderr, "%s: ", fam->name);
+		check(0, "loaded what kb_image_verify() refuses");
+	}
+	check(!fam->save_alloc(f, &img, &len) && len == size &&
+	      !memcmp(img, b, size), "saved image differs");
 	free(img);
-	check(!kbloom_oh_add(f, sf_key, SF_KEY_LEN) &&
-	      kbloom_oh_test(f, sf_key, SF_KEY_LEN) == 1,
-	      "one-hashing: an added key is absent");
+	check(!fam->add(f, sf_key, SF_KEY_LEN) &&
+	      fam->test(f, sf_key, SF_KEY_LEN) == 1, "an added key is absent");
+	fam->destroy(f);
+}
+
+/* The families' functions on void pointers. */
+static int oh_load(const void *b, size_t n, void **f)
+{
+	return kbloom_oh_load(b, n, (struct kbloom_oh **)f);
+}
+
+static int oh_save(const void *f, void **b, size_t *n)
+{
+	return kbloom_oh_save_alloc(f, b, n);
+}
+
+static int oh_add(void *f, const void *k, __u32 n)
+{
+	return kbloom_oh_add(f, k, n);
+}
+
+static int oh_test(const void *f, const void *k, __u32 n)
+{
+	return kbloom_oh_test(f, k, n);
+}
+
+static void oh_destroy(void *f)
+{
 	kbloom_oh_destroy(f);
 }
 
-static void sb_one(const uint8_t *b, size_t size, int ver)
+static int sb_load(const void *b, size_t n, void **f)
 {
-	struct kbloom_sb *f = NULL;
-	size_t len;
-	void *img;
-	int ret;
+	return kbloom_sb_load(b, n, (struct kbloom_sb **)f);
+}
 
-	ret = kbloom_sb_load(b, size, &f);
-	if (ret) {
-		load_refused(ret, f, ver, own_type(b, size, ver,
-				KBLOOM_TYPE_ULTRA_FAST,
-				KBLOOM_TYPE_SPLIT_BLOCK));
-		return;
-	}
-	check(!ver && own_type(b, size, 0, KBLOOM_TYPE_ULTRA_FAST,
-			       KBLOOM_TYPE_SPLIT_BLOCK),
-	      "split-block: loaded what kb_image_verify() refuses");
-	check(!kbloom_sb_save_alloc(f, &img, &len) && len == size &&
-	      !memcmp(img, b, size), "split-block: saved image differs");
-	free(img);
-	check(!kbloom_sb_add(f, sf_key, SF_KEY_LEN) &&
-	      kbloom_sb_test(f, sf_key, SF_KEY_LEN) == 1,
-	      "split-block: an added key is absent");
+static int sb_save(const void *f, void **b, size_t *n)
+{
+	return kbloom_sb_save_alloc(f, b, n);
+}
+
+static int sb_add(void *f, const void *k, __u32 n)
+{
+	return kbloom_sb_add(f, k, n);
+}
+
+static int sb_test(const void *f, const void *k, __u32 n)
+{
+	return kbloom_sb_test(f, k, n);
+}
+
+static void sb_destroy(void *f)
+{
 	kbloom_sb_destroy(f);
 }
+
+static const struct sf_family sf_oh = {
+	.name = "one-hashing", .type = KBLOOM_TYPE_ONE_HASHING,
+	.load = oh_load, .save_alloc = oh_save, .add = oh_add,
+	.test = oh_test, .destroy = oh_destroy,
+};
+
+static const struct sf_family sf_sb = {
+	.name = "split-block", .type = KBLOOM_TYPE_ULTRA_FAST,
+	.type2 = KBLOOM_TYPE_SPLIT_BLOCK,
+	.load = sb_load, .save_alloc = sb_save, .add = sb_add,
+	.test = sb_test, .destroy = sb_destroy,
+};
 
 static void parquet_one(const uint8_t *b, size_t size)
 {
@@ -141,8 +190,8 @@ static void one_input(const uint8_t *b, size_t size)
 {
 	int ver = kb_image_verify(b, size);
 
-	oh_one(b, size, ver);
-	sb_one(b, size, ver);
+	family_one(&sf_oh, b, size, ver);
+	family_one(&sf_sb, b, size, ver);
 	parquet_one(b, size);
 }
 

@@ -5,11 +5,8 @@
  * one kb_hash() of the key.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "onehash_int.h"
-#include "../create_v3.h"
 #include "uapi/kbloom_partitioned.h"
 
 int kboh_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
@@ -19,25 +16,17 @@ int kboh_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 
 	if (s->type != KBLOOM_TYPE_ONE_HASHING || kb_shape_check(s))
 		return -EINVAL;
-	f = aligned_alloc(KBOH_CACHELINE, sizeof(*f));
+	f = aligned_alloc(KBA_CACHELINE, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
-	f->s = *s;
-	if (kb_oh_sizes(s->buckets, s->k, f->sizes))
-		goto err_free_filter;
-	f->nwords = kb_shape_words(s);
-	f->words = kb_v3_words_alloc(f->nwords);
-	if (!f->words)
-		goto err_free_filter;
-	f->hash_id = hash_id;
-	f->seed = seed;
+	if (kb_oh_sizes(s->buckets, s->k, f->sizes) ||
+	    kba_init(&f->a, s, hash_id, seed)) {
+		free(f);
+		return -ENOMEM;
+	}
 	*fp = f;
 	return 0;
-
-err_free_filter:
-	free(f);
-	return -ENOMEM;
 }
 
 static int kboh_create(const struct kb_shape *s, const struct kbloom_opts *o,
@@ -51,8 +40,8 @@ static int kboh_create(const struct kb_shape *s, const struct kbloom_opts *o,
 	if (ret)
 		return ret;
 	ret = kboh_new(s, hash_id, seed, fp);
-	if (!ret && o && o->name)
-		strncpy((*fp)->name, o->name, KBLOOM_NAME_LEN - 1);
+	if (!ret)
+		kba_name(&(*fp)->a, o);
 	return ret;
 }
 
@@ -87,8 +76,8 @@ int kbloom_oh_create(__u64 n, __u64 p_pico, const struct kbloom_opts *opts,
 	ret = kboh_create(&s, opts, fp);
 	if (ret)
 		return ret;
-	(*fp)->capacity = n;
-	(*fp)->fpr_pico = p_pico;
+	(*fp)->a.capacity = n;
+	(*fp)->a.fpr_pico = p_pico;
 	return 0;
 }
 
@@ -96,19 +85,14 @@ void kbloom_oh_destroy(struct kbloom_oh *f)
 {
 	if (!f)
 		return;
-	free(f->words);
+	free(f->a.words);
 	free(f);
 }
 
 void kbloom_oh_clear(struct kbloom_oh *f)
 {
-	__u64 i;
-
-	if (!f)
-		return;
-	for (i = 0; i < f->nwords; i++)
-		__atomic_store_n(&f->words[i], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&f->inserted, 0, __ATOMIC_RELAXED);
+	if (f)
+		kba_clear(&f->a, &f->inserted);
 }
 
 /*
@@ -118,22 +102,21 @@ void kbloom_oh_clear(struct kbloom_oh *f)
 static int kboh_walk(const struct kbloom_oh *f, const void *key, __u32 len,
 		     bool add)
 {
-	__u64 h, bit, mask, *w;
+	const struct kb_bitarray *a;
 	int all = 1;
+	__u64 h, bit;
 	__u32 i;
 
 	if (!f || !key || len < 1 || len > KBLOOM_KEY_MAX)
 		return -EINVAL;
-	h = kb_hash(f->hash_id, f->seed, key, len);
-	for (i = 0; i < f->s.k; i++) {
-		bit = kb_oh_bit(h, i, f->sizes[i], f->s.buckets);
-		w = &f->words[bit >> 6];
-		mask = 1ULL << (bit & 63);
-		if (__atomic_load_n(w, __ATOMIC_RELAXED) & mask)
+	a = &f->a;
+	h = kb_hash(a->hash_id, a->seed, key, len);
+	for (i = 0; i < a->s.k; i++) {
+		bit = kb_oh_bit(h, i, f->sizes[i], a->s.buckets);
+		if (kba_mask(&a->words[bit >> 6], 1ULL << (bit & 63), add))
 			continue;
 		if (!add)
 			return 0;
-		__atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
 		all = 0;
 	}
 	return all;
@@ -172,22 +155,18 @@ double kbloom_oh_fpr(const __u32 *sizes, __u32 k, __u64 n)
 
 int kbloom_oh_stats(const struct kbloom_oh *f, struct kbloom_oh_stats *st)
 {
-	__u64 i;
-
 	if (!f || !st)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	st->shape = f->s;
+	st->shape = f->a.s;
 	memcpy(st->sizes, f->sizes, sizeof(st->sizes));
-	st->hash_id = f->hash_id;
-	st->seed = f->seed;
-	st->capacity = f->capacity;
-	st->fpr_pico = f->fpr_pico;
-	st->bytes = f->nwords * 8;
+	st->hash_id = f->a.hash_id;
+	st->seed = f->a.seed;
+	st->capacity = f->a.capacity;
+	st->fpr_pico = f->a.fpr_pico;
+	st->bytes = f->a.nwords * 8;
 	st->inserted = __atomic_load_n(&f->inserted, __ATOMIC_RELAXED);
-	for (i = 0; i < f->nwords; i++)
-		st->ones += kb_popcount64(__atomic_load_n(&f->words[i],
-							  __ATOMIC_RELAXED));
-	st->fpr_now = kbloom_oh_fpr(f->sizes, f->s.k, st->inserted);
+	st->ones = kba_ones(&f->a);
+	st->fpr_now = kbloom_oh_fpr(f->sizes, f->a.s.k, st->inserted);
 	return 0;
 }

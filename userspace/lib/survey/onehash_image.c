@@ -2,52 +2,32 @@
 /*
  * libkbloom one-hashing filters: version-3 images (uapi/kbloom_image.h):
  * the base header (k, m = k s), the geometry tail (buckets = s) and the
- * words little-endian.  Load verifies everything before it allocates.
+ * words little-endian (bitarray_v4a.h).  Load verifies everything before
+ * it allocates.
  */
-#include <stdlib.h>
-
 #include "onehash_int.h"
-#include "../image_v3.h"
-
-#define KBOH_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
 size_t kbloom_oh_image_size(const struct kbloom_oh *f)
 {
-	return f ? KBOH_HDR_LEN + f->nwords * 8 : 0;
+	return f ? kba_image_size(&f->a) : 0;
 }
 
 int kbloom_oh_save(const struct kbloom_oh *f, void *buf, size_t buf_len,
 		   size_t *image_len)
 {
-	struct kbloom_image_head hd;
-	int ret;
-
 	if (!f)
 		return -EINVAL;
-	ret = kb_image_v3_room(kbloom_oh_image_size(f), buf, buf_len,
-			       image_len);
-	if (ret)
-		return ret;
-	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
-			     __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
-			     f->name);
-	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
-	return 0;
+	return kba_save(&f->a, __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
+			buf, buf_len, image_len);
 }
 
 int kbloom_oh_save_alloc(const struct kbloom_oh *f, void **buf, size_t *len)
 {
-	size_t n;
-	int ret;
-
 	if (!f || !buf)
 		return -EINVAL;
-	n = kbloom_oh_image_size(f);
-	ret = kb_image_v3_alloc(n, buf, len);
-	if (!ret)
-		kbloom_oh_save(f, *buf, n, NULL);
-	return ret;
+	return kba_save_alloc(&f->a,
+			      __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
+			      buf, len);
 }
 
 int kbloom_oh_load(const void *buf, size_t len, struct kbloom_oh **fp)
@@ -59,19 +39,14 @@ int kbloom_oh_load(const void *buf, size_t len, struct kbloom_oh **fp)
 
 	if (!buf || !fp)
 		return -EINVAL;
-	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_ONE_HASHING, &hd);
+	ret = kba_verify(buf, len, KBLOOM_TYPE_ONE_HASHING, 0, &hd);
 	if (ret)
 		return ret;
-	/* a bit filter counts no saturation */
-	if (hd.h.saturations)
-		return -EBADMSG;
 	kb_image_shape(&hd.h, &hd.g, &s);
 	ret = kboh_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
-	kb_image_v3_words_in(buf, f->words, f->nwords);
-	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
-			    f->name);
+	kba_load(&f->a, buf, &hd, &f->inserted);
 	*fp = f;
 	return 0;
 }

@@ -5,11 +5,8 @@
  * clearing, statistics.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "splitblock_int.h"
-#include "../create_v3.h"
 
 int kbsb_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	     struct kbloom_sb **fp)
@@ -19,20 +16,15 @@ int kbsb_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	if (!kb_sb_block_bits(s->type) || kb_shape_check(s) ||
 	    !kb_type_hash_ok(s->type, hash_id))
 		return -EINVAL;
-	f = aligned_alloc(KBSB_CACHELINE, sizeof(*f));
+	f = aligned_alloc(KBA_CACHELINE, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	memset(f, 0, sizeof(*f));
-	f->s = *s;
-	f->block_words = kb_sb_block_bits(s->type) / 64;
-	f->nwords = kb_shape_words(s);
-	f->words = kb_v3_words_alloc(f->nwords);
-	if (!f->words) {
+	if (kba_init(&f->a, s, hash_id, seed)) {
 		free(f);
 		return -ENOMEM;
 	}
-	f->hash_id = hash_id;
-	f->seed = seed;
+	f->block_words = kb_sb_block_bits(s->type) / 64;
 	*fp = f;
 	return 0;
 }
@@ -55,31 +47,24 @@ static int kbsb_opts(__u32 type, const struct kbloom_opts *o,
 	return ret;
 }
 
-static int kbsb_create(const struct kb_shape *s, const struct kbloom_opts *o,
-		       struct kbloom_sb **fp)
-{
-	__u32 hash_id;
-	__u64 seed;
-	int ret;
-
-	ret = kbsb_opts(s->type, o, &hash_id, &seed);
-	if (ret)
-		return ret;
-	ret = kbsb_new(s, hash_id, seed, fp);
-	if (!ret && o && o->name)
-		strncpy((*fp)->name, o->name, KBLOOM_NAME_LEN - 1);
-	return ret;
-}
-
 int kbloom_sb_create_blocks(__u32 type, __u64 blocks,
 			    const struct kbloom_opts *opts,
 			    struct kbloom_sb **fp)
 {
 	struct kb_shape s = { .type = type, .buckets = blocks };
+	__u32 hash_id;
+	__u64 seed;
+	int ret;
 
 	if (!fp || !kb_sb_block_bits(type) || kb_shape_derive(&s))
 		return -EINVAL;
-	return kbsb_create(&s, opts, fp);
+	ret = kbsb_opts(type, opts, &hash_id, &seed);
+	if (ret)
+		return ret;
+	ret = kbsb_new(&s, hash_id, seed, fp);
+	if (!ret)
+		kba_name(&(*fp)->a, opts);
+	return ret;
 }
 
 /* Poisson keys per block beyond which every word is full (p = 1). */
@@ -143,8 +128,8 @@ int kbloom_sb_create(__u32 type, __u64 n, __u64 p_pico,
 	ret = kbloom_sb_create_blocks(type, z, opts, fp);
 	if (ret)
 		return ret;
-	(*fp)->capacity = n;
-	(*fp)->fpr_pico = p_pico;
+	(*fp)->a.capacity = n;
+	(*fp)->a.fpr_pico = p_pico;
 	return 0;
 }
 
@@ -152,38 +137,29 @@ void kbloom_sb_destroy(struct kbloom_sb *f)
 {
 	if (!f)
 		return;
-	free(f->words);
+	free(f->a.words);
 	free(f);
 }
 
 void kbloom_sb_clear(struct kbloom_sb *f)
 {
-	__u64 i;
-
-	if (!f)
-		return;
-	for (i = 0; i < f->nwords; i++)
-		__atomic_store_n(&f->words[i], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&f->inserted, 0, __ATOMIC_RELAXED);
+	if (f)
+		kba_clear(&f->a, &f->inserted);
 }
 
 int kbloom_sb_stats(const struct kbloom_sb *f, struct kbloom_sb_stats *st)
 {
-	__u64 i;
-
 	if (!f || !st)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	st->shape = f->s;
-	st->hash_id = f->hash_id;
-	st->seed = f->seed;
-	st->capacity = f->capacity;
-	st->fpr_pico = f->fpr_pico;
-	st->bytes = f->nwords * 8;
+	st->shape = f->a.s;
+	st->hash_id = f->a.hash_id;
+	st->seed = f->a.seed;
+	st->capacity = f->a.capacity;
+	st->fpr_pico = f->a.fpr_pico;
+	st->bytes = f->a.nwords * 8;
 	st->inserted = __atomic_load_n(&f->inserted, __ATOMIC_RELAXED);
-	for (i = 0; i < f->nwords; i++)
-		st->ones += kb_popcount64(__atomic_load_n(&f->words[i],
-							  __ATOMIC_RELAXED));
-	st->fpr_now = kbloom_sb_fpr(f->s.type, f->s.m, st->inserted);
+	st->ones = kba_ones(&f->a);
+	st->fpr_now = kbloom_sb_fpr(f->a.s.type, f->a.s.m, st->inserted);
 	return 0;
 }

@@ -2,67 +2,33 @@
 /*
  * libkbloom split-block filters: version-3 images (uapi/kbloom_image.h:
  * the base header, the geometry tail with the block count in @buckets,
- * the words little-endian) and Parquet's raw bitset, which is the same
- * words' bytes.  Loads verify everything before they allocate.
+ * the words little-endian; bitarray_v4a.h) and Parquet's raw bitset,
+ * which is the same words' bytes.  Loads verify everything before they
+ * allocate.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "splitblock_int.h"
-#include "../image_v3.h"
-
-#define KBSB_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
 
 size_t kbloom_sb_image_size(const struct kbloom_sb *f)
 {
-	return f ? KBSB_HDR_LEN + f->nwords * 8 : 0;
+	return f ? kba_image_size(&f->a) : 0;
 }
 
 int kbloom_sb_save(const struct kbloom_sb *f, void *buf, size_t buf_len,
 		   size_t *image_len)
 {
-	struct kbloom_image_head hd;
-	int ret;
-
 	if (!f)
 		return -EINVAL;
-	ret = kb_image_v3_room(kbloom_sb_image_size(f), buf, buf_len,
-			       image_len);
-	if (ret)
-		return ret;
-	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
-			     __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
-			     f->name);
-	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
-	return 0;
+	return kba_save(&f->a, __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
+			buf, buf_len, image_len);
 }
 
 int kbloom_sb_save_alloc(const struct kbloom_sb *f, void **buf, size_t *len)
 {
-	size_t n;
-	int ret;
-
 	if (!f || !buf)
 		return -EINVAL;
-	n = kbloom_sb_image_size(f);
-	ret = kb_image_v3_alloc(n, buf, len);
-	if (!ret)
-		kbloom_sb_save(f, *buf, n, NULL);
-	return ret;
-}
-
-/* The header of a split-block image of either type into @hd. */
-static int kbsb_verify(const void *buf, size_t len,
-		       struct kbloom_image_head *hd)
-{
-	int ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_ULTRA_FAST, hd);
-
-	if (ret == -EOPNOTSUPP)
-		ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_SPLIT_BLOCK, hd);
-	if (!ret && hd->h.saturations)
-		return -EBADMSG;	/* a bit filter counts none */
-	return ret;
+	return kba_save_alloc(&f->a,
+			      __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
+			      buf, len);
 }
 
 int kbloom_sb_load(const void *buf, size_t len, struct kbloom_sb **fp)
@@ -74,16 +40,15 @@ int kbloom_sb_load(const void *buf, size_t len, struct kbloom_sb **fp)
 
 	if (!buf || !fp)
 		return -EINVAL;
-	ret = kbsb_verify(buf, len, &hd);
+	ret = kba_verify(buf, len, KBLOOM_TYPE_ULTRA_FAST,
+			 KBLOOM_TYPE_SPLIT_BLOCK, &hd);
 	if (ret)
 		return ret;
 	kb_image_shape(&hd.h, &hd.g, &s);
 	ret = kbsb_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
-	kb_image_v3_words_in(buf, f->words, f->nwords);
-	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
-			    f->name);
+	kba_load(&f->a, buf, &hd, &f->inserted);
 	*fp = f;
 	return 0;
 }
@@ -108,9 +73,9 @@ int kbloom_sb_parquet_import(const void *bitset, size_t len,
 	if (ret)
 		return ret;
 	/* the same little-endian words as an image's payload */
-	for (i = 0; i < f->nwords; i++) {
+	for (i = 0; i < f->a.nwords; i++) {
 		memcpy(&w, (const __u8 *)bitset + i * 8, 8);
-		f->words[i] = kb_le64(w);
+		f->a.words[i] = kb_le64(w);
 	}
 	*fp = f;
 	return 0;
@@ -119,14 +84,14 @@ int kbloom_sb_parquet_import(const void *bitset, size_t len,
 /* A filter Parquet reads: SBBF, xxHash64, seed 0, at most 128 MiB. */
 static bool kbsb_parquet_ok(const struct kbloom_sb *f)
 {
-	return f->s.type == KBLOOM_TYPE_SPLIT_BLOCK &&
-	       f->hash_id == KBLOOM_HASH_XXH64 && !f->seed &&
-	       f->nwords * 8 <= KB_SBBF_BYTES_MAX;
+	return f->a.s.type == KBLOOM_TYPE_SPLIT_BLOCK &&
+	       f->a.hash_id == KBLOOM_HASH_XXH64 && !f->a.seed &&
+	       f->a.nwords * 8 <= KB_SBBF_BYTES_MAX;
 }
 
 size_t kbloom_sb_parquet_size(const struct kbloom_sb *f)
 {
-	return f && kbsb_parquet_ok(f) ? f->nwords * 8 : 0;
+	return f && kbsb_parquet_ok(f) ? f->a.nwords * 8 : 0;
 }
 
 int kbloom_sb_parquet_export(const struct kbloom_sb *f, void *buf,
@@ -139,10 +104,10 @@ int kbloom_sb_parquet_export(const struct kbloom_sb *f, void *buf,
 		return -EINVAL;
 	if (!kbsb_parquet_ok(f))
 		return -EOPNOTSUPP;
-	if (buf_len < f->nwords * 8)
+	if (buf_len < f->a.nwords * 8)
 		return -EMSGSIZE;
-	for (i = 0; i < f->nwords; i++) {
-		w = kb_le64(__atomic_load_n(&f->words[i], __ATOMIC_RELAXED));
+	for (i = 0; i < f->a.nwords; i++) {
+		w = kb_le64(__atomic_load_n(&f->a.words[i], __ATOMIC_RELAXED));
 		memcpy(out + i * 8, &w, 8);
 	}
 	return 0;

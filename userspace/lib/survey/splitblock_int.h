@@ -7,30 +7,20 @@
  *   splitblock_keys.c   add and test (kb_sb_block(), kb_sb_mask())
  *   splitblock_image.c  version-3 images, Parquet's raw bitset
  *
- * Words are read with relaxed atomic loads and bits set with relaxed
- * atomic OR.
+ * The bit array and its image are bitarray_v4a.h's.
  */
 #ifndef _KBLOOM_SPLITBLOCK_INT_H
 #define _KBLOOM_SPLITBLOCK_INT_H
 
-#include "libkbloom_survey.h"
+#include "bitarray_v4a.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_var_splitblock.h"
 
-#define KBSB_CACHELINE	64
-
 struct kbloom_sb {
-	__u64 *words;
-	__u64 nwords;
-	struct kb_shape s;
+	struct kb_bitarray a;
 	__u32 block_words;	/* 64-bit words per block: 8 or 4 */
-	__u32 hash_id;
-	__u64 seed;
-	__u64 capacity;
-	__u64 fpr_pico;
-	char name[KBLOOM_NAME_LEN];
 	/* written by every add: off the read-mostly line */
-	__u64 inserted __attribute__((aligned(KBSB_CACHELINE)));
+	__u64 inserted __attribute__((aligned(KBA_CACHELINE)));
 };
 
 /* splitblock.c: a zeroed filter of shape @s (checked here). */

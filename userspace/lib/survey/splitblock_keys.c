@@ -16,15 +16,14 @@ static int kbsb_walk(const struct kbloom_sb *f, __u64 h, bool add)
 	int all = 1;
 	__u32 j;
 
-	kb_sb_mask(h, f->s.type, mask);
-	w = &f->words[(__u64)kb_sb_block(h, f->s.buckets) * f->block_words];
+	kb_sb_mask(h, f->a.s.type, mask);
+	w = &f->a.words[(__u64)kb_sb_block(h, f->a.s.buckets) *
+			f->block_words];
 	for (j = 0; j < f->block_words; j++) {
-		if ((__atomic_load_n(&w[j], __ATOMIC_RELAXED) & mask[j]) ==
-		    mask[j])
+		if (kba_mask(&w[j], mask[j], add))
 			continue;
 		if (!add)
 			return 0;
-		__atomic_fetch_or(&w[j], mask[j], __ATOMIC_RELAXED);
 		all = 0;
 	}
 	return all;
@@ -54,12 +53,13 @@ int kbloom_sb_add(struct kbloom_sb *f, const void *key, __u32 len)
 {
 	if (!kbsb_key_ok(f, key, len))
 		return -EINVAL;
-	return kbloom_sb_add_hash(f, kb_hash(f->hash_id, f->seed, key, len));
+	return kbloom_sb_add_hash(f, kb_hash(f->a.hash_id, f->a.seed, key,
+					     len));
 }
 
 int kbloom_sb_test(const struct kbloom_sb *f, const void *key, __u32 len)
 {
 	if (!kbsb_key_ok(f, key, len))
 		return -EINVAL;
-	return kbsb_walk(f, kb_hash(f->hash_id, f->seed, key, len), false);
+	return kbsb_walk(f, kb_hash(f->a.hash_id, f->a.seed, key, len), false);
 }
