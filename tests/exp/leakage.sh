@@ -13,7 +13,9 @@
 #            all-schemes   the acceptance run with every scheme (schemes
 #                          all: the survey variants' per-port schemes too),
 #                          its leak_lost_vs_bits.png copied to
-#                          docs/leakage-all-schemes.png (committed);
+#                          docs/leakage-all-schemes.png (committed), the
+#                          table of docs/leakage.md in schemes.md
+#                          (tests/exp/schemes_table.sh);
 #          each into build/leakage/<case>/ (CSV files, plots, plot_*.gp,
 #          the table in table.txt, the time in time.txt), and the plots of
 #          the acceptance run copied to docs/leakage-*.png (ignored by git:
@@ -53,6 +55,8 @@ if [ "$what" = model ] || [ "$what" = all ]; then
 		sizes uniform:1:1024 seed 1 threads 2 schemes all
 	cp "$out/all-schemes/leak_lost_vs_bits.png" \
 		docs/leakage-all-schemes.png
+	tests/exp/schemes_table.sh "$out/all-schemes/summary.csv" \
+		> "$out/all-schemes/schemes.md"
 fi
 if [ "$what" = emulate ] || [ "$what" = all ]; then
 	if [ "$(id -u)" != 0 ]; then
