@@ -11,7 +11,9 @@
  *             packet per group from its source, forwarded over the
  *             topology by the control plane of libkbloom_net (trees,
  *             zFilters, MSBF headers, kb_sim_run) and by per-port filters
- *             of libkbloom (standard, blocked) and MC-BF (kb_mcbf);
+ *             of libkbloom (standard, blocked) and MC-BF (kb_mcbf), and
+ *             with `schemes all` the survey's variants as model-only
+ *             per-port schemes (cuckoo, VI-CBF, d-left, partitioned, ...);
  *   emulation (kb_exp_emulate)  the same packets on the real XDP
  *             programs, one network namespace per switch and per host,
  *             veth links; the leaks are read from the programs' per-port
@@ -42,7 +44,11 @@
  *   lipsin8   lipsin_k bits, best of d = 1 or 8 tag sets; a tree too large
  *             for the fill limit is split into several packets, each with
  *             the zFilter of a subtree;
- *   msbf      a multi-stage header, false-positive free by construction.
+ *   msbf      a multi-stage header, false-positive free by construction;
+ *   cuckoo, vicbf, dleft, partitioned, ...  per-port structures of M bits
+ *             of libkbloom's variants (userspace/lib/exp/scheme_*.c), model
+ *             only; one that may miss a present group (may_fn) does not
+ *             send it on that tree link: lost deliveries.
  *
  * Metrics (per scheme, per filter size M for the per-port schemes):
  *   leakage ratio  transmissions on links outside the packet's tree /
@@ -521,7 +527,8 @@ __u32 kb_exp_ngroups(const struct kb_exp *x);
 /*
  * The per-port filter of a switch port (global port id) in a state of a
  * per-port scheme: its words (native order, blocked: 64-byte blocks) and
- * geometry; -ENOENT for a port without a filter (a host's).
+ * geometry; -ENOENT for a port without a filter (a host's);
+ * -EOPNOTSUPP for a model-only per-port scheme (no XDP data path holds it).
  */
 struct kb_exp_port_filter {
 	__u32 type;
