@@ -191,19 +191,20 @@ TEST(scheme_survey_iv_a)
 				     KB_EXP_SBBF };
 	const struct kb_exp_run *r;
 	struct kb_exp_params p;
-	struct kb_exp *x;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
 	double meas, pred;
 	__u32 i;
 
 	params(&p, 0, 2);
+	p.ft_k = 8;
 	p.groups = 1500;
 	p.size_max = 64;
 	p.nbits = 1;
 	p.bits[0] = 2048;
 	for (i = 0; i < 3; i++)
 		p.schemes |= KB_EXP_S(sch[i]);
-	x = run(_metadata, &p);
-	ASSERT_NE(NULL, x);
+	ASSERT_EQ(0, model(&p, &x, why, sizeof(why))) TH_LOG("%s", why);
 	for (i = 0; i < 3; i++) {
 		r = kb_exp_find_run(x, sch[i], 2048);
 		ASSERT_NE(NULL, r);
