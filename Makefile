@@ -351,7 +351,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz splitblock_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -408,6 +408,17 @@ $(B)/fuzz/ipbf_fuzz: tests/fuzz/ipbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_IPBF_S
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_IPBF_SRCS) -lm -lpthread
+
+# the survey IV loaders with images: one-hashing, split-block, Parquet bitsets
+FUZZ_SB_SRCS := $(addprefix userspace/lib/survey/,onehash.c onehash_image.c \
+	splitblock.c splitblock_keys.c splitblock_image.c)
+$(B)/fuzz/splitblock_fuzz: tests/fuzz/splitblock_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_SB_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/survey/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_SB_SRCS) -lm
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

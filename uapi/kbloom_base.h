@@ -89,9 +89,22 @@ static inline int kb_type_may_fn(__u32 type)
 enum kbloom_hash_id {
 	KBLOOM_HASH_FAST = 1,		/* seeded 64-bit multiply-mix hash */
 	KBLOOM_HASH_SIPHASH13 = 2,	/* SipHash-1-3 keyed PRF */
-	/* 3 is reserved for xxHash64 (Parquet split-block filters) */
+	/*
+	 * xxHash64 (Collet), the hash of Apache Parquet's split-block
+	 * filters: only KBLOOM_TYPE_SPLIT_BLOCK accepts it (kb_type_hash_ok()),
+	 * so it stays above KBLOOM_HASH_MAX, the last id every type accepts.
+	 */
+	KBLOOM_HASH_XXH64 = 3,
 	KBLOOM_HASH_MAX = KBLOOM_HASH_SIPHASH13,
 };
+
+/* A hash id that filters of @type accept (images, creation). */
+static inline int kb_type_hash_ok(__u32 type, __u32 hash_id)
+{
+	if (hash_id == KBLOOM_HASH_XXH64)
+		return type == KBLOOM_TYPE_SPLIT_BLOCK;
+	return hash_id >= KBLOOM_HASH_FAST && hash_id <= KBLOOM_HASH_MAX;
+}
 
 #define KBLOOM_BLOCK_BITS	512U	/* one 64-byte cache line */
 #define KBLOOM_BLOCK_BYTES	64U

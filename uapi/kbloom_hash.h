@@ -20,6 +20,12 @@
  * finalization rounds; Aumasson and Bernstein), a keyed pseudo-random
  * function for filters that see adversarial keys.  The 128-bit SipHash key
  * is expanded from the 64-bit seed: k0 = seed, k1 = fmix64(seed ^ KB_P2).
+ *
+ * KBLOOM_HASH_XXH64: xxHash64 (Yann Collet's specification, xxhash.com
+ * doc/xxhash_spec.md), the hash Apache Parquet's split-block filters take
+ * with seed 0.  Only the split-block type accepts it (kb_type_hash_ok());
+ * BPF programs serve no such type, so their build leaves it out of
+ * kb_hash().  It reads keys of any length.
  */
 #ifndef _UAPI_KBLOOM_HASH_H
 #define _UAPI_KBLOOM_HASH_H
@@ -31,6 +37,7 @@
 #define KB_P2	0xC2B2AE3D27D4EB4FULL
 #define KB_P3	0x165667B19E3779F9ULL
 #define KB_P4	0x85EBCA77C2B2AE63ULL
+#define KB_P5	0x27D4EB2F165667C5ULL
 
 static inline __u64 kb_rotl64(__u64 x, unsigned int r)
 {
@@ -169,6 +176,58 @@ static inline __u64 kb_hash_sip13(__u64 seed, const void *key, __u32 len)
 	return kb_siphash(seed, kb_sip_k1(seed), key, len, 1, 3);
 }
 
+/* xxHash64's stripe round: one 8-byte lane into an accumulator. */
+static inline __u64 kb_xxh64_round(__u64 acc, __u64 lane)
+{
+	acc += lane * KB_P2;
+	return kb_rotl64(acc, 31) * KB_P1;
+}
+
+/* The four accumulators of inputs of 32 bytes or more, converged. */
+static inline __u64 kb_xxh64_stripes(__u64 seed, const __u8 *p, __u64 len)
+{
+	__u64 v[4] = { seed + KB_P1 + KB_P2, seed + KB_P2, seed, seed - KB_P1 };
+	__u64 off, h;
+	__u32 i;
+
+	for (off = 0; off + 32 <= len; off += 32)
+		for (i = 0; i < 4; i++)
+			v[i] = kb_xxh64_round(v[i], kb_load_le64(p + off + 8 * i));
+	h = kb_rotl64(v[0], 1) + kb_rotl64(v[1], 7) + kb_rotl64(v[2], 12) +
+	    kb_rotl64(v[3], 18);
+	for (i = 0; i < 4; i++) {
+		h ^= kb_xxh64_round(0, v[i]);
+		h = h * KB_P1 + KB_P4;
+	}
+	return h;
+}
+
+/* xxHash64 of len bytes (any length, 0 included) under seed. */
+static inline __u64 kb_hash_xxh64(__u64 seed, const void *key, __u64 len)
+{
+	const __u8 *p = (const __u8 *)key;
+	__u64 h, off = len & ~31ULL;
+
+	h = len >= 32 ? kb_xxh64_stripes(seed, p, len) : seed + KB_P5;
+	h += len;
+	for (; off + 8 <= len; off += 8)
+		h = kb_fast_lane(h, kb_load_le64(p + off));
+	if (off + 4 <= len) {
+		h ^= kb_load_le(p + off, 4) * KB_P1;
+		h = kb_rotl64(h, 23) * KB_P2 + KB_P3;
+		off += 4;
+	}
+	for (; off < len; off++) {
+		h ^= p[off] * KB_P5;
+		h = kb_rotl64(h, 11) * KB_P1;
+	}
+	h ^= h >> 33;
+	h *= KB_P2;
+	h ^= h >> 29;
+	h *= KB_P3;
+	return h ^ (h >> 32);
+}
+
 /*
  * The key hash of a filter.  Callers validate hash_id and len when the
  * filter or the key enters the system; an unknown id hashes as
@@ -179,6 +238,10 @@ static inline __u64 kb_hash(__u32 hash_id, __u64 seed, const void *key,
 {
 	if (hash_id == KBLOOM_HASH_SIPHASH13)
 		return kb_hash_sip13(seed, key, len);
+#ifndef __bpf__
+	if (hash_id == KBLOOM_HASH_XXH64)
+		return kb_hash_xxh64(seed, key, len);
+#endif
 	return kb_hash_fast(seed, key, len);
 }
 

@@ -29,7 +29,8 @@
  *   -EPROTONOSUPPORT  unknown version;
  *   -EBADMSG          hdr_len, flags or a reserved field not as defined;
  *   -EMSGSIZE         image shorter than hdr_len;
- *   -EOPNOTSUPP       unknown type or hash id;
+ *   -EOPNOTSUPP       unknown type or hash id, or a hash id the type
+ *                     does not take (kb_type_hash_ok());
  *   -EBADMSG          a type of the other version; inconsistent
  *                     parameters (k, m, block_bits, counter_bits,
  *                     payload_len, saturations on a bit filter, an invalid
@@ -309,8 +310,7 @@ static inline int kb_image_check(const struct kbloom_image_hdr *h, __u64 total)
 		return -EBADMSG;
 	if (total < kb_image_hdr_len_of(v))
 		return -EMSGSIZE;
-	if (!kb_type_known(h->type) ||
-	    h->hash_id < KBLOOM_HASH_FAST || h->hash_id > KBLOOM_HASH_MAX)
+	if (!kb_type_known(h->type) || !kb_type_hash_ok(h->type, h->hash_id))
 		return -EOPNOTSUPP;
 	if (v == KBLOOM_IMAGE_VERSION && (!kb_type_classic(h->type) ||
 					  !kb_image_params_ok(h)))

@@ -45,6 +45,10 @@
 #define KB_STABLE_P_MAX		4096U	/* stable: decrements per insert */
 #define KB_WIN_L_MIN		1U
 #define KB_WIN_L_MAX		32U
+#define KB_OH_SLICE_MIN		256ULL	/* one-hashing: 54 primes below */
+#define KB_SB_K			8U	/* split-block: words per block */
+#define KB_UF_BLOCK_BITS	512U	/* ultra-fast: 8 x 64-bit words */
+#define KB_SBBF_BLOCK_BITS	256U	/* Parquet: 8 x 32-bit words */
 
 /**
  * struct kb_shape - the geometry of a filter's array
@@ -105,6 +109,9 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 		return s->fp_bits + s->counter_bits;
 	case KBLOOM_TYPE_PARTITIONED:
 	case KBLOOM_TYPE_AGE_PARTITIONED:
+	case KBLOOM_TYPE_ONE_HASHING:
+	case KBLOOM_TYPE_ULTRA_FAST:
+	case KBLOOM_TYPE_SPLIT_BLOCK:
 		return 1;
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
@@ -239,6 +246,41 @@ static inline int kb_win_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * One-hashing (kbloom_var_onehash.h): k partitions in slices of s =
+ * @buckets bits, s a multiple of 64 and at least KB_OH_SLICE_MIN (so k
+ * distinct primes fit below it), m = k s.
+ */
+static inline int kb_oh_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->tables ||
+	    s->vi_l || s->update)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->buckets < KB_OH_SLICE_MIN || (s->buckets & 63) ||
+	    s->buckets > KBLOOM_M_MAX / s->k)
+		return 0;
+	return s->m == s->buckets * s->k;
+}
+
+/*
+ * Split-block, ultra-fast and Parquet (kbloom_var_splitblock.h): k = 8,
+ * z = @buckets blocks of B bits (512 or 256), m = z B.
+ */
+static inline int kb_sb_shape_ok(const struct kb_shape *s)
+{
+	__u64 b = s->type == KBLOOM_TYPE_ULTRA_FAST ? KB_UF_BLOCK_BITS :
+						      KB_SBBF_BLOCK_BITS;
+
+	if (s->counter_bits || s->fp_bits || s->slots || s->tables ||
+	    s->vi_l || s->update)
+		return 0;
+	if (s->k != KB_SB_K || !s->buckets || s->buckets > KBLOOM_M_MAX / b)
+		return 0;
+	return s->m == s->buckets * b;
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -271,6 +313,13 @@ static inline int kb_shape_check(const struct kb_shape *s)
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 		ok = kb_win_shape_ok(s);
 		break;
+	case KBLOOM_TYPE_ONE_HASHING:
+		ok = kb_oh_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_ULTRA_FAST:
+	case KBLOOM_TYPE_SPLIT_BLOCK:
+		ok = kb_sb_shape_ok(s);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -302,6 +351,15 @@ static inline int kb_shape_derive(struct kb_shape *s)
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 		s->m = s->k <= KBLOOM_K_MAX && s->tables <= KB_WIN_L_MAX ?
 		       s->buckets * (s->k + s->tables) : 0;
+		break;
+	case KBLOOM_TYPE_ONE_HASHING:
+		s->m = s->buckets * (s->k <= KBLOOM_K_MAX ? s->k : 0);
+		break;
+	case KBLOOM_TYPE_ULTRA_FAST:
+	case KBLOOM_TYPE_SPLIT_BLOCK:
+		s->k = KB_SB_K;
+		s->m = s->buckets * (s->type == KBLOOM_TYPE_ULTRA_FAST ?
+				     KB_UF_BLOCK_BITS : KB_SBBF_BLOCK_BITS);
 		break;
 	default:
 		break;

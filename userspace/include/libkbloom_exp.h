@@ -11,7 +11,9 @@
  *             packet per group from its source, forwarded over the
  *             topology by the control plane of libkbloom_net (trees,
  *             zFilters, MSBF headers, kb_sim_run) and by per-port filters
- *             of libkbloom (standard, blocked) and MC-BF (kb_mcbf);
+ *             of libkbloom (standard, blocked) and MC-BF (kb_mcbf), and
+ *             with `schemes all` the survey's variants as model-only
+ *             per-port schemes (cuckoo, VI-CBF, d-left, partitioned, ...);
  *   emulation (kb_exp_emulate)  the same packets on the real XDP
  *             programs, one network namespace per switch and per host,
  *             veth links; the leaks are read from the programs' per-port
@@ -45,7 +47,11 @@
  *   msbf      a multi-stage header, false-positive free by construction;
  *   yesno     lipsin8's zFilter plus a no filter of the candidate links
  *             it wrongly holds (kb_yn_build(): 64 bits, k = 2, no tree
- *             link ever excluded).
+ *             link ever excluded);
+ *   cuckoo, vicbf, dleft, partitioned, ...  per-port structures of M bits
+ *             of libkbloom's variants (userspace/lib/exp/scheme_*.c), model
+ *             only; one that may miss a present group (may_fn) does not
+ *             send it on that tree link: lost deliveries.
  *
  * Metrics (per scheme, per filter size M for the per-port schemes):
  *   leakage ratio  transmissions on links outside the packet's tree /
@@ -94,6 +100,9 @@ enum kb_exp_scheme {
 	KB_EXP_VICBF,
 	KB_EXP_DLEFT,
 	KB_EXP_PARTITIONED,
+	KB_EXP_ONEHASH,
+	KB_EXP_ULTRAFAST,
+	KB_EXP_SBBF,
 	KB_EXP_NSCHEMES
 };
 
@@ -523,7 +532,8 @@ __u32 kb_exp_ngroups(const struct kb_exp *x);
 /*
  * The per-port filter of a switch port (global port id) in a state of a
  * per-port scheme: its words (native order, blocked: 64-byte blocks) and
- * geometry; -ENOENT for a port without a filter (a host's).
+ * geometry; -ENOENT for a port without a filter (a host's);
+ * -EOPNOTSUPP for a model-only per-port scheme (no XDP data path holds it).
  */
 struct kb_exp_port_filter {
 	__u32 type;

@@ -169,6 +169,7 @@ extern const struct ctl_cmd cuckoo_cmds[];
 extern const struct ctl_cmd sketch_cmds[];
 extern const struct ctl_cmd conntrack_cmds[];
 extern const struct ctl_cmd persistent_cmds[];
+extern const struct ctl_cmd sbbf_cmds[];	/* sbbf.c */
 /* persistent_plan.c: persistent plan (persistent.c's table) */
 extern const struct kw_table pplan_table;
 int persistent_cmd_plan(struct ctl *c, int argc, char **argv);

@@ -55,6 +55,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	mcbf_cmds,
 	sketch_cmds, conntrack_cmds,
 	persistent_cmds,
+	sbbf_cmds,
 	dedupe_cmds,
 	window_cmds,
 	main_cmds,

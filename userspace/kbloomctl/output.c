@@ -156,6 +156,10 @@ const char *type_name(__u32 type)
 		return "stable";
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 		return "window";
+	case KBLOOM_TYPE_ULTRA_FAST:
+		return "ultra-fast";
+	case KBLOOM_TYPE_SPLIT_BLOCK:
+		return "split-block";
 	}
 	return "unknown";
 }
@@ -167,6 +171,8 @@ const char *hash_name(__u32 hash_id)
 		return "fast";
 	case KBLOOM_HASH_SIPHASH13:
 		return "siphash";
+	case KBLOOM_HASH_XXH64:
+		return "xxh64";
 	}
 	return "unknown";
 }

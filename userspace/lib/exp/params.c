@@ -181,6 +181,12 @@ static int check_bits(const struct kb_exp_params *p, char *why, size_t len)
 
 	if (!(p->schemes & KB_EXP_PORT_FILTERS))
 		return 0;
+	for (i = 0; i < KB_EXP_NSCHEMES; i++)
+		if ((p->schemes & KB_EXP_PORT_FILTERS & KB_EXP_S(i)) &&
+		    !exp_scheme(i))	/* an enum value without its line */
+			return why_set(why, len,
+				       "schemes: scheme %u has no ops (scheme_list.h)",
+				       i);
 	if (p->nbits < 1 || p->nbits > KB_EXP_BITS_MAX)
 		return why_set(why, len, "bits: %u sizes given (1..%d)",
 			       p->nbits, KB_EXP_BITS_MAX);
