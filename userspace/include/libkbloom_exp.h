@@ -45,6 +45,9 @@
  *             for the fill limit is split into several packets, each with
  *             the zFilter of a subtree;
  *   msbf      a multi-stage header, false-positive free by construction;
+ *   yesno     lipsin8's zFilter plus a no filter of the candidate links
+ *             it wrongly holds (kb_yn_build(): 64 bits, k = 2, no tree
+ *             link ever excluded);
  *   cuckoo, vicbf, dleft, partitioned, ...  per-port structures of M bits
  *             of libkbloom's variants (userspace/lib/exp/scheme_*.c), model
  *             only; one that may miss a present group (may_fn) does not
@@ -91,6 +94,7 @@ enum kb_exp_scheme {
 	KB_EXP_LIPSIN1,
 	KB_EXP_LIPSIN8,
 	KB_EXP_MSBF,
+	KB_EXP_YESNO,		/* in-packet, model and XDP (not in the default set) */
 	/* per-port schemes of the survey's variants: append here */
 	KB_EXP_CUCKOO,
 	KB_EXP_VICBF,
@@ -106,7 +110,8 @@ enum kb_exp_scheme {
 /* the schemes that carry their state in the packet */
 #define KB_EXP_IN_PACKET	(KB_EXP_S(KB_EXP_LIPSIN1) | \
 				 KB_EXP_S(KB_EXP_LIPSIN8) | \
-				 KB_EXP_S(KB_EXP_MSBF))
+				 KB_EXP_S(KB_EXP_MSBF) | \
+				 KB_EXP_S(KB_EXP_YESNO))
 /* the schemes whose state is a per-port structure of M bits */
 #define KB_EXP_PORT_FILTERS	(KB_EXP_S(KB_EXP_STANDARD) | \
 				 KB_EXP_S(KB_EXP_BLOCKED) | \

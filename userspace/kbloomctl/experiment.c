@@ -339,8 +339,8 @@ static const struct kw exp_kw[] = {
 "                         expected to match (1; larger: smaller headers, more CPU)"),
 	EXF("schemes", "all|LIST", kw_schemes,
 	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf\n"
-"                         (default); all: these and the model-only per-port\n"
-"                         schemes of the survey (an unknown name lists them)"),
+"                         (default); all: these, yesno and the model-only\n"
+"                         per-port schemes of the survey (an unknown name lists them)"),
 	EXP("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
 	    .help = "of groups, trees, link IDs, filters (1)"),
 	EXU("threads", "N", threads, 1, KB_EXP_THREADS_MAX,

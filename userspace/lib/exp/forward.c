@@ -201,6 +201,7 @@ int exp_state_group(struct exp_worker *w, const struct kb_exp_state *s,
 	switch (s->scheme) {
 	case KB_EXP_LIPSIN1:
 	case KB_EXP_LIPSIN8:
+	case KB_EXP_YESNO:
 		exp_group_tree(w->x, g, w->tr);
 		return exp_lipsin_group(w, s, g, fn, ctx, acc);
 	case KB_EXP_MSBF:

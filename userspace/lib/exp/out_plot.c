@@ -94,6 +94,7 @@ static void leak_bits_body(struct kb_exp *x, FILE *f)
 				sep, kb_exp_leak(&r->m), exp_out_scheme_color(s),
 				exp_out_scheme_title(s),
 				s == KB_EXP_MSBF ? "variable header" :
+				s == KB_EXP_YESNO ? "256-bit zFilter + no filter" :
 						   "256-bit zFilter");
 		}
 		sep = ", \\\n     ";

@@ -29,6 +29,8 @@ const char *exp_out_scheme_title(__u32 s)
 		return "LIPSIN d=8";
 	case KB_EXP_MSBF:
 		return "MSBF";
+	case KB_EXP_YESNO:
+		return "yes-no";
 	}
 	return "?";
 }
@@ -46,6 +48,8 @@ const char *exp_out_scheme_color(__u32 s)
 		return "#9467bd";
 	case KB_EXP_MSBF:
 		return "#8c564b";
+	case KB_EXP_YESNO:
+		return "#e377c2";
 	}
 	return "#000000";
 }
@@ -153,7 +157,8 @@ void kb_exp_print(const struct kb_exp *x, FILE *f)
 			snprintf(kk, sizeof(kk), "%.1f",
 				 (double)r->m.k_sum / r->m.k_ports);
 		else if (r->scheme == KB_EXP_LIPSIN1 ||
-			 r->scheme == KB_EXP_LIPSIN8)
+			 r->scheme == KB_EXP_LIPSIN8 ||
+			 r->scheme == KB_EXP_YESNO)
 			snprintf(kk, sizeof(kk), "%u",
 				 kb_exp_get_params(x)->lipsin_k);
 		snprintf(pred, sizeof(pred), "%.3e",

@@ -22,6 +22,7 @@ static const char *const scheme_names[KB_EXP_NSCHEMES] = {
 	[KB_EXP_LIPSIN1] = "lipsin1",
 	[KB_EXP_LIPSIN8] = "lipsin8",
 	[KB_EXP_MSBF] = "msbf",
+	[KB_EXP_YESNO] = "yesno",
 };
 
 const char *kb_exp_scheme_name(__u32 scheme)

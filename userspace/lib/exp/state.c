@@ -14,6 +14,7 @@
  *                                           table)
  *   lipsin1, lipsin8   P 32, P 8 32         link IDs of 1 or 8 tag sets
  *   msbf               P 8                  link hashes
+ *   yesno              P 8 (32 + 8)         link IDs and hashes of 8 sets
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -169,6 +170,9 @@ static __u64 state_mem(const struct kb_exp *x, const struct kb_exp_state *s)
 			break;
 		case KB_EXP_MSBF:	/* link hashes */
 			mem += (__u64)np * 8;
+			break;
+		case KB_EXP_YESNO:	/* link IDs and hashes of 8 tag sets */
+			mem += (__u64)np * 8 * (KB_IPBF_ZF_BYTES + 8);
 			break;
 		}
 	}
