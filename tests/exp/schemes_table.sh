@@ -38,7 +38,7 @@ END {
 		s = order[i]
 		if (s in inpkt) {
 			b = s == "exact" ? sprintf("%.0f (group tables)", bpp[s]) : sprintf("%.0f", bpp[s])
-			r = s ~ /^lipsin/ ? sprintf("%.2e / %.2e", fp[s], pred[s]) : "0"
+			r = fp[s] + pred[s] > 0 ? sprintf("%.2e / %.2e", fp[s], pred[s]) : "0"
 			printf "| %s | %s (any M) | | | | | %d | %s | — | %s |\n", s, fmt(leak[s, 0]), lost[s], b, r
 			continue
 		}
