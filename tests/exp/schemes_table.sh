@@ -22,13 +22,13 @@ NR == 1 { next }
 	s = $1
 	if (!(s in seen)) { seen[s] = 1; order[++n] = s }
 	if ($2 == 0) {
-		inpkt[s] = 1; leak[s, 0] = $9; lost[s] += $27
-		bpp[s] = $30; fp[s] = $13; pred[s] = $14
+		inpkt[s] = 1; leak[s, 0] = $9; lost[s] += $26
+		bpp[s] = $29; fp[s] = $13; pred[s] = $14
 		next
 	}
-	leak[s, $2] = $9; lost[s] += $27
-	if ($2 == 8192) { bpp[s] = $30; p0[s] = $31 }
-	if ($2 == 131072) p1[s] = $31
+	leak[s, $2] = $9; lost[s] += $26
+	if ($2 == 8192) { bpp[s] = $29; p0[s] = $30 }
+	if ($2 == 131072) p1[s] = $30
 	if ($2 == 32768) { fp[s] = $13; pred[s] = $14 }
 }
 END {
@@ -38,7 +38,7 @@ END {
 		s = order[i]
 		if (s in inpkt) {
 			b = s == "exact" ? sprintf("%.0f (group tables)", bpp[s]) : sprintf("%.0f", bpp[s])
-			r = s ~ /^lipsin/ ? sprintf("%.2e / %.2e", fp[s], pred[s]) : "0"
+			r = fp[s] + pred[s] > 0 ? sprintf("%.2e / %.2e", fp[s], pred[s]) : "0"
 			printf "| %s | %s (any M) | | | | | %d | %s | — | %s |\n", s, fmt(leak[s, 0]), lost[s], b, r
 			continue
 		}

@@ -55,8 +55,8 @@ static const char sum_header[] =
 	"tree_links,cand,cand_fp,fp_rate,fp_pred_rate,fp_pred_fill_rate,"
 	"delivered,dup,leaked_hosts,looped,hdr_bytes_per_packet,"
 	"hdr_bytes_per_group,mem_bytes,mem_bytes_per_switch,"
-	"fp_per_switch_mean,fp_per_switch_max,cpu_seconds,lost,lost_ratio,"
-	"fn_links,bytes_per_port,probes_per_packet";
+	"fp_per_switch_mean,fp_per_switch_max,lost,lost_ratio,fn_links,"
+	"bytes_per_port,probes_per_packet,cpu_seconds";
 
 static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 {
@@ -67,8 +67,8 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 
 	exp_out_sw_stats(x, r, &mean, &max);
 	fprintf(f, "%s,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%.8g,%llu,%llu,%llu,"
-		"%.8g,%.8g,%.8g,%llu,%llu,%llu,%llu,%.4f,%.4f,%llu,%.2f,%.4f,%llu,%.3f,"
-		"%llu,%.8g,%llu,%.2f,%.4f\n",
+		"%.8g,%.8g,%.8g,%llu,%llu,%llu,%llu,%.4f,%.4f,%llu,%.2f,%.4f,%llu,"
+		"%llu,%.8g,%llu,%.2f,%.4f,%.3f\n",
 		kb_exp_scheme_name(r->scheme), (unsigned long long)r->bits,
 		ratio(m->k_sum, m->k_ports), (unsigned long long)m->groups,
 		(unsigned long long)m->packets, (unsigned long long)m->refused,
@@ -83,12 +83,11 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 		ratio(m->hdr_bytes, m->packets), ratio(m->hdr_bytes, m->groups),
 		(unsigned long long)m->mem_bytes,
 		ratio(m->mem_bytes, t->nnodes - t->nhosts), mean,
-		(unsigned long long)max, r->seconds,
-		(unsigned long long)m->lost,
+		(unsigned long long)max, (unsigned long long)m->lost,
 		ratio(m->lost, m->lost + m->delivered),
 		(unsigned long long)m->fn_links,
 		ratio(m->mem_bytes, exp_out_switch_ports(x)),
-		ratio(m->probes, m->packets));
+		ratio(m->probes, m->packets), r->seconds);
 }
 
 static const char by_header[] =

@@ -19,7 +19,7 @@
 #define SUM_SCHEME	1
 #define SUM_BITS	2
 #define SUM_LEAK	9
-#define SUM_LOST_RATIO	28
+#define SUM_LOST_RATIO	27
 
 /* by_size.csv columns */
 #define BY_SCHEME	1

@@ -100,7 +100,7 @@ static __u64 part_step(const struct kb_exp_params *p)
 const struct exp_scheme_ops exp_scheme_partitioned = {
 	.name = "partitioned",
 	.title = "partitioned per-port",
-	.color = "#e377c2",
+	.color = "#637939",
 	.bits_step = part_step,
 	.build = part_build,
 	.test = part_test,
