@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+/*
+ * libkbloom deletable filters: version-3 images (uapi/kbloom_image.h),
+ * the format kbloom.ko's SAVE writes and RESTORE reads: the base header
+ * (k, m), the geometry tail (buckets = region bits), the body and the
+ * collision bitmap little-endian.  Load verifies everything before it
+ * allocates.
+ */
+#include <stdlib.h>
+
+#include "deletable_int.h"
+#include "../image_v3.h"
+
+#define KBD_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+
+size_t kbloom_del_image_size(const struct kbloom_del *f)
+{
+	return f ? KBD_HDR_LEN + f->nwords * 8 : 0;
+}
+
+int kbloom_del_save(const struct kbloom_del *f, void *buf, size_t buf_len,
+		    size_t *image_len)
+{
+	struct kbloom_image_head hd;
+	int ret;
+
+	if (!f)
+		return -EINVAL;
+	ret = kb_image_v3_room(kbloom_del_image_size(f), buf, buf_len,
+			       image_len);
+	if (ret)
+		return ret;
+	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
+	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
+			     kbd_load(&f->inserted), f->name);
+	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
+	return 0;
+}
+
+int kbloom_del_save_alloc(const struct kbloom_del *f, void **buf,
+			  size_t *len)
+{
+	size_t n;
+	int ret;
+
+	if (!f || !buf)
+		return -EINVAL;
+	n = kbloom_del_image_size(f);
+	ret = kb_image_v3_alloc(n, buf, len);
+	if (!ret)
+		kbloom_del_save(f, *buf, n, NULL);
+	return ret;
+}
+
+int kbloom_del_load(const void *buf, size_t len, struct kbloom_del **fp)
+{
+	struct kbloom_image_head hd;
+	struct kbloom_del *f;
+	struct kb_shape s;
+	int ret;
+
+	if (!buf || !fp)
+		return -EINVAL;
+	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_DELETABLE, &hd);
+	if (ret)
+		return ret;
+	kb_image_shape(&hd.h, &hd.g, &s);
+	ret = kbd_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
+	if (ret)
+		return ret;
+	kb_image_v3_words_in(buf, f->words, f->nwords);
+	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
+			    f->name);
+	*fp = f;
+	return 0;
+}
