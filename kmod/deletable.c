@@ -16,7 +16,7 @@
  * would lose its bit, so ADD and DEL are serialised by f->wmutex (FLUSH
  * takes it too).  A key whose bits all lie in collided regions is refused
  * with ENOTUNIQ and nothing changes; refusals are counted in f->kicks
- * (STAT @kicks), zeroed by FLUSH.
+ * (STAT @kicks), zeroed by FLUSH, not saved in images.
  */
 #include <linux/bitops.h>
 #include <linux/sched.h>
@@ -173,6 +173,13 @@ static u64 kb_del_fpr(const struct kb_filter *f, u64 n)
 	return kb_del_fpr_pico(f->g.m, f->g.k, n);
 }
 
+/* The refusals in f->kicks are STAT's, not the image's (no kicks there). */
+static void kb_del_save_tail(const struct kb_filter *f,
+			     struct kbloom_image_geom *t)
+{
+	t->kicks = 0;
+}
+
 const struct kb_type_ops kb_del_ops = {
 	.create = kb_del_create,
 	.test = kb_del_test,
@@ -180,4 +187,5 @@ const struct kb_type_ops kb_del_ops = {
 	.remove = kb_del_remove,
 	.ones = kb_del_ones,
 	.fpr_pico = kb_del_fpr,
+	.save_tail = kb_del_save_tail,
 };
