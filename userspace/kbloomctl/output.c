@@ -156,6 +156,8 @@ const char *type_name(__u32 type)
 		return "stable";
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 		return "window";
+	case KBLOOM_TYPE_DELETABLE:
+		return "deletable";
 	}
 	return "unknown";
 }
