@@ -3,53 +3,55 @@
  * libkbloom deletable filters: version-3 images (uapi/kbloom_image.h),
  * the format kbloom.ko's SAVE writes and RESTORE reads: the base header
  * (k, m), the geometry tail (buckets = region bits), the body and the
- * collision bitmap little-endian.  Load verifies everything before it
- * allocates.
+ * collision bitmap little-endian, written by the one-array steps of
+ * ../image_v3.h.  Load verifies everything before it allocates.
  */
 #include <stdlib.h>
 
 #include "deletable_int.h"
 #include "../image_v3.h"
 
-#define KBD_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+/* What the image of @f is written from. */
+static struct kb_v3_one kbd_one(const struct kbloom_del *f)
+{
+	return (struct kb_v3_one){
+		.s = &f->s, .hash_id = f->hash_id, .seed = f->seed,
+		.capacity = f->capacity, .fpr_pico = f->fpr_pico,
+		.inserted = kbd_load(&f->inserted), .name = f->name,
+		.words = f->words, .nwords = f->nwords,
+	};
+}
 
 size_t kbloom_del_image_size(const struct kbloom_del *f)
 {
-	return f ? KBD_HDR_LEN + f->nwords * 8 : 0;
+	struct kb_v3_one o;
+
+	if (!f)
+		return 0;
+	o = kbd_one(f);
+	return kb_image_v3_one_size(&o);
 }
 
 int kbloom_del_save(const struct kbloom_del *f, void *buf, size_t buf_len,
 		    size_t *image_len)
 {
-	struct kbloom_image_head hd;
-	int ret;
+	struct kb_v3_one o;
 
 	if (!f)
 		return -EINVAL;
-	ret = kb_image_v3_room(kbloom_del_image_size(f), buf, buf_len,
-			       image_len);
-	if (ret)
-		return ret;
-	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
-			     kbd_load(&f->inserted), f->name);
-	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
-	return 0;
+	o = kbd_one(f);
+	return kb_image_v3_save_one(&o, buf, buf_len, image_len);
 }
 
 int kbloom_del_save_alloc(const struct kbloom_del *f, void **buf,
 			  size_t *len)
 {
-	size_t n;
-	int ret;
+	struct kb_v3_one o;
 
 	if (!f || !buf)
 		return -EINVAL;
-	n = kbloom_del_image_size(f);
-	ret = kb_image_v3_alloc(n, buf, len);
-	if (!ret)
-		kbloom_del_save(f, *buf, n, NULL);
-	return ret;
+	o = kbd_one(f);
+	return kb_image_v3_alloc_one(&o, buf, len);
 }
 
 int kbloom_del_load(const void *buf, size_t len, struct kbloom_del **fp)
