@@ -14,11 +14,14 @@
  *   - deleting half the keys leaves 0 false negatives; the rate falls,
  *     and stays above the formula at the keys left (bits in collided
  *     regions stay set: printed next to it);
+ *   - two reader threads see every kept key present while the other
+ *     half is deleted (lock-free readers);
  *   - a refused delete (-ENOTUNIQ) changes nothing; the planner; images
  *     round-trip (body and bitmap); bad geometry, keys and images are
  *     refused with their errno.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
@@ -325,6 +328,63 @@ TEST(delete_then_absent_and_readd)
 	kbloom_del_clear(f);
 	ASSERT_EQ(0, kbloom_del_stats(f, &st));
 	EXPECT_EQ(0, st.ones + st.collided + st.inserted + st.deleted);
+	kbloom_del_destroy(f);
+}
+
+/* ---- lock-free readers ------------------------------------------------ */
+
+struct reader {
+	const struct kbloom_del *f;
+	const int *stop;
+	__u64 misses, tests;
+};
+
+/* Test the kept (odd) keys until told to stop: none may test absent. */
+static void *reader_run(void *arg)
+{
+	struct reader *r = arg;
+	__u64 i = 1, key;
+
+	while (!__atomic_load_n(r->stop, __ATOMIC_ACQUIRE)) {
+		key = key_of(i);
+		r->misses += kbloom_del_test(r->f, &key, 8) != 1;
+		__atomic_store_n(&r->tests, r->tests + 1, __ATOMIC_RELEASE);
+		i = i + 2 < 20000 ? i + 2 : 1;
+	}
+	return NULL;
+}
+
+TEST(readers_during_deletes)
+{
+	struct reader r[2] = { 0 };
+	__u64 i, key, deleted = 0;
+	pthread_t th[2];
+	struct kbloom_del *f;
+	int stop = 0, j;
+
+	ASSERT_EQ(0, kbloom_del_create_mk(20000 * 10, 7, 4, NULL, &f));
+	add_range(_metadata, f, 0, 20000);
+	for (j = 0; j < 2; j++) {
+		r[j].f = f;
+		r[j].stop = &stop;
+		ASSERT_EQ(0, pthread_create(&th[j], NULL, reader_run, &r[j]));
+	}
+	for (j = 0; j < 2; j++)	/* both readers running */
+		while (!__atomic_load_n(&r[j].tests, __ATOMIC_ACQUIRE))
+			;
+	for (i = 0; i < 20000; i += 2) {
+		key = key_of(i);
+		deleted += kbloom_del_delete(f, &key, 8) == 1;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (j = 0; j < 2; j++) {
+		pthread_join(th[j], NULL);
+		EXPECT_EQ(0, r[j].misses);
+		TH_LOG("reader %d: %llu tests during %llu deletes, %llu misses", j,
+		       (unsigned long long)r[j].tests,
+		       (unsigned long long)deleted,
+		       (unsigned long long)r[j].misses);
+	}
 	kbloom_del_destroy(f);
 }
 
