@@ -379,12 +379,14 @@ FUZZ_VAR_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/cuckoo/*.c) \
 	$(addprefix userspace/lib/dleft/,dleft.c dleft_cell.c dleft_image.c) \
 	$(wildcard userspace/lib/partitioned/*.c userspace/lib/scalable/*.c) \
 	$(wildcard userspace/lib/window/*.c) \
-	$(addprefix userspace/lib/stable/,stable.c stable_image.c stable_keys.c)
+	$(addprefix userspace/lib/stable/,stable.c stable_image.c stable_keys.c) \
+	$(wildcard userspace/lib/deletable/*.c)
 $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
-		tests/fuzz/fuzz_crc.h $(FUZZ_VAR_SRCS) \
+		tests/fuzz/fuzz_crc.h tests/fuzz/variant_fuzz_deletable.h $(FUZZ_VAR_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/cuckoo/*.h userspace/lib/dleft/*.h \
 			   userspace/lib/partitioned/*.h userspace/lib/scalable/*.h \
-			   userspace/lib/stable/*.h userspace/lib/window/*.h)
+			   userspace/lib/stable/*.h userspace/lib/window/*.h \
+			   userspace/lib/deletable/*.h)
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \

@@ -157,6 +157,7 @@ static const struct kb_type_ops *const kb_types[KBLOOM_TYPE_LAST + 1] = {
 	[KBLOOM_TYPE_DYNAMIC] = &kb_sbf_ops,
 	[KBLOOM_TYPE_STABLE] = &kb_stable_ops,
 	[KBLOOM_TYPE_AGE_PARTITIONED] = &kb_win_ops,
+	[KBLOOM_TYPE_DELETABLE] = &kb_del_ops,
 };
 
 /* The operations of @type, or NULL when this module does not hold it. */

@@ -12,6 +12,7 @@
  *   dynamic.c   the dynamic filter's deletes and merges
  *   scalable_image.c their container images
  *   window.c    the age-partitioned window (k + l slices, rotations)
+ *   deletable.c the deletable filter (regions, collision bitmap)
  *   registry.c  names -> filters (RCU-published), limits, byte accounting
  *   ctl.c       CREATE, DESTROY, FLUSH, STAT, LIST, SWAP, RENAME
  *   keys.c      ADD, DEL, TEST, COUNT key batches
@@ -241,6 +242,8 @@ extern const struct kb_type_ops kb_sbf_ops;	/* scalable and dynamic */
 extern const struct kb_type_ops kb_stable_ops;
 /* window.c */
 extern const struct kb_type_ops kb_win_ops;
+/* deletable.c */
+extern const struct kb_type_ops kb_del_ops;
 
 /* registry.c */
 struct kb_filter *kb_filter_get(const char *name);

@@ -135,7 +135,10 @@ struct kbloom_version {
  *     and @buckets = slice bits, or (@capacity, @fpr_pico) planned by
  *     kb_win_plan() with @k and @tables optional
  *     (uapi/kbloom_var_window.h); @capacity is the keys expected in a time
- *     window and must be 0 for a count window.  Out: the geometry used
+ *     window and must be 0 for a count window.  Deletable
+ *     (uapi/kbloom_var_deletable.h) takes (@m, @k) or (n, p) planned by
+ *     kb_del_plan(), and @buckets = region bits s (a power of two up to
+ *     KB_DEL_REGION_MAX; 0 means KB_DEL_REGION_DEFAULT).  Out: the geometry used
  *     (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
  * @window: (ABI 1.2) age-partitioned: the window guaranteed, in keys or
@@ -146,8 +149,8 @@ struct kbloom_version {
  * Errors: EINVAL for a bad name, a type outside enum kbloom_type, a bad
  * hash id, counter width or geometry field, for (n, p)
  * or (m, k) out of range or both/neither given; EOPNOTSUPP for a type of
- * enum kbloom_type that this module does not implement (today: every type
- * after KBLOOM_TYPE_AGE_PARTITIONED); EEXIST for a name in use
+ * enum kbloom_type that this module does not implement (today: types 14,
+ * 15 and every type after KBLOOM_TYPE_DELETABLE); EEXIST for a name in use
  * (unless KBLOOM_CREATE_EXIST and the existing filter has the same type,
  * hash, m, k and counter width: then 0 and the outputs describe it);
  * E2BIG when the filter exceeds max_filter_bytes or KBLOOM_M_MAX; ENOSPC
@@ -254,7 +257,9 @@ struct kbloom_name_op {
  * filter whose type cannot delete or count give EOPNOTSUPP.  DEL on a
  * dynamic filter stops at the first key present in several generations:
  * ENOTUNIQ (refused, counted in STAT @kicks), done = the keys deleted
- * before it.  ADD on a scalable or dynamic filter whose next generation
+ * before it; so does DEL on a deletable filter at the first key whose
+ * bits all lie in collided regions (not deletable; nothing changed for
+ * it, counted in STAT @kicks).  ADD on a scalable or dynamic filter whose next generation
  * cannot be made stops with ENOSPC.  ADD on a type
  * that can be full (cuckoo, d-left) stops at the first key without room:
  * ENOSPC, with done = the keys added before it (each applied whole);

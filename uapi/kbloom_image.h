@@ -46,7 +46,8 @@
  *                     filter without counters, payload_len not the shape's.
  * kb_image_verify() runs both and adds -EBADMSG for a wrong checksum and
  * for a payload no filter of the type can hold (a VI counter in [1, L):
- * kb_vi_counters_ok()).
+ * kb_vi_counters_ok(); a deletable bitmap bit past the last region:
+ * kb_del_payload_ok()).
  */
 #ifndef _UAPI_KBLOOM_IMAGE_H
 #define _UAPI_KBLOOM_IMAGE_H
@@ -394,7 +395,8 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 	if ((h->type == KBLOOM_TYPE_CUCKOO ||
 	     h->type == KBLOOM_TYPE_PARTITIONED ||
 	     h->type == KBLOOM_TYPE_STABLE ||
-	     h->type == KBLOOM_TYPE_AGE_PARTITIONED) && h->saturations)
+	     h->type == KBLOOM_TYPE_AGE_PARTITIONED ||
+	     h->type == KBLOOM_TYPE_DELETABLE) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))
@@ -443,6 +445,9 @@ static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
 	if (h->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_counters_ok(payload, len, h->counter_bits,
 					 g->vi_l);
+	if (h->type == KBLOOM_TYPE_DELETABLE)
+		return kb_del_payload_ok(payload, len, kb_le64(h->m),
+					 kb_le64(g->buckets));
 	return 1;
 }
 

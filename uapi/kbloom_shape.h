@@ -281,6 +281,24 @@ static inline int kb_sb_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * Deletable (kbloom_var_deletable.h): @k probes over a body of @m bits in
+ * regions of s = @buckets bits, s a power of two up to 65536 and <= m.
+ */
+static inline int kb_del_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->tables ||
+	    s->vi_l || s->update)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->m < KBLOOM_M_MIN || s->m > KBLOOM_M_MAX || (s->m & 63))
+		return 0;
+	if (!kb_pow2(s->buckets) || s->buckets > 65536 || s->buckets > s->m)
+		return 0;
+	return !(s->m & (s->buckets - 1));
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -319,6 +337,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 	case KBLOOM_TYPE_ULTRA_FAST:
 	case KBLOOM_TYPE_SPLIT_BLOCK:
 		ok = kb_sb_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_DELETABLE:
+		ok = kb_del_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -375,6 +396,8 @@ static inline __u64 kb_shape_words(const struct kb_shape *s)
 {
 	if (s->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_words(KBLOOM_TYPE_COUNTING, s->m, s->counter_bits);
+	if (s->type == KBLOOM_TYPE_DELETABLE)	/* body, collision bitmap */
+		return s->m / 64 + (s->m / s->buckets + 63) / 64;
 	return (s->m * kb_shape_cell_bits(s) + 63) / 64;
 }
 

@@ -6,9 +6,10 @@
  * filter (kbloom_var_vicbf.h), the d-left counting filter
  * (kbloom_var_dleft.h) and the Count-Min sketch (kbloom_var_countmin.h);
  * of the survey variants II, the age-partitioned window
- * (kbloom_var_window.h); of the survey variants IV, the one-hashing
- * (kbloom_var_onehash.h) and split-block (kbloom_var_splitblock.h)
- * filters.
+ * (kbloom_var_window.h); of the survey variants III, the deletable
+ * filter (kbloom_var_deletable.h); of the survey variants IV, the
+ * one-hashing (kbloom_var_onehash.h) and split-block
+ * (kbloom_var_splitblock.h) filters and those their headers name.
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
 #define _UAPI_KBLOOM_VARIANTS_H
@@ -21,5 +22,6 @@
 #include "kbloom_var_window.h"
 #include "kbloom_var_onehash.h"
 #include "kbloom_var_splitblock.h"
+#include "kbloom_var_deletable.h"
 
 #endif /* _UAPI_KBLOOM_VARIANTS_H */

@@ -220,4 +220,36 @@ TEST(scheme_survey_iv_a)
 	kb_exp_free(x);
 }
 
+/*
+ * The deletable scheme: about 0.8 M bits of body (the rest its collision
+ * bitmap), its first-order false-positive rate within +-10% of the
+ * standard formula at the body's m.
+ */
+TEST(scheme_deletable)
+{
+	const struct kb_exp_run *r;
+	struct kb_exp_params p;
+	struct kb_exp *x;
+	double meas, pred;
+
+	params(&p, 0, 2);
+	p.groups = 1500;
+	p.size_max = 64;
+	p.nbits = 1;
+	p.bits[0] = 2048;
+	p.schemes = KB_EXP_S(KB_EXP_DELETABLE);
+	x = run(_metadata, &p);
+	ASSERT_NE(NULL, x);
+	r = kb_exp_find_run(x, KB_EXP_DELETABLE, 2048);
+	ASSERT_NE(NULL, r);
+	meas = (double)r->m.cand_fp / r->m.cand;
+	pred = r->m.fp_pred / r->m.cand;
+	TH_LOG("deletable %llu candidates: measured %.4e predicted %.4e (%+.1f%%)",
+	       (unsigned long long)r->m.cand, meas, pred,
+	       100 * (meas - pred) / pred);
+	ASSERT_LT(2000, r->m.cand_fp);
+	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	kb_exp_free(x);
+}
+
 TEST_HARNESS_MAIN

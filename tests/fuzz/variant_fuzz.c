@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the cuckoo, d-left, partitioned, scalable, stable
- * and window image loaders (make fuzz): every input goes to
+ * libFuzzer target over the cuckoo, d-left, partitioned, scalable, stable,
+ * window and deletable image loaders (make fuzz): every input goes to
  * kb_image_verify(), kbloom_cuckoo_load(), kbloom_dleft_load(),
  * kbloom_part_load(), kbloom_sbf_load(), kbloom_stable_load() and
  * kbloom_win_load(), as it is and with its checksums made right (a
@@ -67,6 +67,8 @@ static void load_refused(int ret, const void *out, int ver, __u8 type,
 	      "unexpected load error");
 	check(ver || type != own, "a valid image of the loader's type refused");
 }
+
+#include "variant_fuzz_deletable.h"
 
 static void cuckoo_exercise(struct kbloom_cuckoo *c, const uint8_t *data,
 			    size_t size)
@@ -304,6 +306,7 @@ static void one_image(const uint8_t *data, size_t size)
 	sbf_one(data, size);
 	stable_one(data, size, ver, type);
 	win_one(data, size, ver, type);
+	del_one(data, size, ver, type);
 	ret = kbloom_cuckoo_load(data, size, &c);
 	if (ret) {
 		load_refused(ret, c, ver, type, KBLOOM_TYPE_CUCKOO);
@@ -583,6 +586,8 @@ static int write_corpus(const char *dir)
 		ret = win_seed(dir, 0, 3, 2, KB_WIN_CLOCK_KEYS, 40);
 	if (!ret)
 		ret = win_seed(dir, 1, 10, 7, KB_WIN_CLOCK_NS, 50);
+	if (!ret)
+		ret = del_seeds(dir);
 	for (i = 0; !ret && i < sizeof(c) / sizeof(c[0]); i++)
 		ret = cuckoo_seed(dir, i, c[i].fp, c[i].slots, c[i].buckets,
 				  c[i].hash, c[i].n);

@@ -19,7 +19,8 @@
  * EOPNOTSUPP) or not (always EOPNOTSUPP, whatever its geometry).
  * Half the scalable and dynamic CREATEs are well-formed, so that their
  * generations grow under the key commands and their container images go
- * through SAVE and (mutated) RESTORE.
+ * through SAVE and (mutated) RESTORE; so are half the deletable ones, so
+ * that DEL deletes and refuses keys.
  */
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -226,6 +227,23 @@ static void fz_create_win(struct fuzz *z, struct kbloom_create *c)
 		c->capacity = 1 + fz_below(z, 20000);
 }
 
+/*
+ * Deletable: (m, k) or (n, p), regions of 1..2^17 bits (a power of two up
+ * to 65536 and at most m, or not), so that deletes are applied and refused.
+ */
+static void fz_create_del(struct fuzz *z, struct kbloom_create *c)
+{
+	c->buckets = fz_chance(z, 90) ? 1ULL << fz_below(z, 18) :
+					fz_below(z, 100);
+	if (fz_chance(z, 50)) {
+		c->m = 64 * (1 + fz_below(z, 4096));
+		c->k = 1 + fz_below(z, 12);
+		return;
+	}
+	c->capacity = 1 + fz_below(z, 20000);
+	c->fpr_pico = 1000000000ULL + fz_below(z, 1ULL << 36);
+}
+
 /* Cuckoo geometry alone (m, k derived), sometimes out of range. */
 static void fz_cuckoo(struct fuzz *z, struct kbloom_create *c)
 {
@@ -284,6 +302,10 @@ static void fz_create(struct fuzz *z, struct kbloom_create *c)
 	}
 	if (c->type == KBLOOM_TYPE_AGE_PARTITIONED && fz_chance(z, 50)) {
 		fz_create_win(z, c);
+		return;
+	}
+	if (c->type == KBLOOM_TYPE_DELETABLE && fz_chance(z, 50)) {
+		fz_create_del(z, c);
 		return;
 	}
 	if (c->type == KBLOOM_TYPE_COUNTING)

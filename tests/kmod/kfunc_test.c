@@ -7,10 +7,10 @@
  *                       kfuncs; a module built without BTF fails here (and
  *                       every other test fails with the same reason)
  * kfunc.* (per type: counting, blocked, standard, vi, cuckoo, partitioned,
- *         scalable, dynamic)
+ *         deletable, scalable, dynamic)
  *   verdict_follows_ioctl  the verdict changes when a key is added through
  *                          the ioctl, and again when it is deleted
- *                          (counting, vi, cuckoo, dynamic)
+ *                          (counting, vi, cuckoo, dynamic, deletable)
  *                          or flushed; a destroyed filter answers "no
  *                          filter", a RESTOREd one its image
  *   key_lengths            keys of 1..64 bytes: the kfunc answers exactly as
@@ -263,6 +263,11 @@ FIXTURE_VARIANT_ADD(kfunc, dynamic) {
 	.type = KBLOOM_TYPE_DYNAMIC,
 };
 
+/* planned from (n, p): kb_del_plan(), regions of 4 bits */
+FIXTURE_VARIANT_ADD(kfunc, deletable) {
+	.type = KBLOOM_TYPE_DELETABLE,
+};
+
 /* a count window of 20000 keys planned for 0.1%: kb_win_plan() */
 FIXTURE_VARIANT_ADD(kfunc, window) {
 	.type = KBLOOM_TYPE_AGE_PARTITIONED,
@@ -285,7 +290,7 @@ static int kf_deletable(__u32 type)
 {
 	return type == KBLOOM_TYPE_COUNTING ||
 	       type == KBLOOM_TYPE_VI_COUNTING || type == KBLOOM_TYPE_CUCKOO ||
-	       type == KBLOOM_TYPE_DYNAMIC;
+	       type == KBLOOM_TYPE_DYNAMIC || type == KBLOOM_TYPE_DELETABLE;
 }
 
 FIXTURE_SETUP(kfunc)
@@ -298,7 +303,8 @@ FIXTURE_SETUP(kfunc)
 	if (variant->type == KBLOOM_TYPE_AGE_PARTITIONED) {
 		ASSERT_EQ(0, kf_create_window(self->fd, self->name));
 	} else if (variant->type == KBLOOM_TYPE_CUCKOO ||
-		   variant->type == KBLOOM_TYPE_PARTITIONED) {
+		   variant->type == KBLOOM_TYPE_PARTITIONED ||
+		   variant->type == KBLOOM_TYPE_DELETABLE) {
 		ASSERT_EQ(0, ku_create_np(self->fd, self->name, variant->type,
 					  20000, 1000000000, NULL));
 	} else if (variant->type == KBLOOM_TYPE_SCALABLE ||

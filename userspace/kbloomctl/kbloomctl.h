@@ -211,6 +211,11 @@ void cuckoo_stat_text(const struct kbloom_stat *st);
 int partitioned_create(struct ctl *c, int argc, char **argv);
 void partitioned_stat_text(const struct kbloom_stat *st);
 
+/* deletable.c */
+int deletable_create(struct ctl *c, int argc, char **argv);
+int deletable_plan(__u64 n, __u64 p, struct kb_plan *out);
+void deletable_stat_text(const struct kbloom_stat *st);
+
 /* scalable.c */
 struct kb_plan;
 int scalable_create(struct ctl *c, int argc, char **argv);

@@ -173,6 +173,8 @@ static int cmd_create(struct ctl *c, int argc, char **argv)
 		return countmin_create(c, argc, argv);
 	if (!strcmp(argv[1], "partitioned"))
 		return partitioned_create(c, argc, argv);
+	if (!strcmp(argv[1], "deletable"))
+		return deletable_create(c, argc, argv);
 	if (!strcmp(argv[1], "scalable") || !strcmp(argv[1], "dynamic"))
 		return scalable_create(c, argc, argv);
 	if (!strcmp(argv[1], "stable"))
@@ -341,7 +343,7 @@ static int keys_cmd(struct ctl *c, int argc, char **argv, unsigned long req)
 				 "only counting filters delete; nothing applied");
 		if (ret == -ENOTUNIQ && req == KBLOOM_IOCTL_DEL)
 			snprintf(detail, sizeof(detail),
-				 "a key in several generations of a dynamic filter is refused; %llu of %llu keys deleted before it",
+				 "a key in several generations (dynamic) or in collided regions (deletable) is refused; %llu of %llu deleted before it",
 				 (unsigned long long)b.done,
 				 (unsigned long long)ks.count);
 		if (ret == -ENOSPC && req == KBLOOM_IOCTL_ADD)	/* cuckoo */
@@ -646,6 +648,8 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 		cuckoo_stat_text(&st);
 	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_PARTITIONED)
 		partitioned_stat_text(&st);
+	if (!c->set[CO_JSON] && st.type == KBLOOM_TYPE_DELETABLE)
+		deletable_stat_text(&st);
 	if (!c->set[CO_JSON] && (st.type == KBLOOM_TYPE_SCALABLE ||
 				 st.type == KBLOOM_TYPE_DYNAMIC))
 		scalable_stat_text(c, argv[0], &st);
@@ -665,7 +669,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S] | NAME window (keys N | seconds T | milliseconds MS) (fpr P [capacity N] [hashes K] [extra-slices L] | hashes K extra-slices L slice-bits S) [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME deletable (capacity N fpr P | bits M hashes K) [region-bits S] [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S] | NAME window (keys N | seconds T | milliseconds MS) (fpr P [capacity N] [hashes K] [extra-slices L] | hashes K extra-slices L slice-bits S) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -689,6 +693,10 @@ const struct ctl_cmd module_cmds[] = {
 "  partitioned k slices of S bits, one probe per slice (hashes K 1..32,\n"
 "             slice-bits S a multiple of 64; planned: the standard\n"
 "             filter's k, slices rounded up to whole words)\n"
+"  deletable  a standard filter in regions of S bits (region-bits, a\n"
+"             power of two, 4 default) with a collision bit per region:\n"
+"             del clears a key's bits in collision-free regions and\n"
+"             refuses a key with none (no counters; m / S extra bits)\n"
 "  scalable   grows: generation i holds N s^i keys at P (1 - r) r^i in\n"
 "             slices, the whole stays at or below P (capacity N of the\n"
 "             first generation, 1024 default; growth S 1..16, 2 default;\n"

@@ -160,6 +160,8 @@ const char *type_name(__u32 type)
 		return "ultra-fast";
 	case KBLOOM_TYPE_SPLIT_BLOCK:
 		return "split-block";
+	case KBLOOM_TYPE_DELETABLE:
+		return "deletable";
 	}
 	return "unknown";
 }

@@ -178,6 +178,8 @@ static int plan_row(struct plan_row *r, __u64 n, __u64 p)
 {
 	if (r->type == KBLOOM_TYPE_PARTITIONED)
 		return plan_part_row(r, n, p);
+	if (r->type == KBLOOM_TYPE_DELETABLE)
+		return deletable_plan(n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_SCALABLE || r->type == KBLOOM_TYPE_DYNAMIC)
 		return scalable_plan(r->type, n, p, &r->plan);
 	if (r->type == KBLOOM_TYPE_STABLE)
@@ -209,6 +211,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 		{ .label = "dynamic/4", .type = KBLOOM_TYPE_DYNAMIC },
 		{ .label = "stable", .type = KBLOOM_TYPE_STABLE },
 		{ .label = "window", .type = KBLOOM_TYPE_AGE_PARTITIONED },
+		{ .label = "deletable", .type = KBLOOM_TYPE_DELETABLE },
 	};
 	int i, nr = ARRAY_SIZE(rows), ok = 0, ret;
 	struct plan_args a = { 0 };
@@ -263,7 +266,9 @@ const struct ctl_cmd plan_cmds[] = {
 "k = 3 and the least P whose stable point meets P; it forgets old keys.\n"
 "window is the age-partitioned window of the last N keys (k from P, l\n"
 "of fewest bits, P the rate just before a rotation; M is all k + l\n"
-"slices).  N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
+"slices).  deletable is the standard filter plus a collision bit per\n"
+"region of 4 bits (M is the standard bits; the memory counts the bitmap).\n"
+"N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,

@@ -7,7 +7,8 @@
  * is checksummed, so an image saved while writers run is consistent.  The
  * one-array families (partitioned, stable, window) also share the room
  * check, the allocation of a save, the base header's fields they keep
- * (capacity, target rate, inserted, name) and the words of a load.
+ * (capacity, target rate, inserted, name) and the words of a load; the
+ * deletable family writes its whole image through kb_image_v3_save_one().
  */
 #ifndef _KBLOOM_LIB_IMAGE_V3_H
 #define _KBLOOM_LIB_IMAGE_V3_H
@@ -88,6 +89,60 @@ static inline void kb_image_v3_emit(struct kbloom_image_head *hd,
 	}
 	hd->h.crc = kb_le32(kb_image_crc_head(hd, payload, nwords * 8));
 	memcpy(out, hd, sizeof(*hd));
+}
+
+/**
+ * struct kb_v3_one - what a one-array family's image is written from
+ * @s: the shape; @hash_id, @seed: the hash
+ * @capacity, @fpr_pico, @inserted, @name: the base header's counts
+ * @words, @nwords: the array (read with relaxed loads)
+ */
+struct kb_v3_one {
+	const struct kb_shape *s;
+	__u32 hash_id;
+	__u64 seed;
+	__u64 capacity;
+	__u64 fpr_pico;
+	__u64 inserted;
+	const char *name;
+	const __u64 *words;
+	__u64 nwords;
+};
+
+/* Bytes of the image of @o. */
+static inline size_t kb_image_v3_one_size(const struct kb_v3_one *o)
+{
+	return sizeof(struct kbloom_image_head) + o->nwords * 8;
+}
+
+/* The image of @o into @buf: 0, -EMSGSIZE (*@image_len set) or -EINVAL. */
+static inline int kb_image_v3_save_one(const struct kb_v3_one *o, void *buf,
+				       size_t buf_len, size_t *image_len)
+{
+	struct kbloom_image_head hd;
+	int ret;
+
+	ret = kb_image_v3_room(kb_image_v3_one_size(o), buf, buf_len,
+			       image_len);
+	if (ret)
+		return ret;
+	kb_image_head_init(&hd, o->s, o->hash_id, o->seed);
+	kb_image_v3_meta_out(&hd, o->capacity, o->fpr_pico, o->inserted,
+			     o->name);
+	kb_image_v3_emit(&hd, o->words, o->nwords, buf);
+	return 0;
+}
+
+/* The image of @o in a new malloc()ed *@buf (*@len): 0 or -ENOMEM. */
+static inline int kb_image_v3_alloc_one(const struct kb_v3_one *o,
+					void **buf, size_t *len)
+{
+	size_t n = kb_image_v3_one_size(o);
+	int ret = kb_image_v3_alloc(n, buf, len);
+
+	if (!ret)
+		kb_image_v3_save_one(o, *buf, n, NULL);
+	return ret;
 }
 
 #endif /* _KBLOOM_LIB_IMAGE_V3_H */
