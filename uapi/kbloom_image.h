@@ -45,7 +45,8 @@
  *                     filter without counters, payload_len not the shape's.
  * kb_image_verify() runs both and adds -EBADMSG for a wrong checksum and
  * for a payload no filter of the type can hold (a VI counter in [1, L):
- * kb_vi_counters_ok()).
+ * kb_vi_counters_ok(); accurate-counting levels that do not fit or are
+ * followed by ones: kb_acbf_payload_ok()).
  */
 #ifndef _UAPI_KBLOOM_IMAGE_H
 #define _UAPI_KBLOOM_IMAGE_H
@@ -436,7 +437,8 @@ static inline __u32 kb_image_crc_head(const struct kbloom_image_head *hd,
 
 /*
  * What a checksum cannot tell: a payload whose words are states the type's
- * operations never leave (a VI-CBF counter in [1, L)).
+ * operations never leave (a VI-CBF counter in [1, L), ACBF levels that
+ * are no state).
  */
 static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
 				      const struct kbloom_image_geom *g,
@@ -445,6 +447,9 @@ static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
 	if (h->type == KBLOOM_TYPE_VI_COUNTING)
 		return kb_vi_counters_ok(payload, len, h->counter_bits,
 					 g->vi_l);
+	if (h->type == KBLOOM_TYPE_ACCURATE_COUNTING)
+		return kb_acbf_payload_ok(payload, kb_le64(h->m),
+					  kb_le64(g->buckets), g->tables);
 	return 1;
 }
 

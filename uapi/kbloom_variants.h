@@ -6,7 +6,8 @@
  * filter (kbloom_var_vicbf.h), the d-left counting filter
  * (kbloom_var_dleft.h) and the Count-Min sketch (kbloom_var_countmin.h);
  * of the survey variants II, the age-partitioned window
- * (kbloom_var_window.h).
+ * (kbloom_var_window.h); of the survey variants IV, the accurate counting
+ * filter's levels (kbloom_var_acbf.h).
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
 #define _UAPI_KBLOOM_VARIANTS_H
@@ -17,5 +18,6 @@
 #include "kbloom_var_dleft.h"
 #include "kbloom_var_countmin.h"
 #include "kbloom_var_window.h"
+#include "kbloom_var_acbf.h"
 
 #endif /* _UAPI_KBLOOM_VARIANTS_H */

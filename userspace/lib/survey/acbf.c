@@ -29,7 +29,7 @@ static void kb_acbf_climb(const struct kbloom_acbf *f, __u64 i,
 	__u32 j;
 
 	w->c = 0;
-	if (!kb_v4b_bit(&f->a, i)) {
+	if (!kb_sarr_bit(&f->a, i)) {
 		w->top = f->m1 + kb_acbf_rank(f, i);	/* its new level-2 bit */
 		return;
 	}
@@ -41,7 +41,7 @@ static void kb_acbf_climb(const struct kbloom_acbf *f, __u64 i,
 		next = start + f->lvl_len[j];
 		w->lvl_start = next;
 		w->top = next + kb_acbf_span(f, start, pos);
-		if (!kb_v4b_bit(&f->a, w->top))
+		if (!kb_sarr_bit(&f->a, w->top))
 			return;
 		start = next;
 		pos = w->top;
@@ -92,11 +92,11 @@ int kbloom_acbf_test(const struct kbloom_acbf *f, const void *key, __u32 len)
 	struct kb_probe p;
 	__u32 i;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_probe_init(&p, kb_v4b_hash(&f->a, key, len));
+	kb_probe_init(&p, kb_sarr_hash(&f->a, key, len));
 	for (i = 0; i < f->a.s.k; i++)
-		if (!kb_v4b_bit(&f->a, kb_probe_next(&p, f->m1)))
+		if (!kb_sarr_bit(&f->a, kb_probe_next(&p, f->m1)))
 			return 0;
 	return 1;
 }
@@ -108,9 +108,9 @@ int kbloom_acbf_count(const struct kbloom_acbf *f, const void *key,
 	struct kb_probe p;
 	__u32 i, min = ~0U;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_probe_init(&p, kb_v4b_hash(&f->a, key, len));
+	kb_probe_init(&p, kb_sarr_hash(&f->a, key, len));
 	for (i = 0; i < f->a.s.k && min; i++) {
 		kb_acbf_climb(f, kb_probe_next(&p, f->m1), &w);
 		if (w.c < min)
@@ -125,11 +125,11 @@ int kbloom_acbf_add(struct kbloom_acbf *f, const void *key, __u32 len)
 	__u32 i;
 	int ret = 0;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	if (f->m1 + f->used + f->a.s.k > f->a.s.m)
 		return -ENOSPC;
-	kb_probe_init(&p, kb_v4b_hash(&f->a, key, len));
+	kb_probe_init(&p, kb_sarr_hash(&f->a, key, len));
 	for (i = 0; i < f->a.s.k; i++)
 		ret |= kb_acbf_inc(f, kb_probe_next(&p, f->m1));
 	f->a.inserted++;
@@ -144,44 +144,41 @@ int kbloom_acbf_del(struct kbloom_acbf *f, const void *key, __u32 len)
 
 	if (ret <= 0)
 		return ret ? ret : -ENOENT;
-	kb_probe_init(&p, kb_v4b_hash(&f->a, key, len));
+	kb_probe_init(&p, kb_sarr_hash(&f->a, key, len));
 	for (i = 0; i < f->a.s.k; i++)
 		kb_acbf_dec(f, kb_probe_next(&p, f->m1));
 	return 0;
 }
 
-/* A filter of the checked shape @s (words zero) with its directory. */
-static int kb_acbf_new(const struct kb_shape *s, const struct kbloom_opts *o,
-		       struct kbloom_acbf **fp)
+/* A filter around the array @a (taken over: freed on error). */
+static int kb_acbf_wrap(struct kb_sarr *a, struct kbloom_acbf **fp)
 {
 	struct kbloom_acbf *f = calloc(1, sizeof(*f));
-	int ret;
+	int ret = -ENOMEM;
 
 	if (!f)
-		return -ENOMEM;
-	ret = kb_v4b_init(&f->a, s, o);
-	if (ret)
-		goto out_free_f;
-	f->m1 = s->buckets;
-	f->levels = s->tables;
+		goto out_fini;
+	f->a = *a;
+	f->m1 = a->s.buckets;
+	f->levels = a->s.tables;
 	f->lvl_len[1] = f->m1;
 	ret = kb_acbf_dir_alloc(f);
 	if (ret)
-		goto out_fini;
+		goto out_free_f;
 	*fp = f;
 	return 0;
-out_fini:
-	kb_v4b_fini(&f->a);
 out_free_f:
 	free(f);
+out_fini:
+	kb_sarr_fini(a);
 	return ret;
 }
 
 int kbloom_acbf_create(__u64 m, __u32 k, __u64 capacity, __u32 levels,
 		       const struct kbloom_opts *o, struct kbloom_acbf **fp)
 {
-	struct kbloom_acbf *f;
 	struct kb_shape s;
+	struct kb_sarr a;
 	__u64 m1;
 	int ret;
 
@@ -190,21 +187,18 @@ int kbloom_acbf_create(__u64 m, __u32 k, __u64 capacity, __u32 levels,
 	m1 = (m - (__u64)k * capacity) & ~63ULL;
 	kb_acbf_shape_init(&s, m, m1, k,
 			   levels ? levels : KBLOOM_ACBF_LEVELS_DEFAULT);
-	if (kb_shape_check(&s))
-		return -EINVAL;
-	ret = kb_acbf_new(&s, o, &f);
+	ret = kb_sarr_init(&a, &s, o);
 	if (ret)
 		return ret;
-	f->a.capacity = capacity;
-	*fp = f;
-	return 0;
+	a.capacity = capacity;
+	return kb_acbf_wrap(&a, fp);
 }
 
 void kbloom_acbf_destroy(struct kbloom_acbf *f)
 {
 	if (!f)
 		return;
-	kb_v4b_fini(&f->a);
+	kb_sarr_fini(&f->a);
 	free(f->cnt);
 	free(f->sup);
 	free(f);
@@ -238,30 +232,30 @@ double kbloom_acbf_fpr(__u64 m1, __u32 k, __u64 n)
 
 size_t kbloom_acbf_image_size(const struct kbloom_acbf *f)
 {
-	return f ? kb_v4b_image_size(&f->a) : 0;
+	return f ? kb_sarr_image_size(&f->a) : 0;
 }
 
 int kbloom_acbf_save(const struct kbloom_acbf *f, void *buf, size_t buf_len,
 		     size_t *image_len)
 {
-	return f ? kb_v4b_save(&f->a, buf, buf_len, image_len) : -EINVAL;
+	return f ? kb_sarr_save(&f->a, buf, buf_len, image_len) : -EINVAL;
 }
 
 int kbloom_acbf_save_alloc(const struct kbloom_acbf *f, void **buf,
 			   size_t *len)
 {
-	return f && buf ? kb_v4b_save_alloc(&f->a, buf, len) : -EINVAL;
+	return f && buf ? kb_sarr_save_alloc(&f->a, buf, len) : -EINVAL;
 }
 
-/* The level lengths and directory of loaded words: 0 or -EBADMSG. */
-static int kb_acbf_levels_read(struct kbloom_acbf *f)
+/*
+ * The level lengths and directory of loaded words (kb_image_verify() has
+ * checked them: kb_acbf_payload_ok()).
+ */
+static void kb_acbf_levels_read(struct kbloom_acbf *f)
 {
-	const __u8 *p = (const __u8 *)f->a.words;
 	__u64 start = 0, len = f->m1;
 	__u32 j;
 
-	if (!kb_acbf_payload_ok(p, f->a.s.m, f->m1, f->levels))
-		return -EBADMSG;
 	kb_acbf_dir_build(f, 0, f->a.s.m - 1);
 	f->used = 0;
 	for (j = 2; j <= f->levels; j++) {
@@ -270,33 +264,20 @@ static int kb_acbf_levels_read(struct kbloom_acbf *f)
 		len = f->lvl_len[j];
 		f->used += len;
 	}
-	return 0;
 }
 
 int kbloom_acbf_load(const void *buf, size_t len, struct kbloom_acbf **fp)
 {
-	struct kbloom_acbf *f;
-	struct kb_v4b_arr a;
+	struct kb_sarr a;
 	int ret;
 
 	if (!fp)
 		return -EINVAL;
-	ret = kb_v4b_load(buf, len, KBLOOM_TYPE_ACCURATE_COUNTING, &a);
+	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_ACCURATE_COUNTING, &a);
 	if (ret)
 		return ret;
-	ret = kb_acbf_new(&a.s, NULL, &f);
-	if (ret)
-		goto out_fini;
-	kb_v4b_fini(&f->a);
-	f->a = a;
-	ret = kb_acbf_levels_read(f);
-	if (ret) {
-		kbloom_acbf_destroy(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
-out_fini:
-	kb_v4b_fini(&a);
+	ret = kb_acbf_wrap(&a, fp);
+	if (!ret)
+		kb_acbf_levels_read(*fp);
 	return ret;
 }

@@ -7,7 +7,7 @@
 #ifndef _KBLOOM_ACBF_INT_H
 #define _KBLOOM_ACBF_INT_H
 
-#include "v4b_int.h"
+#include "survey_array.h"
 #include "uapi/kbloom_var_acbf.h"
 
 #define KB_ACBF_BLOCK_SHIFT	9	/* 512-bit blocks of the directory */
@@ -19,7 +19,7 @@
  * each superblock.  The directory is rebuilt from the words on load.
  */
 struct kbloom_acbf {
-	struct kb_v4b_arr a;
+	struct kb_sarr a;
 	__u64 m1;
 	__u32 levels;
 	__u64 used;

@@ -77,9 +77,9 @@ void kb_acbf_set(struct kbloom_acbf *f, __u64 pos, bool v)
 {
 	__u64 s;
 
-	if (kb_v4b_bit(&f->a, pos) == v)
+	if (kb_sarr_bit(&f->a, pos) == v)
 		return;
-	kb_v4b_bit_put(&f->a, pos, v);
+	kb_sarr_bit_put(&f->a, pos, v);
 	f->cnt[pos >> KB_ACBF_BLOCK_SHIFT] += v ? 1 : -1;
 	for (s = (pos >> KB_ACBF_SUPER_SHIFT) + 1; s < f->nsup; s++)
 		f->sup[s] += v ? 1 : -1;

@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "v4b_int.h"
+#include "survey_array.h"
 #include "uapi/kbloom_var_fpcbf.h"
 
 struct kbloom_fpcbf {
-	struct kb_v4b_arr a;
+	struct kb_sarr a;
 };
 
 static __u32 kb_fpc_width(const struct kbloom_fpcbf *f)
@@ -60,11 +60,11 @@ int kbloom_fpcbf_test(const struct kbloom_fpcbf *f, const void *key,
 	__u64 h, v, fp, max;
 	struct kb_probe p;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	cb = f->a.s.counter_bits;
 	max = kb_field_mask(cb);
-	h = kb_v4b_hash(&f->a, key, len);
+	h = kb_sarr_hash(&f->a, key, len);
 	fp = kb_fpcbf_print(h, f->a.s.fp_bits);
 	kb_probe_init(&p, h);
 	for (i = 0; i < f->a.s.k; i++) {
@@ -79,7 +79,7 @@ int kbloom_fpcbf_test(const struct kbloom_fpcbf *f, const void *key,
 static int kb_fpc_apply(struct kbloom_fpcbf *f, const void *key, __u32 len,
 			int d)
 {
-	__u64 h = kb_v4b_hash(&f->a, key, len);
+	__u64 h = kb_sarr_hash(&f->a, key, len);
 	__u64 fp = kb_fpcbf_print(h, f->a.s.fp_bits);
 	struct kb_probe p;
 	int sat = 0;
@@ -95,7 +95,7 @@ int kbloom_fpcbf_add(struct kbloom_fpcbf *f, const void *key, __u32 len)
 {
 	int sat;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	sat = kb_fpc_apply(f, key, len, 1);
 	f->a.saturations += sat;
@@ -126,7 +126,7 @@ int kbloom_fpcbf_create(__u64 m, __u32 k, __u32 counter_bits, __u32 fp_bits,
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	ret = kb_v4b_init(&f->a, &s, o);
+	ret = kb_sarr_init(&f->a, &s, o);
 	if (ret) {
 		free(f);
 		return ret;
@@ -139,7 +139,7 @@ void kbloom_fpcbf_destroy(struct kbloom_fpcbf *f)
 {
 	if (!f)
 		return;
-	kb_v4b_fini(&f->a);
+	kb_sarr_fini(&f->a);
 	free(f);
 }
 
@@ -178,19 +178,19 @@ double kbloom_fpcbf_fpr(__u64 m, __u32 k, __u64 n, __u32 fp_bits)
 
 size_t kbloom_fpcbf_image_size(const struct kbloom_fpcbf *f)
 {
-	return f ? kb_v4b_image_size(&f->a) : 0;
+	return f ? kb_sarr_image_size(&f->a) : 0;
 }
 
 int kbloom_fpcbf_save(const struct kbloom_fpcbf *f, void *buf,
 		      size_t buf_len, size_t *image_len)
 {
-	return f ? kb_v4b_save(&f->a, buf, buf_len, image_len) : -EINVAL;
+	return f ? kb_sarr_save(&f->a, buf, buf_len, image_len) : -EINVAL;
 }
 
 int kbloom_fpcbf_save_alloc(const struct kbloom_fpcbf *f, void **buf,
 			    size_t *len)
 {
-	return f && buf ? kb_v4b_save_alloc(&f->a, buf, len) : -EINVAL;
+	return f && buf ? kb_sarr_save_alloc(&f->a, buf, len) : -EINVAL;
 }
 
 int kbloom_fpcbf_load(const void *buf, size_t len, struct kbloom_fpcbf **fp)
@@ -203,7 +203,7 @@ int kbloom_fpcbf_load(const void *buf, size_t len, struct kbloom_fpcbf **fp)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	ret = kb_v4b_load(buf, len, KBLOOM_TYPE_FP_COUNTING, &f->a);
+	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_FP_COUNTING, &f->a);
 	if (ret) {
 		free(f);
 		return ret;

@@ -6,11 +6,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "v4b_int.h"
+#include "survey_array.h"
 #include "uapi/kbloom_var_gbf.h"
 
 struct kbloom_gbf {
-	struct kb_v4b_arr a;
+	struct kb_sarr a;
 };
 
 /* The k1 set positions, then the k0 reset positions, into @pos. */
@@ -20,7 +20,7 @@ static __u32 kb_gbf_positions(const struct kbloom_gbf *f, const void *key,
 	__u32 i, n = f->a.s.k + f->a.s.tables;
 	struct kb_probe p;
 
-	kb_probe_init(&p, kb_v4b_hash(&f->a, key, len));
+	kb_probe_init(&p, kb_sarr_hash(&f->a, key, len));
 	for (i = 0; i < n; i++)
 		pos[i] = kb_probe_next(&p, f->a.s.m);
 	return n;
@@ -30,13 +30,13 @@ int kbloom_gbf_add(struct kbloom_gbf *f, const void *key, __u32 len)
 {
 	__u32 pos[KBLOOM_K_MAX], i, n;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	n = kb_gbf_positions(f, key, len, pos);
 	for (i = 0; i < f->a.s.k; i++)	/* set first: a reset position wins */
-		kb_v4b_bit_put(&f->a, pos[i], true);
+		kb_sarr_bit_put(&f->a, pos[i], true);
 	for (; i < n; i++)
-		kb_v4b_bit_put(&f->a, pos[i], false);
+		kb_sarr_bit_put(&f->a, pos[i], false);
 	f->a.inserted++;
 	return 0;
 }
@@ -45,11 +45,11 @@ int kbloom_gbf_test(const struct kbloom_gbf *f, const void *key, __u32 len)
 {
 	__u32 pos[KBLOOM_K_MAX], i, n;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	n = kb_gbf_positions(f, key, len, pos);
 	for (i = 0; i < n; i++)
-		if (kb_v4b_bit(&f->a, pos[i]) != (i < f->a.s.k))
+		if (kb_sarr_bit(&f->a, pos[i]) != (i < f->a.s.k))
 			return 0;
 	return 1;
 }
@@ -79,7 +79,7 @@ int kbloom_gbf_create(__u64 m, __u32 k1, __u32 k0,
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	ret = kb_v4b_init(&f->a, &s, o);
+	ret = kb_sarr_init(&f->a, &s, o);
 	if (ret) {
 		free(f);
 		return ret;
@@ -92,7 +92,7 @@ void kbloom_gbf_destroy(struct kbloom_gbf *f)
 {
 	if (!f)
 		return;
-	kb_v4b_fini(&f->a);
+	kb_sarr_fini(&f->a);
 	free(f);
 }
 
@@ -105,7 +105,7 @@ int kbloom_gbf_stats(const struct kbloom_gbf *f, struct kbloom_gbf_stats *st)
 	st->k1 = f->a.s.k;
 	st->k0 = f->a.s.tables;
 	st->inserted = f->a.inserted;
-	st->ones = kb_v4b_ones(&f->a, f->a.s.m);
+	st->ones = kb_sarr_ones(&f->a, f->a.s.m);
 	return 0;
 }
 
@@ -176,19 +176,19 @@ double kbloom_gbf_fnr(__u64 m, __u32 k1, __u32 k0, __u64 n, double b0)
 
 size_t kbloom_gbf_image_size(const struct kbloom_gbf *f)
 {
-	return f ? kb_v4b_image_size(&f->a) : 0;
+	return f ? kb_sarr_image_size(&f->a) : 0;
 }
 
 int kbloom_gbf_save(const struct kbloom_gbf *f, void *buf, size_t buf_len,
 		    size_t *image_len)
 {
-	return f ? kb_v4b_save(&f->a, buf, buf_len, image_len) : -EINVAL;
+	return f ? kb_sarr_save(&f->a, buf, buf_len, image_len) : -EINVAL;
 }
 
 int kbloom_gbf_save_alloc(const struct kbloom_gbf *f, void **buf,
 			  size_t *len)
 {
-	return f && buf ? kb_v4b_save_alloc(&f->a, buf, len) : -EINVAL;
+	return f && buf ? kb_sarr_save_alloc(&f->a, buf, len) : -EINVAL;
 }
 
 int kbloom_gbf_load(const void *buf, size_t len, struct kbloom_gbf **fp)
@@ -201,7 +201,7 @@ int kbloom_gbf_load(const void *buf, size_t len, struct kbloom_gbf **fp)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	ret = kb_v4b_load(buf, len, KBLOOM_TYPE_GENERALIZED, &f->a);
+	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_GENERALIZED, &f->a);
 	if (ret) {
 		free(f);
 		return ret;

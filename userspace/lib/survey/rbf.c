@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "v4b_int.h"
+#include "survey_array.h"
 #include "uapi/kbloom_var_rbf.h"
 
 struct kbloom_rbf {
-	struct kb_v4b_arr a;
+	struct kb_sarr a;
 	__u32 *members;		/* NULL for a loaded filter */
 	__u64 cleared;
 };
@@ -34,7 +34,7 @@ static int kb_rbf_present(const struct kbloom_rbf *f, const __u32 *pos)
 	__u32 i;
 
 	for (i = 0; i < f->a.s.k; i++)
-		if (!kb_v4b_bit(&f->a, pos[i]))
+		if (!kb_sarr_bit(&f->a, pos[i]))
 			return 0;
 	return 1;
 }
@@ -43,9 +43,9 @@ int kbloom_rbf_test(const struct kbloom_rbf *f, const void *key, __u32 len)
 {
 	__u32 pos[KBLOOM_K_MAX];
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_rbf_positions(f, kb_v4b_hash(&f->a, key, len), pos);
+	kb_rbf_positions(f, kb_sarr_hash(&f->a, key, len), pos);
 	return kb_rbf_present(f, pos);
 }
 
@@ -53,11 +53,11 @@ int kbloom_rbf_add(struct kbloom_rbf *f, const void *key, __u32 len)
 {
 	__u32 pos[KBLOOM_K_MAX], i;
 
-	if (!f || !kb_v4b_key_ok(key, len))
+	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_rbf_positions(f, kb_v4b_hash(&f->a, key, len), pos);
+	kb_rbf_positions(f, kb_sarr_hash(&f->a, key, len), pos);
 	for (i = 0; i < f->a.s.k; i++) {
-		kb_v4b_bit_put(&f->a, pos[i], true);
+		kb_sarr_bit_put(&f->a, pos[i], true);
 		if (f->members && f->members[pos[i]] < UINT32_MAX)
 			f->members[pos[i]]++;
 	}
@@ -77,7 +77,7 @@ long kbloom_rbf_clear_random(struct kbloom_rbf *f, __u64 nbits, __u64 seed)
 
 	if (!f)
 		return -EINVAL;
-	ones = kb_v4b_ones(&f->a, f->a.s.m);
+	ones = kb_sarr_ones(&f->a, f->a.s.m);
 	if (nbits >= ones) {
 		memset(f->a.words, 0, f->a.nwords * 8);
 		f->cleared += ones;
@@ -86,9 +86,9 @@ long kbloom_rbf_clear_random(struct kbloom_rbf *f, __u64 nbits, __u64 seed)
 	/* rejection: a uniform position until it is a 1 (nbits < ones) */
 	while (done < nbits) {
 		pos = kb_reduce32((__u32)kb_rbf_next(&seed), f->a.s.m);
-		if (!kb_v4b_bit(&f->a, pos))
+		if (!kb_sarr_bit(&f->a, pos))
 			continue;
-		kb_v4b_bit_put(&f->a, pos, false);
+		kb_sarr_bit_put(&f->a, pos, false);
 		done++;
 	}
 	f->cleared += done;
@@ -147,7 +147,7 @@ static void kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
 	__u64 j;
 
 	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_v4b_hash(&f->a, keys + j * key_len,
+		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + j * key_len,
 						 key_len), pos);
 		if (!kb_rbf_present(f, pos))
 			continue;
@@ -173,11 +173,11 @@ long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
 		return -ENOMEM;
 	kb_rbf_fp_counts(f, kp, key_len, count, fpc);
 	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_v4b_hash(&f->a, kp + j * key_len,
+		kb_rbf_positions(f, kb_sarr_hash(&f->a, kp + j * key_len,
 						 key_len), pos);
 		if (!kb_rbf_present(f, pos))
 			continue;
-		kb_v4b_bit_put(&f->a, pos[kb_rbf_pick(f, policy, pos, fpc,
+		kb_sarr_bit_put(&f->a, pos[kb_rbf_pick(f, policy, pos, fpc,
 						      &seed)], false);
 		done++;
 	}
@@ -205,7 +205,7 @@ int kbloom_rbf_create(__u64 m, __u32 k, const struct kbloom_opts *o,
 	ret = kb_rbf_new(&f);
 	if (ret)
 		return ret;
-	ret = kb_v4b_init(&f->a, &s, o);
+	ret = kb_sarr_init(&f->a, &s, o);
 	if (ret)
 		goto out_free_f;
 	f->members = calloc(m, sizeof(*f->members));
@@ -216,7 +216,7 @@ int kbloom_rbf_create(__u64 m, __u32 k, const struct kbloom_opts *o,
 	*fp = f;
 	return 0;
 out_fini:
-	kb_v4b_fini(&f->a);
+	kb_sarr_fini(&f->a);
 out_free_f:
 	free(f);
 	return ret;
@@ -226,7 +226,7 @@ void kbloom_rbf_destroy(struct kbloom_rbf *f)
 {
 	if (!f)
 		return;
-	kb_v4b_fini(&f->a);
+	kb_sarr_fini(&f->a);
 	free(f->members);
 	free(f);
 }
@@ -240,7 +240,7 @@ int kbloom_rbf_stats(const struct kbloom_rbf *f, struct kbloom_rbf_stats *st)
 	st->k = f->a.s.k;
 	st->counts = !!f->members;
 	st->inserted = f->a.inserted;
-	st->ones = kb_v4b_ones(&f->a, f->a.s.m);
+	st->ones = kb_sarr_ones(&f->a, f->a.s.m);
 	st->cleared = f->cleared;
 	return 0;
 }
@@ -264,19 +264,19 @@ double kbloom_rbf_random_loss(__u64 ones, __u64 s, __u32 k)
 
 size_t kbloom_rbf_image_size(const struct kbloom_rbf *f)
 {
-	return f ? kb_v4b_image_size(&f->a) : 0;
+	return f ? kb_sarr_image_size(&f->a) : 0;
 }
 
 int kbloom_rbf_save(const struct kbloom_rbf *f, void *buf, size_t buf_len,
 		    size_t *image_len)
 {
-	return f ? kb_v4b_save(&f->a, buf, buf_len, image_len) : -EINVAL;
+	return f ? kb_sarr_save(&f->a, buf, buf_len, image_len) : -EINVAL;
 }
 
 int kbloom_rbf_save_alloc(const struct kbloom_rbf *f, void **buf,
 			  size_t *len)
 {
-	return f && buf ? kb_v4b_save_alloc(&f->a, buf, len) : -EINVAL;
+	return f && buf ? kb_sarr_save_alloc(&f->a, buf, len) : -EINVAL;
 }
 
 int kbloom_rbf_load(const void *buf, size_t len, struct kbloom_rbf **fp)
@@ -289,7 +289,7 @@ int kbloom_rbf_load(const void *buf, size_t len, struct kbloom_rbf **fp)
 	ret = kb_rbf_new(&f);
 	if (ret)
 		return ret;
-	ret = kb_v4b_load(buf, len, KBLOOM_TYPE_RETOUCHED, &f->a);
+	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_RETOUCHED, &f->a);
 	if (ret) {
 		free(f);
 		return ret;

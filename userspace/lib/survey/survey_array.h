@@ -2,11 +2,11 @@
 /*
  * libkbloom survey variants IV, group b (accurate counting, FP-CBF,
  * retouched, generalized): the one-array object each of them is built on
- * (v4b_array.c): a version-3 shape, its hash, its words, the base
+ * (survey_array.c): a version-3 shape, its hash, its words, the base
  * header's counts, and its image.
  */
-#ifndef _KBLOOM_SURVEY_V4B_INT_H
-#define _KBLOOM_SURVEY_V4B_INT_H
+#ifndef _KBLOOM_SURVEY_ARRAY_H
+#define _KBLOOM_SURVEY_ARRAY_H
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +16,7 @@
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_image.h"
 
-struct kb_v4b_arr {
+struct kb_sarr {
 	__u64 *words;
 	__u64 nwords;
 	struct kb_shape s;
@@ -30,28 +30,28 @@ struct kb_v4b_arr {
 };
 
 /* @s checked, @o's hash and name, zeroed words: 0, -EINVAL, -EIO, -ENOMEM */
-int kb_v4b_init(struct kb_v4b_arr *a, const struct kb_shape *s,
+int kb_sarr_init(struct kb_sarr *a, const struct kb_shape *s,
 		const struct kbloom_opts *o);
-void kb_v4b_fini(struct kb_v4b_arr *a);
+void kb_sarr_fini(struct kb_sarr *a);
 
 /* A key of 1..KBLOOM_KEY_MAX bytes. */
-static inline bool kb_v4b_key_ok(const void *key, __u32 len)
+static inline bool kb_sarr_key_ok(const void *key, __u32 len)
 {
 	return key && len && len <= KBLOOM_KEY_MAX;
 }
 
-static inline __u64 kb_v4b_hash(const struct kb_v4b_arr *a, const void *key,
+static inline __u64 kb_sarr_hash(const struct kb_sarr *a, const void *key,
 				__u32 len)
 {
 	return kb_hash(a->hash_id, a->seed, key, len);
 }
 
-static inline bool kb_v4b_bit(const struct kb_v4b_arr *a, __u64 i)
+static inline bool kb_sarr_bit(const struct kb_sarr *a, __u64 i)
 {
 	return (a->words[i >> 6] >> (i & 63)) & 1;
 }
 
-static inline void kb_v4b_bit_put(struct kb_v4b_arr *a, __u64 i, bool v)
+static inline void kb_sarr_bit_put(struct kb_sarr *a, __u64 i, bool v)
 {
 	__u64 b = 1ULL << (i & 63);
 
@@ -59,17 +59,17 @@ static inline void kb_v4b_bit_put(struct kb_v4b_arr *a, __u64 i, bool v)
 }
 
 /* Ones among the first @nbits bits. */
-__u64 kb_v4b_ones(const struct kb_v4b_arr *a, __u64 nbits);
+__u64 kb_sarr_ones(const struct kb_sarr *a, __u64 nbits);
 
-size_t kb_v4b_image_size(const struct kb_v4b_arr *a);
-int kb_v4b_save(const struct kb_v4b_arr *a, void *buf, size_t buf_len,
+size_t kb_sarr_image_size(const struct kb_sarr *a);
+int kb_sarr_save(const struct kb_sarr *a, void *buf, size_t buf_len,
 		size_t *image_len);
-int kb_v4b_save_alloc(const struct kb_v4b_arr *a, void **buf, size_t *len);
+int kb_sarr_save_alloc(const struct kb_sarr *a, void **buf, size_t *len);
 /*
- * A verified image of @type into @a (kb_v4b_fini() it): 0, an image error
+ * A verified image of @type into @a (kb_sarr_fini() it): 0, an image error
  * (-EOPNOTSUPP also for another type), -ENOMEM or -EINVAL.
  */
-int kb_v4b_load(const void *buf, size_t len, __u32 type,
-		struct kb_v4b_arr *a);
+int kb_sarr_load(const void *buf, size_t len, __u32 type,
+		struct kb_sarr *a);
 
-#endif /* _KBLOOM_SURVEY_V4B_INT_H */
+#endif /* _KBLOOM_SURVEY_ARRAY_H */

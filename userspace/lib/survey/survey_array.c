@@ -8,11 +8,11 @@
  */
 #include <stdlib.h>
 
-#include "v4b_int.h"
+#include "survey_array.h"
 #include "../create_v3.h"
 #include "../image_v3.h"
 
-int kb_v4b_init(struct kb_v4b_arr *a, const struct kb_shape *s,
+int kb_sarr_init(struct kb_sarr *a, const struct kb_shape *s,
 		const struct kbloom_opts *o)
 {
 	int ret;
@@ -33,13 +33,13 @@ int kb_v4b_init(struct kb_v4b_arr *a, const struct kb_shape *s,
 	return 0;
 }
 
-void kb_v4b_fini(struct kb_v4b_arr *a)
+void kb_sarr_fini(struct kb_sarr *a)
 {
 	free(a->words);
 	a->words = NULL;
 }
 
-__u64 kb_v4b_ones(const struct kb_v4b_arr *a, __u64 nbits)
+__u64 kb_sarr_ones(const struct kb_sarr *a, __u64 nbits)
 {
 	__u64 i, n = 0;
 
@@ -51,18 +51,18 @@ __u64 kb_v4b_ones(const struct kb_v4b_arr *a, __u64 nbits)
 	return n;
 }
 
-size_t kb_v4b_image_size(const struct kb_v4b_arr *a)
+size_t kb_sarr_image_size(const struct kb_sarr *a)
 {
 	return sizeof(struct kbloom_image_head) + a->nwords * 8;
 }
 
-int kb_v4b_save(const struct kb_v4b_arr *a, void *buf, size_t buf_len,
+int kb_sarr_save(const struct kb_sarr *a, void *buf, size_t buf_len,
 		size_t *image_len)
 {
 	struct kbloom_image_head hd;
 	int ret;
 
-	ret = kb_image_v3_room(kb_v4b_image_size(a), buf, buf_len, image_len);
+	ret = kb_image_v3_room(kb_sarr_image_size(a), buf, buf_len, image_len);
 	if (ret)
 		return ret;
 	kb_image_head_init(&hd, &a->s, a->hash_id, a->seed);
@@ -73,15 +73,15 @@ int kb_v4b_save(const struct kb_v4b_arr *a, void *buf, size_t buf_len,
 	return 0;
 }
 
-int kb_v4b_save_alloc(const struct kb_v4b_arr *a, void **buf, size_t *len)
+int kb_sarr_save_alloc(const struct kb_sarr *a, void **buf, size_t *len)
 {
-	size_t n = kb_v4b_image_size(a);
+	size_t n = kb_sarr_image_size(a);
 	int ret;
 
 	ret = kb_image_v3_alloc(n, buf, len);
 	if (ret)
 		return ret;
-	ret = kb_v4b_save(a, *buf, n, NULL);
+	ret = kb_sarr_save(a, *buf, n, NULL);
 	if (ret) {
 		free(*buf);
 		*buf = NULL;
@@ -90,7 +90,7 @@ int kb_v4b_save_alloc(const struct kb_v4b_arr *a, void **buf, size_t *len)
 }
 
 /* kb_image_verify() on an aligned copy of @buf, then the type. */
-static int kb_v4b_verify(const void *buf, size_t len, __u32 type, void **out)
+static int kb_sarr_verify(const void *buf, size_t len, __u32 type, void **out)
 {
 	struct kbloom_image_hdr h;
 	void *img;
@@ -117,8 +117,8 @@ static int kb_v4b_verify(const void *buf, size_t len, __u32 type, void **out)
 	return 0;
 }
 
-int kb_v4b_load(const void *buf, size_t len, __u32 type,
-		struct kb_v4b_arr *a)
+int kb_sarr_load(const void *buf, size_t len, __u32 type,
+		struct kb_sarr *a)
 {
 	const struct kbloom_image_head *hd;
 	struct kbloom_opts o = { 0 };
@@ -128,14 +128,14 @@ int kb_v4b_load(const void *buf, size_t len, __u32 type,
 
 	if (!buf)
 		return -EINVAL;
-	ret = kb_v4b_verify(buf, len, type, &img);
+	ret = kb_sarr_verify(buf, len, type, &img);
 	if (ret)
 		return ret;
 	hd = img;
 	kb_image_shape(&hd->h, &hd->g, &s);
 	o.hash_id = hd->h.hash_id;
 	o.seed = kb_le64(hd->h.seed);
-	ret = kb_v4b_init(a, &s, &o);
+	ret = kb_sarr_init(a, &s, &o);
 	if (ret)
 		goto out_free_img;
 	kb_image_v3_words_in(img, a->words, a->nwords);
