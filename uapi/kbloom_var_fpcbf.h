@@ -13,7 +13,10 @@
  * fingerprint into their fields; a delete decrements and XORs again.  A
  * key is possibly present iff every probed counter is non-zero and every
  * probed counter of 1 holds its fingerprint.  A counter at 2^c - 1 is
- * saturated: it and its field never change again.
+ * saturated: it and its field never change again.  A counter that a
+ * delete takes to 0 takes its field to 0 (a delete of a false positive
+ * could leave one behind): a cell of counter 0 always has field 0, so a
+ * key just added is always found (kb_fpcbf_cells_ok() checks images).
  */
 #ifndef _UAPI_KBLOOM_VAR_FPCBF_H
 #define _UAPI_KBLOOM_VAR_FPCBF_H
@@ -33,6 +36,33 @@ static inline __u64 kb_fpcbf_print(__u64 h, __u32 fp_bits)
 static inline __u64 kb_fpcbf_cell(__u64 c, __u64 fp, __u32 counter_bits)
 {
 	return c | (fp << counter_bits);
+}
+
+/*
+ * Every cell of counter 0 of a payload (@m cells of @counter_bits +
+ * @fp_bits, little-endian bytes at any alignment) has field 0.
+ */
+static inline int kb_fpcbf_cells_ok(const __u8 *p, __u64 m,
+				    __u32 counter_bits, __u32 fp_bits)
+{
+	__u32 w = counter_bits + fp_bits, b, sh;
+	__u64 n, i, lo, hi, v;
+
+	for (n = 0; n < m; n++) {
+		i = kb_field_word(n, w) * 8;
+		sh = kb_field_shift(n, w);
+		lo = 0;
+		hi = 0;
+		for (b = 0; b < 8; b++) {
+			lo |= (__u64)p[i + b] << (8 * b);
+			if (kb_field_spills(sh, w))
+				hi |= (__u64)p[i + 8 + b] << (8 * b);
+		}
+		v = kb_field_get(lo, hi, sh, w);
+		if (!(v & kb_field_mask(counter_bits)) && v)
+			return 0;
+	}
+	return 1;
 }
 
 /* An FP-CBF shape of @m cells, @k probes, c + f bit cells. */

@@ -7,7 +7,8 @@
  * (kbloom_var_dleft.h) and the Count-Min sketch (kbloom_var_countmin.h);
  * of the survey variants II, the age-partitioned window
  * (kbloom_var_window.h); of the survey variants IV, the accurate counting
- * filter's levels (kbloom_var_acbf.h).
+ * filter's levels (kbloom_var_acbf.h) and the FP-CBF's cells
+ * (kbloom_var_fpcbf.h).
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
 #define _UAPI_KBLOOM_VARIANTS_H
@@ -19,5 +20,6 @@
 #include "kbloom_var_countmin.h"
 #include "kbloom_var_window.h"
 #include "kbloom_var_acbf.h"
+#include "kbloom_var_fpcbf.h"
 
 #endif /* _UAPI_KBLOOM_VARIANTS_H */

@@ -49,7 +49,8 @@ static int kb_fpc_step(struct kbloom_fpcbf *f, __u64 n, int d, __u64 fp)
 	if (c == max)
 		return 1;
 	c = d > 0 ? c + 1 : c - 1;
-	kb_fpc_put(f, n, kb_fpcbf_cell(c, print ^ fp, cb));
+	print = c ? print ^ fp : 0;	/* no keys, no fingerprint */
+	kb_fpc_put(f, n, kb_fpcbf_cell(c, print, cb));
 	return c == max;
 }
 
