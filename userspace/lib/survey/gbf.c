@@ -49,7 +49,7 @@ int kbloom_gbf_test(const struct kbloom_gbf *f, const void *key, __u32 len)
 		return -EINVAL;
 	n = kb_gbf_positions(f, key, len, pos);
 	for (i = 0; i < n; i++)
-		if (kb_sarr_bit(&f->a, pos[i]) != (i < f->a.s.k))
+		if (kb_sarr_bit(&f->a, pos[i]) != i < f->a.s.k)
 			return 0;
 	return 1;
 }

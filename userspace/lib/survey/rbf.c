@@ -159,7 +159,7 @@ static void kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
 long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
 			__u32 key_len, __u64 count, __u64 seed)
 {
-	__u32 pos[KBLOOM_K_MAX], *fpc;
+	__u32 pos[KBLOOM_K_MAX], *fpc, i;
 	const __u8 *kp = keys;
 	long done = 0;
 	__u64 j;
@@ -177,8 +177,8 @@ long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
 						 key_len), pos);
 		if (!kb_rbf_present(f, pos))
 			continue;
-		kb_sarr_bit_put(&f->a, pos[kb_rbf_pick(f, policy, pos, fpc,
-						      &seed)], false);
+		i = kb_rbf_pick(f, policy, pos, fpc, &seed);
+		kb_sarr_bit_put(&f->a, pos[i], false);
 		done++;
 	}
 	free(fpc);

@@ -13,7 +13,7 @@
 #include "../image_v3.h"
 
 int kb_sarr_init(struct kb_sarr *a, const struct kb_shape *s,
-		const struct kbloom_opts *o)
+		 const struct kbloom_opts *o)
 {
 	int ret;
 
@@ -57,7 +57,7 @@ size_t kb_sarr_image_size(const struct kb_sarr *a)
 }
 
 int kb_sarr_save(const struct kb_sarr *a, void *buf, size_t buf_len,
-		size_t *image_len)
+		 size_t *image_len)
 {
 	struct kbloom_image_head hd;
 	int ret;
@@ -118,7 +118,7 @@ static int kb_sarr_verify(const void *buf, size_t len, __u32 type, void **out)
 }
 
 int kb_sarr_load(const void *buf, size_t len, __u32 type,
-		struct kb_sarr *a)
+		 struct kb_sarr *a)
 {
 	const struct kbloom_image_head *hd;
 	struct kbloom_opts o = { 0 };

@@ -31,7 +31,7 @@ struct kb_sarr {
 
 /* @s checked, @o's hash and name, zeroed words: 0, -EINVAL, -EIO, -ENOMEM */
 int kb_sarr_init(struct kb_sarr *a, const struct kb_shape *s,
-		const struct kbloom_opts *o);
+		 const struct kbloom_opts *o);
 void kb_sarr_fini(struct kb_sarr *a);
 
 /* A key of 1..KBLOOM_KEY_MAX bytes. */
@@ -41,7 +41,7 @@ static inline bool kb_sarr_key_ok(const void *key, __u32 len)
 }
 
 static inline __u64 kb_sarr_hash(const struct kb_sarr *a, const void *key,
-				__u32 len)
+				 __u32 len)
 {
 	return kb_hash(a->hash_id, a->seed, key, len);
 }
@@ -63,13 +63,13 @@ __u64 kb_sarr_ones(const struct kb_sarr *a, __u64 nbits);
 
 size_t kb_sarr_image_size(const struct kb_sarr *a);
 int kb_sarr_save(const struct kb_sarr *a, void *buf, size_t buf_len,
-		size_t *image_len);
+		 size_t *image_len);
 int kb_sarr_save_alloc(const struct kb_sarr *a, void **buf, size_t *len);
 /*
  * A verified image of @type into @a (kb_sarr_fini() it): 0, an image error
  * (-EOPNOTSUPP also for another type), -ENOMEM or -EINVAL.
  */
 int kb_sarr_load(const void *buf, size_t len, __u32 type,
-		struct kb_sarr *a);
+		 struct kb_sarr *a);
 
 #endif /* _KBLOOM_SURVEY_ARRAY_H */
