@@ -48,9 +48,12 @@ int kbloom_gbf_test(const struct kbloom_gbf *f, const void *key, __u32 len)
 	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
 	n = kb_gbf_positions(f, key, len, pos);
-	for (i = 0; i < n; i++)
-		if (kb_sarr_bit(&f->a, pos[i]) != i < f->a.s.k)
+	for (i = 0; i < n; i++) {
+		bool set = i < f->a.s.k;	/* a set probe, else a reset one */
+
+		if (kb_sarr_bit(&f->a, pos[i]) != set)
 			return 0;
+	}
 	return 1;
 }
 
