@@ -178,4 +178,43 @@ TEST(scheme_survey_i)
 	kb_exp_free(x);
 }
 
+/*
+ * The accurate counting and FP-CBF schemes on fat-tree k = 8, 1500
+ * groups, M = 2048: each port's measured first-order rate against its
+ * predicted one, within 10%.
+ */
+TEST(scheme_acbf_fpcbf)
+{
+	static const __u32 sch[] = { KB_EXP_ACBF, KB_EXP_FPCBF };
+	const struct kb_exp_run *r;
+	struct kb_exp_params p;
+	struct kb_exp *x;
+	double meas, pred;
+	__u32 i;
+
+	params(&p, 0, 2);
+	p.groups = 1500;
+	p.size_max = 64;
+	p.nbits = 1;
+	p.bits[0] = 2048;
+	for (i = 0; i < 2; i++)
+		p.schemes |= KB_EXP_S(sch[i]);
+	x = run(_metadata, &p);
+	ASSERT_NE(NULL, x);
+	for (i = 0; i < 2; i++) {
+		r = kb_exp_find_run(x, sch[i], 2048);
+		ASSERT_NE(NULL, r);
+		meas = (double)r->m.cand_fp / r->m.cand;
+		pred = r->m.fp_pred / r->m.cand;
+		TH_LOG("%-12s %llu candidates: measured %.4e predicted %.4e (%+.1f%%), leakage %.4f",
+		       kb_exp_scheme_name(sch[i]),
+		       (unsigned long long)r->m.cand, meas, pred,
+		       100 * (meas - pred) / pred,
+		       (double)r->m.tx_off / r->m.tx_tree);
+		ASSERT_LT(2000, r->m.cand_fp);
+		EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	}
+	kb_exp_free(x);
+}
+
 TEST_HARNESS_MAIN

@@ -90,6 +90,8 @@ enum kb_exp_scheme {
 	KB_EXP_VICBF,
 	KB_EXP_DLEFT,
 	KB_EXP_PARTITIONED,
+	KB_EXP_ACBF,
+	KB_EXP_FPCBF,
 	KB_EXP_NSCHEMES
 };
 
