@@ -92,6 +92,7 @@ enum kb_exp_scheme {
 	KB_EXP_PARTITIONED,
 	KB_EXP_ACBF,
 	KB_EXP_FPCBF,
+	KB_EXP_RBF,
 	KB_EXP_NSCHEMES
 };
 

@@ -192,6 +192,18 @@ long kbloom_rbf_clear_random(struct kbloom_rbf *f, __u64 nbits, __u64 seed);
 long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
 			__u32 key_len, __u64 count, __u64 seed);
 
+/**
+ * kbloom_rbf_retouch_ratio() - ratio selection within a bound
+ *
+ * As kbloom_rbf_retouch() with KBLOOM_RBF_RATIO, but a key's chosen bit
+ * is cleared only when the added keys on it are at most @max_ratio times
+ * the batch's keys on it (0: only bits no added key uses: no false
+ * negative); the other keys stay present.
+ * Return: the bits cleared, -EINVAL, -ENODATA (a loaded filter).
+ */
+long kbloom_rbf_retouch_ratio(struct kbloom_rbf *f, const void *keys,
+			      __u32 key_len, __u64 count, __u32 max_ratio);
+
 struct kbloom_rbf_stats {
 	__u64 m;
 	__u32 k;

@@ -156,34 +156,62 @@ static void kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
 	}
 }
 
-long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
-			__u32 key_len, __u64 count, __u64 seed)
+/*
+ * Clear one bit of each key of the batch still present, chosen by
+ * @policy; under KBLOOM_RBF_RATIO only when the bit's members are at most
+ * @max_ratio times its keys of the batch.
+ */
+static long kb_rbf_retouch(struct kbloom_rbf *f, __u32 policy,
+			   const __u8 *keys, __u32 key_len, __u64 count,
+			   __u64 seed, __u64 max_ratio)
 {
-	__u32 pos[KBLOOM_K_MAX], *fpc, i;
-	const __u8 *kp = keys;
+	__u32 pos[KBLOOM_K_MAX], *fpc, i, b;
 	long done = 0;
 	__u64 j;
-	int ret;
 
-	ret = kb_rbf_retouch_ok(f, policy, keys, key_len, count);
-	if (ret)
-		return ret;
 	fpc = calloc(f->a.s.m, sizeof(*fpc));
 	if (!fpc)
 		return -ENOMEM;
-	kb_rbf_fp_counts(f, kp, key_len, count, fpc);
+	kb_rbf_fp_counts(f, keys, key_len, count, fpc);
 	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_sarr_hash(&f->a, kp + j * key_len,
+		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + j * key_len,
 						 key_len), pos);
 		if (!kb_rbf_present(f, pos))
 			continue;
 		i = kb_rbf_pick(f, policy, pos, fpc, &seed);
-		kb_sarr_bit_put(&f->a, pos[i], false);
+		b = pos[i];
+		if (policy == KBLOOM_RBF_RATIO &&
+		    f->members[b] > max_ratio * fpc[b])
+			continue;
+		kb_sarr_bit_put(&f->a, b, false);
 		done++;
 	}
 	free(fpc);
 	f->cleared += done;
 	return done;
+}
+
+long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
+			__u32 key_len, __u64 count, __u64 seed)
+{
+	int ret = kb_rbf_retouch_ok(f, policy, keys, key_len, count);
+
+	if (ret)
+		return ret;
+	return kb_rbf_retouch(f, policy, keys, key_len, count, seed,
+			      UINT32_MAX);
+}
+
+long kbloom_rbf_retouch_ratio(struct kbloom_rbf *f, const void *keys,
+			      __u32 key_len, __u64 count, __u32 max_ratio)
+{
+	int ret = kb_rbf_retouch_ok(f, KBLOOM_RBF_RATIO, keys, key_len,
+				    count);
+
+	if (ret)
+		return ret;
+	return kb_rbf_retouch(f, KBLOOM_RBF_RATIO, keys, key_len, count, 0,
+			      max_ratio);
 }
 
 static int kb_rbf_new(struct kbloom_rbf **fp)
