@@ -117,23 +117,12 @@ int kbloom_fpcbf_del(struct kbloom_fpcbf *f, const void *key, __u32 len)
 int kbloom_fpcbf_create(__u64 m, __u32 k, __u32 counter_bits, __u32 fp_bits,
 			const struct kbloom_opts *o, struct kbloom_fpcbf **fp)
 {
-	struct kbloom_fpcbf *f;
 	struct kb_shape s;
-	int ret;
 
 	if (!fp)
 		return -EINVAL;
 	kb_fpcbf_shape_init(&s, m, k, counter_bits, fp_bits);
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	ret = kb_sarr_init(&f->a, &s, o);
-	if (ret) {
-		free(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
+	return kb_sarr_new(&s, o, sizeof(**fp), (void **)fp);
 }
 
 void kbloom_fpcbf_destroy(struct kbloom_fpcbf *f)
@@ -196,19 +185,7 @@ int kbloom_fpcbf_save_alloc(const struct kbloom_fpcbf *f, void **buf,
 
 int kbloom_fpcbf_load(const void *buf, size_t len, struct kbloom_fpcbf **fp)
 {
-	struct kbloom_fpcbf *f;
-	int ret;
-
 	if (!fp)
 		return -EINVAL;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_FP_COUNTING, &f->a);
-	if (ret) {
-		free(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
+	return kb_sarr_load_new(buf, len, KBLOOM_TYPE_FP_COUNTING, sizeof(**fp), (void **)fp);
 }

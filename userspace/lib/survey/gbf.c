@@ -72,23 +72,12 @@ void kbloom_gbf_fill_random(struct kbloom_gbf *f, __u64 seed)
 int kbloom_gbf_create(__u64 m, __u32 k1, __u32 k0,
 		      const struct kbloom_opts *o, struct kbloom_gbf **fp)
 {
-	struct kbloom_gbf *f;
 	struct kb_shape s;
-	int ret;
 
 	if (!fp)
 		return -EINVAL;
 	kb_gbf_shape_init(&s, m, k1, k0);
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	ret = kb_sarr_init(&f->a, &s, o);
-	if (ret) {
-		free(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
+	return kb_sarr_new(&s, o, sizeof(**fp), (void **)fp);
 }
 
 void kbloom_gbf_destroy(struct kbloom_gbf *f)
@@ -196,19 +185,7 @@ int kbloom_gbf_save_alloc(const struct kbloom_gbf *f, void **buf,
 
 int kbloom_gbf_load(const void *buf, size_t len, struct kbloom_gbf **fp)
 {
-	struct kbloom_gbf *f;
-	int ret;
-
 	if (!fp)
 		return -EINVAL;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_GENERALIZED, &f->a);
-	if (ret) {
-		free(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
+	return kb_sarr_load_new(buf, len, KBLOOM_TYPE_GENERALIZED, sizeof(**fp), (void **)fp);
 }

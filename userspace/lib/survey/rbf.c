@@ -214,12 +214,6 @@ long kbloom_rbf_retouch_ratio(struct kbloom_rbf *f, const void *keys,
 			      max_ratio);
 }
 
-static int kb_rbf_new(struct kbloom_rbf **fp)
-{
-	*fp = calloc(1, sizeof(**fp));
-	return *fp ? 0 : -ENOMEM;
-}
-
 int kbloom_rbf_create(__u64 m, __u32 k, const struct kbloom_opts *o,
 		      struct kbloom_rbf **fp)
 {
@@ -230,24 +224,16 @@ int kbloom_rbf_create(__u64 m, __u32 k, const struct kbloom_opts *o,
 	if (!fp)
 		return -EINVAL;
 	kb_rbf_shape_init(&s, m, k);
-	ret = kb_rbf_new(&f);
+	ret = kb_sarr_new(&s, o, sizeof(*f), (void **)&f);
 	if (ret)
 		return ret;
-	ret = kb_sarr_init(&f->a, &s, o);
-	if (ret)
-		goto out_free_f;
 	f->members = calloc(m, sizeof(*f->members));
 	if (!f->members) {
-		ret = -ENOMEM;
-		goto out_fini;
+		kbloom_rbf_destroy(f);
+		return -ENOMEM;
 	}
 	*fp = f;
 	return 0;
-out_fini:
-	kb_sarr_fini(&f->a);
-out_free_f:
-	free(f);
-	return ret;
 }
 
 void kbloom_rbf_destroy(struct kbloom_rbf *f)
@@ -309,19 +295,7 @@ int kbloom_rbf_save_alloc(const struct kbloom_rbf *f, void **buf,
 
 int kbloom_rbf_load(const void *buf, size_t len, struct kbloom_rbf **fp)
 {
-	struct kbloom_rbf *f;
-	int ret;
-
 	if (!fp)
 		return -EINVAL;
-	ret = kb_rbf_new(&f);
-	if (ret)
-		return ret;
-	ret = kb_sarr_load(buf, len, KBLOOM_TYPE_RETOUCHED, &f->a);
-	if (ret) {
-		free(f);
-		return ret;
-	}
-	*fp = f;
-	return 0;
+	return kb_sarr_load_new(buf, len, KBLOOM_TYPE_RETOUCHED, sizeof(**fp), (void **)fp);
 }

@@ -89,34 +89,6 @@ int kb_sarr_save_alloc(const struct kb_sarr *a, void **buf, size_t *len)
 	return ret;
 }
 
-/* kb_image_verify() on an aligned copy of @buf, then the type. */
-static int kb_sarr_verify(const void *buf, size_t len, __u32 type, void **out)
-{
-	struct kbloom_image_hdr h;
-	void *img;
-	int ret;
-
-	if (len < KBLOOM_IMAGE_HDR_LEN)
-		return -EMSGSIZE;
-	memcpy(&h, buf, sizeof(h));
-	ret = kb_image_check(&h, len);
-	if (ret)
-		return ret;
-	img = aligned_alloc(8, (len + 7) & ~(size_t)7);
-	if (!img)
-		return -ENOMEM;
-	memcpy(img, buf, len);
-	ret = kb_image_verify(img, len);
-	if (!ret && h.type != type)
-		ret = -EOPNOTSUPP;	/* valid, of another family */
-	if (ret) {
-		free(img);
-		return ret;
-	}
-	*out = img;
-	return 0;
-}
-
 int kb_sarr_load(const void *buf, size_t len, __u32 type,
 		 struct kb_sarr *a)
 {
@@ -128,7 +100,7 @@ int kb_sarr_load(const void *buf, size_t len, __u32 type,
 
 	if (!buf)
 		return -EINVAL;
-	ret = kb_sarr_verify(buf, len, type, &img);
+	ret = kb_image_v3_copy_verified(buf, len, type, &img);
 	if (ret)
 		return ret;
 	hd = img;
@@ -145,4 +117,38 @@ int kb_sarr_load(const void *buf, size_t len, __u32 type,
 out_free_img:
 	free(img);
 	return ret;
+}
+
+int kb_sarr_new(const struct kb_shape *s, const struct kbloom_opts *o,
+		size_t size, void **out)
+{
+	struct kb_sarr *a = calloc(1, size);
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = kb_sarr_init(a, s, o);
+	if (ret) {
+		free(a);
+		return ret;
+	}
+	*out = a;
+	return 0;
+}
+
+int kb_sarr_load_new(const void *buf, size_t len, __u32 type, size_t size,
+		     void **out)
+{
+	struct kb_sarr *a = calloc(1, size);
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = kb_sarr_load(buf, len, type, a);
+	if (ret) {
+		free(a);
+		return ret;
+	}
+	*out = a;
+	return 0;
 }

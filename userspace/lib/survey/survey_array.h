@@ -72,4 +72,14 @@ int kb_sarr_save_alloc(const struct kb_sarr *a, void **buf, size_t *len);
 int kb_sarr_load(const void *buf, size_t len, __u32 type,
 		 struct kb_sarr *a);
 
+/*
+ * A zeroed object of @size bytes whose first member is a struct kb_sarr:
+ * made from @s and @o (kb_sarr_new()) or loaded from an image of @type
+ * (kb_sarr_load_new()), in *@out; nothing allocated on error.
+ */
+int kb_sarr_new(const struct kb_shape *s, const struct kbloom_opts *o,
+		size_t size, void **out);
+int kb_sarr_load_new(const void *buf, size_t len, __u32 type, size_t size,
+		     void **out);
+
 #endif /* _KBLOOM_SURVEY_ARRAY_H */
