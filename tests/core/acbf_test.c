@@ -87,7 +87,20 @@ static double acbf_rate(const struct kbloom_acbf *f)
 	return (double)fp / N_PROBES;
 }
 
-TEST(rate_and_exact_counts)
+/* 10^5 adds and 5 x 10^4 deletes, each moving the upper levels */
+FIXTURE(big) {
+	int unused;
+};
+
+FIXTURE_SETUP(big)
+{
+}
+
+FIXTURE_TEARDOWN(big)
+{
+}
+
+TEST_F_TIMEOUT(big, rate_and_exact_counts, 90)
 {
 	struct kbloom_opts o = { .seed = SEED };
 	struct kbloom_acbf_stats st;
@@ -241,6 +254,39 @@ TEST(image_round_trip)
 	free(bad);
 	free(img);
 	free(img2);
+	kbloom_acbf_destroy(f);
+}
+
+/*
+ * m = 32768 bits, one superblock, planned so that the levels can fill the
+ * array to its last bit: counts and reloads stay exact there.
+ */
+TEST(levels_fill_to_the_end)
+{
+	struct kbloom_acbf_stats st;
+	struct kbloom_acbf *f, *g;
+	size_t len;
+	void *img;
+	__u64 i, key;
+	int ret = 0;
+
+	ASSERT_EQ(0, kbloom_acbf_create(32768, 2, 8192, 0, NULL, &f));
+	for (i = 0; !ret; i++) {
+		key = key_of(i);
+		ret = kbloom_acbf_add(f, &key, 8);
+	}
+	ASSERT_EQ(-ENOSPC, ret);
+	ASSERT_EQ(0, kbloom_acbf_stats(f, &st));
+	EXPECT_EQ(st.m, st.m1 + st.used);
+	ASSERT_EQ(0, kbloom_acbf_save_alloc(f, &img, &len));
+	ASSERT_EQ(0, kbloom_acbf_load(img, len, &g));
+	for (i = 0; i < 8192; i++) {
+		key = key_of(i);
+		EXPECT_EQ(kbloom_acbf_count(f, &key, 8),
+			  kbloom_acbf_count(g, &key, 8));
+	}
+	free(img);
+	kbloom_acbf_destroy(g);
 	kbloom_acbf_destroy(f);
 }
 

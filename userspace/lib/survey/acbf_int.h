@@ -36,6 +36,7 @@ void kb_acbf_dir_build(struct kbloom_acbf *f, __u64 from, __u64 to);
 __u64 kb_acbf_rank(const struct kbloom_acbf *f, __u64 pos);
 void kb_acbf_set(struct kbloom_acbf *f, __u64 pos, bool v);
 void kb_acbf_insert0(struct kbloom_acbf *f, __u64 pos);
+/* @pos must hold a 0 (the top of a counter) */
 void kb_acbf_remove(struct kbloom_acbf *f, __u64 pos);
 
 /* Ones among bits [@lo, @hi). */
