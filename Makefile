@@ -351,7 +351,8 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz splitblock_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz splitblock_fuzz \
+	survey_count_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -421,6 +422,17 @@ $(B)/fuzz/splitblock_fuzz: tests/fuzz/splitblock_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_SB_SRCS) -lm
+
+# the accurate counting, FP-CBF, retouched and generalized loaders
+FUZZ_SVC_SRCS := $(addprefix userspace/lib/survey/,survey_array.c acbf.c acbf_levels.c \
+	fpcbf.c rbf.c gbf.c)
+$(B)/fuzz/survey_count_fuzz: tests/fuzz/survey_count_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_SVC_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/survey/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_SVC_SRCS) -lm
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

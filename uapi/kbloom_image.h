@@ -47,7 +47,9 @@
  * kb_image_verify() runs both and adds -EBADMSG for a wrong checksum and
  * for a payload no filter of the type can hold (a VI counter in [1, L):
  * kb_vi_counters_ok(); a deletable bitmap bit past the last region:
- * kb_del_payload_ok()).
+ * kb_del_payload_ok(); accurate-counting levels that do not fit or are
+ * followed by ones: kb_acbf_payload_ok(); an FP-CBF cell of counter 0
+ * with a fingerprint: kb_fpcbf_cells_ok()).
  */
 #ifndef _UAPI_KBLOOM_IMAGE_H
 #define _UAPI_KBLOOM_IMAGE_H
@@ -396,7 +398,9 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 	     h->type == KBLOOM_TYPE_PARTITIONED ||
 	     h->type == KBLOOM_TYPE_STABLE ||
 	     h->type == KBLOOM_TYPE_AGE_PARTITIONED ||
-	     h->type == KBLOOM_TYPE_DELETABLE) && h->saturations)
+	     h->type == KBLOOM_TYPE_DELETABLE ||
+	     h->type == KBLOOM_TYPE_RETOUCHED ||
+	     h->type == KBLOOM_TYPE_GENERALIZED) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))
@@ -436,7 +440,8 @@ static inline __u32 kb_image_crc_head(const struct kbloom_image_head *hd,
 
 /*
  * What a checksum cannot tell: a payload whose words are states the type's
- * operations never leave (a VI-CBF counter in [1, L)).
+ * operations never leave (a VI-CBF counter in [1, L), ACBF levels that
+ * are no state, an FP-CBF cell of counter 0 with a fingerprint).
  */
 static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
 				      const struct kbloom_image_geom *g,
@@ -448,6 +453,12 @@ static inline int kb_image_payload_ok(const struct kbloom_image_hdr *h,
 	if (h->type == KBLOOM_TYPE_DELETABLE)
 		return kb_del_payload_ok(payload, len, kb_le64(h->m),
 					 kb_le64(g->buckets));
+	if (h->type == KBLOOM_TYPE_ACCURATE_COUNTING)
+		return kb_acbf_payload_ok(payload, kb_le64(h->m),
+					  kb_le64(g->buckets), g->tables);
+	if (h->type == KBLOOM_TYPE_FP_COUNTING)
+		return kb_fpcbf_cells_ok(payload, kb_le64(h->m),
+					 h->counter_bits, g->fp_bits);
 	return 1;
 }
 

@@ -116,6 +116,12 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
 		return 0;	/* containers: their generations hold the arrays */
+	case KBLOOM_TYPE_ACCURATE_COUNTING:
+	case KBLOOM_TYPE_RETOUCHED:
+	case KBLOOM_TYPE_GENERALIZED:
+		return 1;
+	case KBLOOM_TYPE_FP_COUNTING:
+		return s->counter_bits + s->fp_bits;
 	default:
 		return s->counter_bits;
 	}
@@ -245,6 +251,76 @@ static inline int kb_win_shape_ok(const struct kb_shape *s)
 	return s->m == s->buckets * (k + l);
 }
 
+/* Survey variants IV: the shape limits of accurate counting and FP-CBF */
+#define KB_ACBF_LEVELS_MIN	2U
+#define KB_ACBF_LEVELS_MAX	32U
+#define KB_FPCBF_CTR_MIN	2U
+#define KB_FPCBF_CTR_MAX	8U
+#define KB_FPCBF_FP_MIN		1U
+#define KB_FPCBF_FP_MAX		24U
+
+/* A bit array of m bits, m a multiple of 64 in KBLOOM_M_MIN..KBLOOM_M_MAX */
+static inline int kb_shape_bits_ok(__u64 m)
+{
+	return m >= KBLOOM_M_MIN && m <= KBLOOM_M_MAX && !(m & 63);
+}
+
+/*
+ * Accurate counting (kbloom_var_acbf.h): @m bits in all, the first
+ * @buckets of them level 1 (a multiple of 64, below m), the rest the
+ * upper levels; @tables levels at most (the largest count).
+ */
+static inline int kb_acbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->vi_l || s->update)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->tables < KB_ACBF_LEVELS_MIN || s->tables > KB_ACBF_LEVELS_MAX)
+		return 0;
+	if (!kb_shape_bits_ok(s->m) || s->buckets < KBLOOM_M_MIN ||
+	    (s->buckets & 63))
+		return 0;
+	return s->buckets < s->m;
+}
+
+/*
+ * FP-CBF (kbloom_var_fpcbf.h): @m cells (a multiple of 64) of a
+ * @counter_bits counter and an @fp_bits fingerprint field.
+ */
+static inline int kb_fpcbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->slots || s->tables || s->vi_l || s->update || s->buckets)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX)
+		return 0;
+	if (s->counter_bits < KB_FPCBF_CTR_MIN ||
+	    s->counter_bits > KB_FPCBF_CTR_MAX ||
+	    s->fp_bits < KB_FPCBF_FP_MIN || s->fp_bits > KB_FPCBF_FP_MAX)
+		return 0;
+	return kb_shape_bits_ok(s->m);
+}
+
+/*
+ * Retouched (kbloom_var_rbf.h): @m bits, @k probes.  Generalized
+ * (kbloom_var_gbf.h): @m bits, @k set probes and @tables reset probes,
+ * k + tables <= KBLOOM_K_MAX.
+ */
+static inline int kb_rbf_gbf_shape_ok(const struct kb_shape *s)
+{
+	__u32 k0 = s->type == KBLOOM_TYPE_GENERALIZED ? s->tables : 0;
+
+	if (s->counter_bits || s->fp_bits || s->slots || s->vi_l ||
+	    s->update || s->buckets || (s->tables && !k0))
+		return 0;
+	if (s->type == KBLOOM_TYPE_GENERALIZED && !k0)
+		return 0;
+	if (s->k < KBLOOM_K_MIN || s->k > KBLOOM_K_MAX || k0 > KBLOOM_K_MAX ||
+	    s->k + k0 > KBLOOM_K_MAX)
+		return 0;
+	return kb_shape_bits_ok(s->m);
+}
+
 /*
  * One-hashing (kbloom_var_onehash.h): k partitions in slices of s =
  * @buckets bits, s a multiple of 64 and at least KB_OH_SLICE_MIN (so k
@@ -340,6 +416,16 @@ static inline int kb_shape_check(const struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_DELETABLE:
 		ok = kb_del_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_ACCURATE_COUNTING:
+		ok = kb_acbf_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_FP_COUNTING:
+		ok = kb_fpcbf_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_RETOUCHED:
+	case KBLOOM_TYPE_GENERALIZED:
+		ok = kb_rbf_gbf_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;

@@ -9,7 +9,8 @@
  * (kbloom_var_window.h); of the survey variants III, the deletable
  * filter (kbloom_var_deletable.h); of the survey variants IV, the
  * one-hashing (kbloom_var_onehash.h) and split-block
- * (kbloom_var_splitblock.h) filters and those their headers name.
+ * (kbloom_var_splitblock.h) filters, the accurate counting filter's
+ * levels (kbloom_var_acbf.h) and the FP-CBF's cells (kbloom_var_fpcbf.h).
  */
 #ifndef _UAPI_KBLOOM_VARIANTS_H
 #define _UAPI_KBLOOM_VARIANTS_H
@@ -23,5 +24,7 @@
 #include "kbloom_var_onehash.h"
 #include "kbloom_var_splitblock.h"
 #include "kbloom_var_deletable.h"
+#include "kbloom_var_acbf.h"
+#include "kbloom_var_fpcbf.h"
 
 #endif /* _UAPI_KBLOOM_VARIANTS_H */

@@ -4,7 +4,9 @@
  * shares.  kb_image_v3_emit() is the last step of every writer (the
  * cuckoo, VI-CBF, d-left, partitioned, stable and window families): the
  * head is filled by the family; the words are copied first and the copy
- * is checksummed, so an image saved while writers run is consistent.  The
+ * is checksummed, so an image saved while writers run is consistent;
+ * kb_image_v3_copy_verified() is the first step of the VI-CBF and the
+ * survey array loaders.  The
  * one-array families (partitioned, stable, window) also share the room
  * check, the allocation of a save, the base header's fields they keep
  * (capacity, target rate, inserted, name) and the words of a load; the
@@ -73,6 +75,40 @@ static inline void kb_image_v3_words_in(const void *buf, __u64 *words,
 		memcpy(&w, in + i * 8, 8);
 		words[i] = kb_le64(w);
 	}
+}
+
+/*
+ * A verified image of @type: kb_image_verify() on an aligned copy of the
+ * whole image (the caller's @buf may be at any address), then the type
+ * (-EOPNOTSUPP for a valid image of another family).  *@out is the copy,
+ * for the caller to free.
+ */
+static inline int kb_image_v3_copy_verified(const void *buf, size_t len,
+					    __u32 type, void **out)
+{
+	struct kbloom_image_hdr h;
+	void *img;
+	int ret;
+
+	if (len < KBLOOM_IMAGE_HDR_LEN)
+		return -EMSGSIZE;
+	memcpy(&h, buf, sizeof(h));
+	ret = kb_image_check(&h, len);
+	if (ret)
+		return ret;
+	img = aligned_alloc(8, (len + 7) & ~(size_t)7);
+	if (!img)
+		return -ENOMEM;
+	memcpy(img, buf, len);
+	ret = kb_image_verify(img, len);
+	if (!ret && h.type != type)
+		ret = -EOPNOTSUPP;
+	if (ret) {
+		free(img);
+		return ret;
+	}
+	*out = img;
+	return 0;
 }
 
 /* @hd, then @nwords words (relaxed loads, little-endian), into @buf. */

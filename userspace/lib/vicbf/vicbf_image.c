@@ -77,38 +77,6 @@ int kbloom_vicbf_save_alloc(const struct kbloom_vicbf *f, void **buf,
 	return 0;
 }
 
-/*
- * A verified VI image: kb_image_verify() on an aligned copy of the whole
- * image (the caller's buffer may be at any address), then the type.
- * *@out is the copy.
- */
-static int kbv_verify(const void *buf, size_t len, void **out)
-{
-	struct kbloom_image_hdr h;
-	void *img;
-	int ret;
-
-	if (len < KBLOOM_IMAGE_HDR_LEN)
-		return -EMSGSIZE;
-	memcpy(&h, buf, sizeof(h));
-	ret = kb_image_check(&h, len);
-	if (ret)
-		return ret;
-	img = aligned_alloc(8, (len + 7) & ~(size_t)7);
-	if (!img)
-		return -ENOMEM;
-	memcpy(img, buf, len);
-	ret = kb_image_verify(img, len);
-	if (!ret && h.type != KBLOOM_TYPE_VI_COUNTING)
-		ret = -EOPNOTSUPP;	/* valid, of another family */
-	if (ret) {
-		free(img);
-		return ret;
-	}
-	*out = img;
-	return 0;
-}
-
 static void kbv_apply_head(struct kbloom_vicbf *f,
 			   const struct kbloom_image_head *hd)
 {
@@ -136,7 +104,8 @@ int kbloom_vicbf_load(const void *buf, size_t len, struct kbloom_vicbf **fp)
 
 	if (!buf || !fp)
 		return -EINVAL;
-	ret = kbv_verify(buf, len, &img);
+	ret = kb_image_v3_copy_verified(buf, len, KBLOOM_TYPE_VI_COUNTING,
+					&img);
 	if (ret)
 		return ret;
 	hd = img;
