@@ -49,15 +49,7 @@ FIXTURE_VARIANT_ADD(gload, cuckoo_loader) {
 
 static void gl_cleanup(FIXTURE_DATA(gload) *self)
 {
-	if (self->prog > 0)
-		close(self->prog);
-	self->prog = 0;
-	if (self->x)
-		kbloom_xdp_close(self->x);
-	self->x = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	self->name[0] = 0;
+	kbt_gate_drop(self->name, &self->x, &self->prog);
 }
 
 /* A gate of @variant whose exact map holds @keys addresses. */
@@ -69,17 +61,10 @@ static int gl_setup(FIXTURE_DATA(gload) *self,
 		.variant = variant->variant,
 		.geom = { .capacity = keys, .fpr_pico = 1000000000ULL },
 	};
-	int ret;
 
 	if (variant->no_loader && setenv("KBLOOM_GATE_NO_LOADER", "1", 1))
 		return -errno;
-	kbt_janitor();
-	kbt_name(self->name, sizeof(self->name), "gload");
-	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_GATE, &o, &self->x);
-	if (ret)
-		return ret;
-	self->prog = kbt_prog(self->name, "prog_gate");
-	return self->prog > 0 ? 0 : -1;
+	return kbt_gate_new("gload", &o, self->name, &self->x, &self->prog);
 }
 
 FIXTURE_SETUP(gload)
