@@ -46,7 +46,7 @@ static long gl_one(__u64 i, void *arg)
 	struct gl_loop *l = arg;
 	struct kbloom_gate_load_slot *s;
 	__u32 one = 1, idx = l->first + (__u32)i;
-	long ret;
+	int ret;	/* before Linux 6.4 the map's update returns an int */
 
 	s = bpf_map_lookup_elem(&gl_keys, &idx);
 	if (!s) {
@@ -68,7 +68,7 @@ static long gl_one(__u64 i, void *arg)
 	}
 	if (ret == -EEXIST && l->exist)
 		return 0;
-	l->err = (__s32)ret;
+	l->err = ret;
 	l->at = idx;
 	return 1;
 }
