@@ -233,7 +233,7 @@ TEST_F(gload, full_map_refused)
 	free(k);
 }
 
-TEST_F(gload, two_threads_fail_at_the_index)
+TEST_F_TIMEOUT(gload, two_threads_fail_at_the_index, 120)
 {
 	struct kbloom_addr_key *k = gl_keys(0, GL_BIG);
 	__u32 at = 0;
