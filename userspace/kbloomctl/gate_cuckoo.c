@@ -4,8 +4,8 @@
  * ... filter cuckoo"): the filter lines of gate stats (geometry, load,
  * counts, the rate now, as text or JSON members) and gate load|save NAME
  * FILE, the filter as a version-3 image (libkbloom_cuckoo, kbloom.ko's
- * SAVE/RESTORE).  Called by gate.c; gate_read_file() by gate_setimg.c
- * too.
+ * SAVE/RESTORE).  Called by gate.c; gate_read_file() and gate_save_with()
+ * by gate_setimg.c too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -136,7 +136,12 @@ int gate_cmd_load(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
-int gate_cmd_save(struct ctl *c, int argc, char **argv)
+/*
+ * gate save and save-set: gate @argv[0]'s image made by @make (malloc()ed)
+ * into the file @argv[1].
+ */
+int gate_save_with(struct ctl *c, char **argv,
+		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len))
 {
 	struct kbloom_xdp *x = NULL;
 	char op[KBLOOM_NAME_LEN + 64];
@@ -148,7 +153,7 @@ int gate_cmd_save(struct ctl *c, int argc, char **argv)
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
-	ret = kbloom_gate_cuckoo_save_image(x, &img, &len);
+	ret = make(x, &img, &len);
 	kbloom_xdp_close(x);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
@@ -156,4 +161,9 @@ int gate_cmd_save(struct ctl *c, int argc, char **argv)
 	ret = ctl_out_image(c, op, argv[1], img, len);
 	free(img);
 	return ret ? ret : KBCTL_OK;
+}
+
+int gate_cmd_save(struct ctl *c, int argc, char **argv)
+{
+	return gate_save_with(c, argv, kbloom_gate_cuckoo_save_image);
 }

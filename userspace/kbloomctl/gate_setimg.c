@@ -111,33 +111,25 @@ static int gsi_encode(struct kbloom_addr_key *keys, __u32 n, void **img,
 	return 0;
 }
 
-int gate_cmd_save_set(struct ctl *c, int argc, char **argv)
+/* The image of gate @x's set, malloc()ed into *@img. */
+static int gsi_make(struct kbloom_xdp *x, void **img, size_t *len)
 {
 	struct kbloom_addr_key *keys = NULL;
-	struct kbloom_xdp *x = NULL;
-	char op[KBLOOM_NAME_LEN + 64];
-	void *img = NULL;
-	int fd, ret;
-	size_t len;
+	int fd = xdp_pin_fd(x, "gate_exact"), ret;
 	__u32 n;
 
-	ret = xdp_arg_name(c, argv[0]);
-	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
-	if (ret)
-		return ret;
-	fd = xdp_pin_fd(x, "gate_exact");
-	ret = fd < 0 ? fd : gsi_dump(fd, &keys, &n);
-	ret = ret ?: gsi_encode(keys, n, &img, &len);
-	if (fd >= 0)
-		close(fd);
-	kbloom_xdp_close(x);
+	if (fd < 0)
+		return fd;
+	ret = gsi_dump(fd, &keys, &n);
+	ret = ret ?: gsi_encode(keys, n, img, len);
+	close(fd);
 	free(keys);
-	if (ret)
-		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
-	snprintf(op, sizeof(op), "%s %s", c->cmd_path, argv[0]);
-	ret = ctl_out_image(c, op, argv[1], img, len);
-	free(img);
-	return ret ? ret : KBCTL_OK;
+	return ret;
+}
+
+int gate_cmd_save_set(struct ctl *c, int argc, char **argv)
+{
+	return gate_save_with(c, argv, gsi_make);
 }
 
 /* The header's first field not as written, or NULL. */

@@ -558,6 +558,8 @@ void gate_cuckoo_json(struct json *j,
 int gate_cmd_load(struct ctl *c, int argc, char **argv);
 int gate_cmd_save(struct ctl *c, int argc, char **argv);
 int gate_read_file(const char *path, size_t max, void **buf, size_t *len);
+int gate_save_with(struct ctl *c, char **argv,
+		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len));
 
 /* gate_set.c (for gate.c, xdp_attach.c) */
 __u32 gate_exact_size(__u64 capacity);
