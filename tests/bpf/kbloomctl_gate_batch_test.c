@@ -14,7 +14,10 @@
  *    gate adapt on|off shows in gate stats;
  *  - standard input: "-f -" and a lone "-"; the gate's verdicts on frames
  *    (BPF_PROG_TEST_RUN of prog_gate) follow, with the fast hash and with
- *    SipHash (the program inlines the first, calls the second).
+ *    SipHash (the program inlines the first, calls the second);
+ *  - gate save-set and load-set: a set through an image into a new gate,
+ *    all or nothing (an address in the set refuses it unless -exist); a
+ *    damaged, cut or foreign image is refused naming the field.
  */
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -31,6 +34,7 @@ static const struct usage_case usage_cases[] = {
 	  "not allowed with -f" },
 	{ A("gate", "del", UNAME, "-", "10.0.0.1"), "ADDR '-'" },
 	{ A("gate", "adapt", UNAME, "maybe"), "MODE 'maybe'" },
+	{ A("gate", "load-set", UNAME), "FILE" },
 	{ A("gate", "adapt", UNAME, "on", "above", "50", "below", "60"),
 	  "below 60: more than above 50" },
 	{ A("gate", "adapt", UNAME, "on", "above", "101"), "above" },
@@ -269,6 +273,80 @@ TEST_F(link, keys_decides_the_size)
 	EXPECT_NE(NULL, strstr(r.out, "adaptive:          off\n"))
 		TH_LOG("%s", r.out);
 	kbctl_free(&r);
+}
+
+/* Byte @off of @path xored with @x (a damaged image), or cut at @off. */
+static int damage(const char *path, long off, int x)
+{
+	FILE *f = fopen(path, "r+");
+	int c, ret = -1;
+
+	if (!f)
+		return -1;
+	if (!x)
+		ret = ftruncate(fileno(f), off);
+	else if (!fseek(f, off, SEEK_SET) && (c = fgetc(f)) != EOF &&
+		 !fseek(f, off, SEEK_SET) && fputc(c ^ x, f) != EOF)
+		ret = 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* gate save-set, then load-set into a new gate: all or nothing, verified */
+TEST_F_TIMEOUT(link, save_set_and_load_set, 120)
+{
+	const char *ns = self->sw.path;
+	struct kbctl_res r;
+	char img[96];
+
+	snprintf(img, sizeof(img), "%s.img", self->file);
+	OK(&r, "xdp", "attach", "gate", self->gate, "dev", "p0", "netns", ns,
+	   "policy", "deny", "capacity", "20000");
+	kbctl_free(&r);
+	ASSERT_EQ(0, write_addrs(self->file, 1, 10000, NULL));
+	OK(&r, "gate", "add", self->gate, "-f", self->file);
+	kbctl_free(&r);
+	OK(&r, "gate", "add", self->gate, "2001:db8::7");
+	kbctl_free(&r);
+	OK(&r, "gate", "save-set", self->gate, img);
+	kbctl_free(&r);
+	OK(&r, "xdp", "detach", self->gate);
+	kbctl_free(&r);
+	OK(&r, "xdp", "attach", "gate", self->gate, "dev", "p0", "netns", ns,
+	   "policy", "deny", "capacity", "20000");
+	kbctl_free(&r);
+
+	/* one address in the set already: nothing of the image is added */
+	OK(&r, "gate", "add", self->gate, "10.0.0.9");
+	kbctl_free(&r);
+	kbctl_run(&r, "gate", "load-set", self->gate, img);
+	EXPECT_SYS(&r, "address");
+	EXPECT_NE(NULL, strstr(r.err, "(10.0.0.9)"));
+	kbctl_free(&r);
+	EXPECT_EQ(1, set_size(self->gate));
+	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.0.0.1"));
+	OK(&r, "gate", "load-set", self->gate, img, "-exist");
+	kbctl_free(&r);
+	EXPECT_EQ(10001, set_size(self->gate));
+	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.0.0.1"));
+	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.0.39.16"));	/* 10000 */
+	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.0.39.17"));
+
+	/* a damaged or cut image is refused naming the field */
+	OK(&r, "gate", "del", self->gate, "-f", self->file);
+	kbctl_free(&r);
+	ASSERT_EQ(0, damage(img, 32 + 20 * 77 + 6, 0x10));
+	kbctl_run(&r, "gate", "load-set", self->gate, img);
+	EXPECT_SYS(&r, "crc: does not match");
+	kbctl_free(&r);
+	ASSERT_EQ(0, damage(img, 32 + 20 * 77, 0));
+	kbctl_run(&r, "gate", "load-set", self->gate, img);
+	EXPECT_SYS(&r, "count: not the file's length");
+	kbctl_free(&r);
+	kbctl_run(&r, "gate", "load-set", self->gate, self->file);
+	EXPECT_SYS(&r, "magic: not a gate set image");
+	kbctl_free(&r);
+	EXPECT_EQ(1, set_size(self->gate));		/* 2001:db8::7 */
+	unlink(img);
 }
 
 TEST_HARNESS_MAIN

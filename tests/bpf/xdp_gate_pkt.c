@@ -37,14 +37,7 @@ FIXTURE_VARIANT_ADD(gpkt, tiny) {
 
 static void gp_cleanup(FIXTURE_DATA(gpkt) *self)
 {
-	if (self->prog > 0)
-		close(self->prog);
-	self->prog = 0;
-	if (self->x)
-		kbloom_xdp_close(self->x);
-	self->x = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
+	kbt_gate_drop(self->name, &self->x, &self->prog);
 }
 
 static int gp_setup(FIXTURE_DATA(gpkt) *self,
@@ -54,15 +47,8 @@ static int gp_setup(FIXTURE_DATA(gpkt) *self,
 		.mode = KBLOOM_GATE_DENY,
 		.geom = { .m = variant->m, .k = variant->k },
 	};
-	int ret;
 
-	kbt_janitor();
-	kbt_name(self->name, sizeof(self->name), "gpkt");
-	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_GATE, &o, &self->x);
-	if (ret)
-		return ret;
-	self->prog = kbt_prog(self->name, "prog_gate");
-	return self->prog > 0 ? 0 : -1;
+	return kbt_gate_new("gpkt", &o, self->name, &self->x, &self->prog);
 }
 
 FIXTURE_SETUP(gpkt)

@@ -527,6 +527,41 @@ static inline __u32 kbt_prog_id(const char *name, const char *pin)
 	return info.id;
 }
 
+/*
+ * A test's gate: instance "kbt<pid>-@tag" (into @name, 64 bytes) made with
+ * @o, its handle *@x and its pinned prog_gate *@prog: 0, or -errno (then
+ * kbt_gate_drop()).
+ */
+static inline int kbt_gate_new(const char *tag,
+			       const struct kbloom_xdp_opts *o, char *name,
+			       struct kbloom_xdp **x, int *prog)
+{
+	int ret;
+
+	kbt_janitor();
+	kbt_name(name, 64, tag);
+	ret = kbloom_xdp_create(name, KBLOOM_XDP_GATE, o, x);
+	if (ret)
+		return ret;
+	*prog = kbt_prog(name, "prog_gate");
+	return *prog > 0 ? 0 : -1;
+}
+
+/* Close what kbt_gate_new() opened and unpin the gate. */
+static inline void kbt_gate_drop(char *name, struct kbloom_xdp **x,
+				 int *prog)
+{
+	if (*prog > 0)
+		close(*prog);
+	*prog = 0;
+	if (*x)
+		kbloom_xdp_close(*x);
+	*x = NULL;
+	if (name[0])
+		kbt_unpin(name);
+	name[0] = 0;
+}
+
 /* The lines of a library log callback (ctx: a struct kbt_log), for tests. */
 struct kbt_log {
 	char text[4096];

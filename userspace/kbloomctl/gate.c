@@ -13,6 +13,8 @@
  *   gate adapt NAME on [above P] [below Q] | off
  *   gate rebuild NAME [SIZE]
  *   gate load|save NAME FILE     (a cuckoo gate: gate_cuckoo.c)
+ *   gate load-set|save-set NAME FILE  (the set as an image: gate_setimg.c,
+ *                                     gate_set.c)
  *
  * A kfunc gate ("xdp attach gate ... module-filter F") tests a kbloom.ko
  * filter instead: add and del go to it too, test and stats show what it
@@ -769,6 +771,32 @@ static const struct ctl_cmd gate_sub[] = {
 		.run = gate_cmd_load,
 	},
 	{
+		.name = "load-set",
+		.synopsis = "NAME FILE",
+		.summary = "add the addresses of a gate save-set image to the set",
+		.help =
+"FILE: an image of gate save-set (of a gate of any variant).  It is\n"
+"verified first (magic, version, length, checksum), then its addresses\n"
+"are added as one batch, all or nothing, as gate add -f does: into an\n"
+"empty gate, the saved set and its filter bits.  -exist: an address in\n"
+"the set already is skipped, not an error.\n",
+		.min_args = 2,
+		.max_args = 2,
+		.opts = CTL_OPT(CO_EXIST),
+		.run = gate_cmd_load_set,
+	},
+	{
+		.name = "save-set",
+		.synopsis = "NAME FILE",
+		.summary = "write the set's addresses as an image",
+		.help =
+"The addresses of the set (the exact map) as a binary image with a\n"
+"checksum, for gate load-set into this gate or another one.\n",
+		.min_args = 2,
+		.max_args = 2,
+		.run = gate_cmd_save_set,
+	},
+	{
 		.name = "save",
 		.synopsis = "NAME FILE",
 		.summary = "write a cuckoo gate's filter as an image",
@@ -786,7 +814,7 @@ static const struct ctl_cmd gate_sub[] = {
 const struct ctl_cmd gate_cmds[] = {
 	{
 		.name = "gate",
-		.synopsis = "add|del|test|list|mode|adapt|stats|rebuild|load|save ...",
+		.synopsis = "add|del|test|list|mode|adapt|stats|rebuild|load|save|load-set|save-set ...",
 		.summary = "a gate's set of addresses, its policy and counters",
 		.sub = gate_sub,
 	},

@@ -4,7 +4,8 @@
  * ... filter cuckoo"): the filter lines of gate stats (geometry, load,
  * counts, the rate now, as text or JSON members) and gate load|save NAME
  * FILE, the filter as a version-3 image (libkbloom_cuckoo, kbloom.ko's
- * SAVE/RESTORE).  Called by gate.c only.
+ * SAVE/RESTORE).  Called by gate.c; gate_read_file() and gate_save_with()
+ * by gate_setimg.c too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,8 +74,8 @@ void gate_cuckoo_json(struct json *j, const struct kbloom_gate_cuckoo_info *ci)
 		json_null(j);
 }
 
-/* The whole of @path (a regular file): 0, or -errno. */
-static int gc_read(const char *path, void **buf, size_t *len)
+/* The whole of @path (a regular file of at most @max bytes): 0, -errno. */
+int gate_read_file(const char *path, size_t max, void **buf, size_t *len)
 {
 	struct stat st;
 	ssize_t r;
@@ -85,7 +86,7 @@ static int gc_read(const char *path, void **buf, size_t *len)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > GC_IMAGE_MAX) {
+	    (size_t)st.st_size > max) {
 		ret = errno ? -errno : -EFBIG;
 		goto out;
 	}
@@ -120,7 +121,7 @@ int gate_cmd_load(struct ctl *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	errno = 0;
-	ret = gc_read(argv[1], &img, &len);
+	ret = gate_read_file(argv[1], GC_IMAGE_MAX, &img, &len);
 	if (ret)
 		return ctl_syserr(c, -ret, NULL, "%s %s: read %s", c->cmd_path,
 				  argv[0], argv[1]);
@@ -135,7 +136,12 @@ int gate_cmd_load(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
-int gate_cmd_save(struct ctl *c, int argc, char **argv)
+/*
+ * gate save and save-set: gate @argv[0]'s image made by @make (malloc()ed)
+ * into the file @argv[1].
+ */
+int gate_save_with(struct ctl *c, char **argv,
+		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len))
 {
 	struct kbloom_xdp *x = NULL;
 	char op[KBLOOM_NAME_LEN + 64];
@@ -147,7 +153,7 @@ int gate_cmd_save(struct ctl *c, int argc, char **argv)
 	ret = ret ?: xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (ret)
 		return ret;
-	ret = kbloom_gate_cuckoo_save_image(x, &img, &len);
+	ret = make(x, &img, &len);
 	kbloom_xdp_close(x);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
@@ -155,4 +161,9 @@ int gate_cmd_save(struct ctl *c, int argc, char **argv)
 	ret = ctl_out_image(c, op, argv[1], img, len);
 	free(img);
 	return ret ? ret : KBCTL_OK;
+}
+
+int gate_cmd_save(struct ctl *c, int argc, char **argv)
+{
+	return gate_save_with(c, argv, kbloom_gate_cuckoo_save_image);
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloomctl: gate add|del NAME ADDR... | -f FILE | -
+ * kbloomctl: gate add|del NAME ADDR... | -f FILE | -, gate load-set NAME
+ * IMAGE
  *
  * The addresses come from the arguments, or one per line from a file or
  * standard input (keys.c, encoding "addr": IPv4 or IPv6 by its form; bad
  * lines are reported with their numbers and nothing is applied).  They
  * go to the gate as one batch, all or nothing (kbloom_gate_add_batch()):
- * 8M addresses from a file load in a few seconds.  gate_exact_size():
+ * 8M addresses from a file load in a few seconds.  gate load-set adds
+ * the addresses of a gate save-set image (gate_setimg.c) the same way.  gate_exact_size():
  * how many addresses the set of a new gate of capacity N holds.
  */
 #include <errno.h>
@@ -95,6 +97,14 @@ static int gs_from_file(struct ctl *c, int argc, char **argv,
 	return ret;
 }
 
+/* The addresses of a gate save-set image (gate_setimg.c). */
+static int gs_from_image(struct ctl *c, const char *name, const char *path,
+			 struct gate_set *s)
+{
+	s->source = path;
+	return gate_setimg_read(c, name, path, &s->k, &s->n);
+}
+
 static const char *gs_why(int err, bool add)
 {
 	switch (err) {
@@ -128,7 +138,9 @@ static int gs_fail(struct ctl *c, const char *name, const struct gate_set *s,
 			  c->cmd_path, name, s->source, at + 1, a);
 }
 
-static int gate_set_cmd(struct ctl *c, int argc, char **argv, bool add)
+/* gate add|del, or gate load-set (@image: add an image's addresses). */
+static int gate_set_cmd(struct ctl *c, int argc, char **argv, bool add,
+			bool image)
 {
 	struct gate_set s = { 0 };
 	struct kbloom_xdp *x = NULL;
@@ -138,7 +150,9 @@ static int gate_set_cmd(struct ctl *c, int argc, char **argv, bool add)
 	ret = xdp_arg_name(c, argv[0]);
 	if (ret)
 		return ret;
-	if (c->set[CO_FILE] || (argc == 2 && !strcmp(argv[1], "-")))
+	if (image)
+		ret = gs_from_image(c, argv[0], argv[1], &s);
+	else if (c->set[CO_FILE] || (argc == 2 && !strcmp(argv[1], "-")))
 		ret = gs_from_file(c, argc - 1, argv + 1, &s);
 	else
 		ret = gs_from_args(c, argc - 1, argv + 1, &s);
@@ -162,10 +176,15 @@ out:
 
 int gate_cmd_add(struct ctl *c, int argc, char **argv)
 {
-	return gate_set_cmd(c, argc, argv, true);
+	return gate_set_cmd(c, argc, argv, true, false);
 }
 
 int gate_cmd_del(struct ctl *c, int argc, char **argv)
 {
-	return gate_set_cmd(c, argc, argv, false);
+	return gate_set_cmd(c, argc, argv, false, false);
+}
+
+int gate_cmd_load_set(struct ctl *c, int argc, char **argv)
+{
+	return gate_set_cmd(c, argc, argv, true, true);
 }

@@ -563,10 +563,20 @@ void gate_cuckoo_json(struct json *j,
 		      const struct kbloom_gate_cuckoo_info *ci);
 int gate_cmd_load(struct ctl *c, int argc, char **argv);
 int gate_cmd_save(struct ctl *c, int argc, char **argv);
+int gate_read_file(const char *path, size_t max, void **buf, size_t *len);
+int gate_save_with(struct ctl *c, char **argv,
+		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len));
 
 /* gate_set.c (for gate.c, xdp_attach.c) */
 __u32 gate_exact_size(__u64 capacity);
 int gate_cmd_add(struct ctl *c, int argc, char **argv);
 int gate_cmd_del(struct ctl *c, int argc, char **argv);
+int gate_cmd_load_set(struct ctl *c, int argc, char **argv);
+
+/* gate_setimg.c (for gate.c, gate_set.c) */
+struct kbloom_addr_key;
+int gate_cmd_save_set(struct ctl *c, int argc, char **argv);
+int gate_setimg_read(struct ctl *c, const char *name, const char *path,
+		     struct kbloom_addr_key **keys, __u32 *n);
 
 #endif /* _KBLOOMCTL_H */

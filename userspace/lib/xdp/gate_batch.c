@@ -3,22 +3,25 @@
  * libkbloom XDP instances: the gate's batches (kbloom_gate_add_batch(),
  * kbloom_gate_del_batch()), all or nothing as the module's batches.
  *
- * The exact map changes through BPF_MAP_UPDATE_BATCH / DELETE_BATCH (one
- * system call for up to GB_CHUNK keys).  Adding: the batch update has no
- * BPF_NOEXIST, so the set is read first (BPF_MAP_LOOKUP_BATCH) and a
- * table of keys says which addresses of the batch are in it already or
- * twice in the batch; they are skipped (KBLOOM_GATE_BATCH_EXIST) or fail
- * the batch before anything changed, as does a batch the map has no
- * room for.  Deleting stops at the first key not in the set and says how
- * many went: that key is skipped, or the batch ends and its done keys
- * are entered again.  Filter 0 (blocked: the map and kfunc variants)
- * gets the new keys' bits through its mmapped blocks map, from a thread
- * while the exact map takes them, and its parameters once; a kfunc
- * gate's module filter and a cuckoo filter go key by key
- * (kbx_module_keys(), kbx_cuckoo_keys()), undone on a failure.  So 8M
- * addresses load in seconds where kbloom_gate_add() per address takes a
- * system call or three each.  Small batches (GB_PROBE_MAX) look their
- * keys up one by one instead of reading the set.
+ * Adding more than GB_PROBE_MAX keys: the loader program enters them in
+ * the exact map from inside the kernel with BPF_NOEXIST (gate_load.c),
+ * which finds the addresses in the set already or twice in the batch;
+ * they are skipped (KBLOOM_GATE_BATCH_EXIST) or fail the batch, as does
+ * a full map, and what it entered is deleted again.  Where that program
+ * cannot run, and for small batches, the exact map changes through
+ * BPF_MAP_UPDATE_BATCH (one system call for up to GB_CHUNK keys): that
+ * has no BPF_NOEXIST, so the set is read first (BPF_MAP_LOOKUP_BATCH;
+ * small batches look their keys up one by one instead) and a table of
+ * keys says which are in it already or twice in the batch, before
+ * anything changed.  Deleting (BPF_MAP_DELETE_BATCH) stops at the first
+ * key not in the set and says how many went: that key is skipped, or the
+ * batch ends and its done keys are entered again.  Filter 0 (blocked: the
+ * map and kfunc variants) then gets the new keys' bits through its
+ * mmapped blocks map and its parameters once; a kfunc gate's module
+ * filter and a cuckoo filter go key by key (kbx_module_keys(),
+ * kbx_cuckoo_keys()), undone on a failure.  So 8M addresses load in
+ * seconds where kbloom_gate_add() per address takes a system call or
+ * three each.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +33,7 @@
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_xdp_maps.h"
 #include "libkbloom_dev.h"
+#include "gate_load.h"
 #include "kinds.h"
 #include "xdp_priv.h"
 
@@ -46,8 +50,6 @@ struct gb {
 	__u32 *failed;
 	struct kbloom_params p;	/* a blocked filter's, for gb_bits() */
 	struct kbx_blocks *blk;
-	pthread_t th;
-	bool bits;		/* gb_bits() runs in th */
 };
 
 static int gb_key_ok(const struct kbloom_addr_key *k)
@@ -270,45 +272,60 @@ static bool gb_blocked(const struct gb *b)
 	return b->x->variant != KBLOOM_XDP_VARIANT_CUCKOO;
 }
 
-/* The thread that sets the new keys' bits in a blocked filter. */
-static void *gb_bits(void *arg)
+/* How many keys ahead gb_bits() hashes a key and prefetches its block. */
+#define GB_AHEAD	16U
+
+/*
+ * Set the bits of hash @h in the blocks: plain loads and stores of each
+ * word (one writer: the instance lock is held; the programs only read).
+ */
+static void gb_bits_set(struct gb *b, __u64 h)
 {
-	struct gb *b = arg;
+	__u64 *w = b->blk->words + (__u64)kb_block_index(h, b->p.nblocks) *
+		   KBLOOM_BLOCK_WORDS;
+	__u64 mask[KBLOOM_BLOCK_WORDS], v;
 	__u32 i;
 
-	for (i = 0; i < b->n; i++)
-		if (b->done[i])
-			kbx_words_add(b->blk->words, &b->p, b->keys[i].addr,
-				      b->keys[i].len);
-	return NULL;
+	kb_block_mask(h, b->p.k, mask);
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++) {
+		if (!mask[i])
+			continue;
+		v = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+		__atomic_store_n(&w[i], v | mask[i], __ATOMIC_RELAXED);
+	}
 }
 
 /*
- * A blocked filter: its bits are set by a thread while the exact map
- * takes the keys (bits of a key not in the set are a false positive the
- * exact map catches, as after a del); its parameters are written last.
+ * Set the bits of the keys the batch entered, each hashed GB_AHEAD keys
+ * ahead and its block prefetched, so that the blocks' cache misses
+ * overlap.
  */
-static int gb_bits_start(struct gb *b)
+static void gb_bits(struct gb *b)
 {
-	int ret;
+	const struct kbloom_addr_key *k;
+	__u64 h[GB_AHEAD];
+	__u32 i, j = 0, n = 0;
 
-	if (!gb_blocked(b) || !b->ndone)
-		return 0;
-	ret = kbx_filter_get(b->x, 0, &b->p);
-	ret = ret ?: kbx_filter_blocks(b->x, &b->p, &b->blk);
-	ret = ret ?: -pthread_create(&b->th, NULL, gb_bits, b);
-	b->bits = !ret;
-	return ret;
+	for (i = 0; i < b->n; i++) {
+		if (!b->done[i])
+			continue;
+		if (n - j == GB_AHEAD)
+			gb_bits_set(b, h[j++ % GB_AHEAD]);
+		k = &b->keys[i];
+		h[n % GB_AHEAD] = kb_hash(b->p.hash_id, b->p.seed, k->addr,
+					  k->len);
+		__builtin_prefetch(b->blk->words +
+				   (__u64)kb_block_index(h[n % GB_AHEAD],
+							 b->p.nblocks) *
+				   KBLOOM_BLOCK_WORDS, 1);
+		n++;
+	}
+	while (j < n)
+		gb_bits_set(b, h[j++ % GB_AHEAD]);
 }
 
-static void gb_bits_join(struct gb *b)
-{
-	if (b->bits)
-		pthread_join(b->th, NULL);
-	b->bits = false;
-}
-
-static int gb_exact_add(struct gb *b, const __u32 *one)
+/* The set's keys read, then BPF_MAP_UPDATE_BATCH (no loader program). */
+static int gb_exact_add_update(struct gb *b, const __u32 *one)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
@@ -317,11 +334,30 @@ static int gb_exact_add(struct gb *b, const __u32 *one)
 
 	ret = kbp_err(bpf_obj_get_info_by_fd(b->x->exact_fd, &info, &len));
 	ret = ret ?: gb_new_keys(b, &t, info.max_entries);
-	ret = ret ?: gb_bits_start(b);
 	ret = ret ?: gb_exact_enter(b, &t, info.max_entries, one);
-	gb_bits_join(b);
 	free(t.old);
 	free(t.slot);
+	return ret;
+}
+
+/*
+ * Add the keys to the exact map with the loader program (gate_load.c),
+ * else (a small batch, or no loader program here) by batch updates.
+ */
+static int gb_exact_add(struct gb *b, const __u32 *one)
+{
+	struct kbx_gate_enter e = {
+		.exact_fd = b->x->exact_fd, .keys = b->keys, .n = b->n,
+		.exist = b->exist, .done = b->done,
+	};
+	int ret;
+
+	ret = b->n > GB_PROBE_MAX ? kbx_gate_enter(&e) : 1;
+	if (ret == 1)
+		return gb_exact_add_update(b, one);
+	b->ndone = e.ndone;
+	if (ret)
+		*b->failed = e.failed;
 	return ret;
 }
 
@@ -354,11 +390,35 @@ static int gb_exact_del(struct gb *b)
 	return 0;
 }
 
+/* Delete the keys an add entered, GB_CHUNK a call; 0 or -errno. */
+static int gb_undo_add(struct gb *b)
+{
+	struct kbloom_addr_key *k;
+	__u32 i, j = 0, at, cnt;
+	int ret = 0;
+
+	k = malloc((size_t)b->ndone * sizeof(*k) + 1);
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++)
+		if (b->done[i])
+			k[j++] = b->keys[i];
+	for (at = 0; !ret && at < j; at += cnt) {
+		cnt = j - at < GB_CHUNK ? j - at : GB_CHUNK;
+		ret = kbp_err(bpf_map_delete_batch(b->x->exact_fd, &k[at],
+						   &cnt, NULL));
+	}
+	free(k);
+	return ret;
+}
+
 /* Undo the exact map changes of this batch. */
 static void gb_exact_undo(struct gb *b)
 {
 	__u32 i, one = 1;
 
+	if (b->add && !gb_undo_add(b))
+		return;
 	for (i = 0; i < b->n; i++) {
 		if (!b->done[i])
 			continue;
@@ -370,8 +430,16 @@ static void gb_exact_undo(struct gb *b)
 	}
 }
 
+/* A blocked filter: the new keys' bits, then its parameters. */
 static int gb_blocked_add(struct gb *b)
 {
+	int ret;
+
+	ret = kbx_filter_get(b->x, 0, &b->p);
+	ret = ret ?: kbx_filter_blocks(b->x, &b->p, &b->blk);
+	if (ret)
+		return ret;
+	gb_bits(b);
 	b->p.inserted += b->ndone;
 	return kbp_err(bpf_map_update_elem(b->x->params_fd, &(__u32){ 0 },
 					   &b->p, BPF_EXIST));
