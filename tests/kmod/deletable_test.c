@@ -28,7 +28,7 @@
  * "deletable" variant: its answers equal the ioctl's, also after a DEL.
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_deletable.h"
 #include "uapi/kbloom_var_deletable.h"
