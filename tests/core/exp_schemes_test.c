@@ -88,8 +88,14 @@ static void check_scheme(struct __test_metadata *_metadata,
 		TH_LOG("%s", name);
 	if (!r0->m.lost)
 		EXPECT_EQ(0, r0->m.fn_links) TH_LOG("%s", name);
-	EXPECT_LT(0, r0->m.tx_off) TH_LOG("%s: no leak at 512 bits", name);
-	EXPECT_LT(0, r0->m.cand_fp) TH_LOG("%s", name);
+	/*
+	 * At 512 bits every scheme errs: it leaks, or (a may_fn scheme
+	 * such as retouched, which trades its false positives for false
+	 * negatives) it loses deliveries.
+	 */
+	EXPECT_LT(0, r0->m.tx_off + r0->m.lost)
+		TH_LOG("%s: neither a leak nor a loss at 512 bits", name);
+	EXPECT_LT(0, r0->m.cand_fp + r0->m.fn_links) TH_LOG("%s", name);
 	EXPECT_LE(kb_exp_leak(&r1->m), kb_exp_leak(&r0->m)) TH_LOG("%s", name);
 	EXPECT_LE(r0->m.mem_bytes, r1->m.mem_bytes) TH_LOG("%s", name);
 	EXPECT_LT(0, r0->m.mem_bytes) TH_LOG("%s", name);
@@ -229,17 +235,18 @@ TEST(scheme_deletable)
 {
 	const struct kb_exp_run *r;
 	struct kb_exp_params p;
-	struct kb_exp *x;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
 	double meas, pred;
 
 	params(&p, 0, 2);
+	p.ft_k = 8;
 	p.groups = 1500;
 	p.size_max = 64;
 	p.nbits = 1;
 	p.bits[0] = 2048;
 	p.schemes = KB_EXP_S(KB_EXP_DELETABLE);
-	x = run(_metadata, &p);
-	ASSERT_NE(NULL, x);
+	ASSERT_EQ(0, model(&p, &x, why, sizeof(why))) TH_LOG("%s", why);
 	r = kb_exp_find_run(x, KB_EXP_DELETABLE, 2048);
 	ASSERT_NE(NULL, r);
 	meas = (double)r->m.cand_fp / r->m.cand;
@@ -264,19 +271,20 @@ TEST(scheme_acbf_fpcbf_rbf)
 	static const __u32 sch[] = { KB_EXP_ACBF, KB_EXP_FPCBF, KB_EXP_RBF };
 	const struct kb_exp_run *r;
 	struct kb_exp_params p;
-	struct kb_exp *x;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
 	double meas, pred;
 	__u32 i;
 
 	params(&p, 0, 2);
+	p.ft_k = 8;
 	p.groups = 1500;
 	p.size_max = 64;
 	p.nbits = 1;
 	p.bits[0] = 2048;
 	for (i = 0; i < 3; i++)
 		p.schemes |= KB_EXP_S(sch[i]);
-	x = run(_metadata, &p);
-	ASSERT_NE(NULL, x);
+	ASSERT_EQ(0, model(&p, &x, why, sizeof(why))) TH_LOG("%s", why);
 	for (i = 0; i < 3; i++) {
 		r = kb_exp_find_run(x, sch[i], 2048);
 		ASSERT_NE(NULL, r);
