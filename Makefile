@@ -351,7 +351,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz iblt_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -399,6 +399,16 @@ $(B)/fuzz/persistent_fuzz: tests/fuzz/persistent_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_PERS_SRCS) -lm -lpthread
+
+# the IBLT loader: the iblt family alone
+FUZZ_IBLT_SRCS := $(wildcard userspace/lib/iblt/*.c)
+$(B)/fuzz/iblt_fuzz: tests/fuzz/iblt_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_IBLT_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/iblt/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_IBLT_SRCS) -lm
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

@@ -49,7 +49,7 @@
 #define KB_IBLT_K_MAX		8U
 #define KB_IBLT_KEY_WORDS_MAX	9U	/* 64-byte keys and their length */
 #define KB_IBLT_STRATA_MAX	64U
-#define KB_IBLT_CELLS_MAX	(1ULL << 28)
+#define KB_IBLT_CELLS_MAX	_BITULL(28)
 
 /**
  * struct kb_shape - the geometry of a filter's array
