@@ -184,6 +184,8 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 $(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
 # the window moves its generation start by compare-and-exchange (BPF v3)
 $(B)/bpf/kbloom_window.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the loss digest folds with atomic XOR (BPF v3)
+$(B)/bpf/kbloom_loss_digest.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@

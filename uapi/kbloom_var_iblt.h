@@ -63,6 +63,7 @@
 #include <linux/types.h>
 #include "kbloom_base.h"
 #include "kbloom_hash.h"
+#include "kbloom_shape.h"
 #include "kbloom_layout.h"
 
 #define KB_IBLT_K_DEFAULT	4U
