@@ -336,6 +336,9 @@ $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 $(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
 $(B)/bench/stable: $(B)/tests/bench/stable_bench.skel.h
+$(B)/bench/loss: $(B)/tests/bench/loss_bench.skel.h
+# the loss digest folds with atomic XOR (BPF v3)
+$(B)/tests/bench/loss_bench.bpf.o: BPF_CFLAGS += -mcpu=v3
 $(B)/bench/gate: $(B)/tests/bench/gate_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
