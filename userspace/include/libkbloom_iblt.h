@@ -167,6 +167,13 @@ int kbloom_iblt_save_alloc(const struct kbloom_iblt *f, void **buf,
 int kbloom_iblt_load(const void *buf, size_t len, struct kbloom_iblt **fp);
 
 /*
+ * kbloom_iblt_load() of the image in the file (or pipe) @path; -EFBIG for
+ * a header announcing more than the largest table, before any read of
+ * the payload; -errno of open and read.
+ */
+int kbloom_iblt_load_file(const char *path, struct kbloom_iblt **fp);
+
+/*
  * The cells as words (3 + key_words per cell, kbloom_var_iblt.h), for
  * the XDP loss digest's reader: @words must hold cells (3 + key_words)
  * words.  kbloom_iblt_add_words() adds (count) and XORs (sums) them into

@@ -30,6 +30,9 @@ extern "C" {
 
 struct kbloom_loss;
 
+/* Where kbloomctl pins the digests: one directory per name. */
+#define KBLOOM_LOSS_PIN_ROOT	"/sys/fs/bpf/kbloom-loss"
+
 /* Microseconds a swap waits for the programs in flight on the old bank. */
 #define KBLOOM_LOSS_QUIESCE_US	10000U
 
