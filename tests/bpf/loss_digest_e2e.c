@@ -125,13 +125,13 @@ FIXTURE_SETUP(loss)
 	char name[64];
 
 	kbt_janitor();
-	mkdir(KBT_PIN_ROOT, 0755);
+	mkdir(KBLOOM_LOSS_PIN_ROOT, 0700);
 	kbt_name(name, sizeof(name), "loss-up");
-	snprintf(self->up_dir, sizeof(self->up_dir), "%s/%s", KBT_PIN_ROOT,
-		 name);
+	snprintf(self->up_dir, sizeof(self->up_dir), "%s/%s",
+		 KBLOOM_LOSS_PIN_ROOT, name);
 	kbt_name(name, sizeof(name), "loss-down");
 	snprintf(self->down_dir, sizeof(self->down_dir), "%s/%s",
-		 KBT_PIN_ROOT, name);
+		 KBLOOM_LOSS_PIN_ROOT, name);
 	ASSERT_EQ(0, ld_net(self));
 	ASSERT_EQ(0, ld_tc(self));
 	ASSERT_EQ(0, ld_point(&self->m, "m0", self->up_dir, KBLOOM_LOSS_PASS,
@@ -150,7 +150,7 @@ FIXTURE_TEARDOWN(loss)
 	kbloom_loss_close(self->down);
 	kbloom_loss_detach(self->up_dir);
 	kbloom_loss_detach(self->down_dir);
-	rmdir(KBT_PIN_ROOT);
+	rmdir(KBLOOM_LOSS_PIN_ROOT);
 	loss_drop__destroy(self->drop);
 	kbt_ns_free(&self->s);
 	kbt_ns_free(&self->m);
