@@ -13,6 +13,9 @@
  *    an image, 7 of the frames again, loss swap: loss diff lists the 3
  *    frames of the first epoch missing from the second, with 5-tuple and
  *    id; loss stats counts 17; loss dump; detach leaves no pins.
+ *  - a gate's exact set (a BPF hash map): gate list piped into iblt
+ *    build --key addr; against a file of 7 of its 9 addresses and one
+ *    other, the difference decodes to +2 and -1 addresses.
  *  - bad inputs: an oversize digest header, a damaged image, tables of
  *    another seed, an undecodable difference, a second attach of a name:
  *    one line each, nothing written.
@@ -328,6 +331,47 @@ TEST_F(rec, loss_cli)
 	kbctl_run(&r, "loss", "stats", name);
 	EXPECT_SYS(&r, "no loss digest of that name");
 	kbctl_free(&r);
+}
+
+TEST_F(rec, gate_exact_set)
+{
+	char gate[64];
+	struct kbctl_res r, r2;
+	FILE *f;
+
+	kbt_name(gate, sizeof(gate), "recg");
+	OK(&r, "xdp", "attach", "gate", gate, "dev", "eth0", "netns",
+	   self->hb[0].path);
+	kbctl_free(&r);
+	OK(&r, "gate", "add", gate, "10.0.0.1", "10.0.0.2", "10.0.0.3",
+	   "10.0.0.4", "10.0.0.5", "10.0.0.6", "10.0.0.7", "fd00::1",
+	   "fd00::2");
+	kbctl_free(&r);
+	kbctl_run_pipe(&r, &r2, A("gate", "list", gate),
+		       A("iblt", "build", tp(self, "g.img"), "-f", "-",
+			 "--key", "addr", "cells", "20", "seed", "3"));
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_EQ(0, r2.status) TH_LOG("%s", r2.err);
+	kbctl_free(&r);
+	kbctl_free(&r2);
+	f = fopen(tp(self, "n.txt"), "w");
+	ASSERT_NE(NULL, f);
+	fputs("10.0.0.1\n10.0.0.2\n10.0.0.3\n10.0.0.4\n10.0.0.5\n10.0.0.6\nfd00::1\n10.0.0.99\n",
+	      f);
+	fclose(f);
+	OK(&r, "iblt", "build", tp(self, "n.img"), "-f", tp(self, "n.txt"),
+	   "--key", "addr", "cells", "20", "seed", "3");
+	kbctl_free(&r);
+	OK(&r, "iblt", "subtract", tp(self, "g.img"), tp(self, "n.img"),
+	   tp(self, "d.img"));
+	kbctl_free(&r);
+	OK(&r, "iblt", "decode", tp(self, "d.img"), "--key", "addr");
+	EXPECT_EQ(3, kbctl_lines(r.out)) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "+10.0.0.7\n"));
+	EXPECT_NE(NULL, strstr(r.out, "+fd00::2\n"));
+	EXPECT_NE(NULL, strstr(r.out, "-10.0.0.99\n"));
+	kbctl_free(&r);
+	kbt_unpin(gate);
 }
 
 TEST_HARNESS_MAIN
