@@ -274,7 +274,7 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselfte
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
 
-$(B)/tests/kmod/%: tests/kmod/%.c $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS)
+$(B)/tests/kmod/%: tests/kmod/%.c tests/kmod/guest_harness.h $(TCOMMON_SRCS) $(B)/libkbloom.a $(KSFT)/kselftest_harness.h $(TEST_BPF_SKELS) $(BPF_SKELS)
 	$(say) TEST $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -o $@ $< $(TCOMMON_SRCS) $(B)/libkbloom.a $(LIBS)
@@ -286,7 +286,7 @@ KMOD32_NAMES := ioctl cmd_length count concurrency registry_replace device fuzz 
 KMOD32_TESTS := $(KMOD32_NAMES:%=$(B)/tests/kmod/%_test-m32)
 tests: $(KMOD32_TESTS)
 
-$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h $(KSFT)/kselftest_harness.h
+$(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h tests/kmod/guest_harness.h $(KSFT)/kselftest_harness.h
 	$(say) TEST32 $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -m32 -static -Wno-pointer-to-int-cast -o $@ $< -lpthread
@@ -356,7 +356,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBS)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz iblt_fuzz
+FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz iblt_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -405,8 +405,17 @@ $(B)/fuzz/persistent_fuzz: tests/fuzz/persistent_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_PERS_SRCS) -lm -lpthread
 
+# the in-packet headers (LIPSIN, MSBF, yes-no): the net family
+FUZZ_IPBF_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/net/*.c)
+$(B)/fuzz/ipbf_fuzz: tests/fuzz/ipbf_fuzz.c tests/fuzz/fuzz_seed.h $(FUZZ_IPBF_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/net/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_IPBF_SRCS) -lm -lpthread
+
 # the IBLT loader: the iblt family alone
-FUZZ_IBLT_SRCS := $(wildcard userspace/lib/iblt/*.c)
+FUZZ_IBLT_SRCS := $(addprefix userspace/lib/iblt/,iblt.c iblt_decode.c iblt_file.c iblt_image.c)
 $(B)/fuzz/iblt_fuzz: tests/fuzz/iblt_fuzz.c tests/fuzz/fuzz_seed.h \
 		tests/fuzz/fuzz_crc.h $(FUZZ_IBLT_SRCS) \
 		$(wildcard uapi/*.h userspace/lib/iblt/*.h)

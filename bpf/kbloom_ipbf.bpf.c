@@ -10,9 +10,12 @@
  * counted by reason, never XDP_ABORTED:
  *
  *   truncated      shorter than Ethernet + 8 bytes, a LIPSIN frame
- *                  shorter than its 32-byte zFilter;
- *   header         unknown version or flags, reserved byte set, tag of
- *                  16 or more, a LIPSIN header with stages;
+ *                  shorter than its 32-byte zFilter, a yes-no frame
+ *                  shorter than its no record and no filter;
+ *   header         unknown version or flags (or MSBF and yes-no at once),
+ *                  reserved byte set, tag of 16 or more, a LIPSIN header
+ *                  with stages, a yes-no no record with a k out of 1..8,
+ *                  a length over 32 bytes or its reserved byte set;
  *   tag            a tag set the node does not have (cfg.d);
  *   fill           a zFilter with more one bits than cfg.fill_limit (an
  *                  all-ones filter is an attack, not a wildcard);
@@ -33,6 +36,9 @@
  * header:
  *
  *   LIPSIN  (zFilter & lid[tag]) == lid[tag];
+ *   yes-no  the same, and the no filter does not hold the link: not all
+ *           of the no_k positions of lhash[tag] (uapi/kbloom_ipbf_yesno.h)
+ *           are one (ipbf_no_test(), bounds-checked byte loads);
  *   MSBF    the k bits of the link hash lhash[tag] in the first stage
  *           (kb_ipbf_stage_bit(): bits read straight from the frame, one
  *           bounds-checked byte load each, so a stage may be 8 KiB); a
@@ -45,7 +51,8 @@
  * the same ingress program delivers a frame arriving on it to the stack
  * (XDP_PASS, the ipbf header left in place for the application's packet
  * socket) iff the zFilter contains the port's internal link ID lid[tag],
- * whatever its hop limit; an MSBF frame with a valid header is always
+ * whatever its hop limit (and, yes-no, the no filter does not hold it);
+ * an MSBF frame with a valid header is always
  * delivered.  Such a port is never a devmap port: nothing is forwarded
  * from it.  At a switch, delivery to an attached host is forwarding on the
  * host-facing port, a link with its own IDs like any other.  The loader
@@ -64,6 +71,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "uapi/kbloom_ipbf.h"
+#include "uapi/kbloom_ipbf_yesno.h"
 #include "uapi/kbloom_net_maps.h"
 
 #define IPBF_PORTS		64	/* default, the loader sets the size */
@@ -192,6 +200,62 @@ bad:
 	return 1;
 }
 
+/* A yes-no frame's no record: IPBF_OK, IPBF_TRUNCATED or IPBF_HEADER. */
+static __always_inline __u32 ipbf_no_frame(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	__u8 *rec = (__u8 *)data + IPBF_LIPSIN_END;
+	struct kb_ipbf_no no;
+
+	if ((void *)(rec + KB_IPBF_NO_HDR_LEN) > data_end)
+		return IPBF_TRUNCATED;
+	__builtin_memcpy(&no, rec, sizeof(no));
+	if (kb_ipbf_no_check(&no, KB_IPBF_NO_HDR_LEN + KB_IPBF_NO_BYTES_MAX))
+		return IPBF_HEADER;
+	if ((__u32)(data_end - (void *)rec) < KB_IPBF_NO_HDR_LEN + no.bytes)
+		return IPBF_TRUNCATED;
+	return IPBF_OK;
+}
+
+/*
+ * Does the no filter of a yes-no frame hold the link of hash @lh?
+ * Return: 1 if it does, 0 if not, -1 for a malformed or truncated no
+ * record.  A global function, verified on its own like ipbf_stage_test().
+ */
+__noinline int ipbf_no_test(struct xdp_md *ctx, __u64 lh)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	__u8 *rec = (__u8 *)data + IPBF_LIPSIN_END;
+	__u8 *bits = rec + KB_IPBF_NO_HDR_LEN;
+	struct kb_ipbf_no no;
+	struct kb_probe p;
+	__u32 i, bit, byte;
+
+	if ((void *)bits > data_end)
+		return -1;
+	__builtin_memcpy(&no, rec, sizeof(no));
+	if (kb_ipbf_no_check(&no, (__u32)(data_end - (void *)rec)))
+		return -1;
+	if (!no.bytes)
+		return 0;
+	kb_ipbf_no_init(&p, lh, no.seed);
+	for (i = 0; i < KB_IPBF_NO_K_MAX; i++) {
+		if (i >= kb_ipbf_opaque(no.k))
+			break;
+		bit = kb_ipbf_no_next(&p, no.bytes);
+		byte = kb_ipbf_opaque(bit >> 3);
+		if (byte >= KB_IPBF_NO_BYTES_MAX)
+			return -1;
+		if ((void *)(bits + byte + 1) > data_end)
+			return -1;
+		if (!(bits[byte] & (1U << (bit & 7))))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Check an ipbf frame for @where.  Return: IPBF_OK (then *@hp is its
  * fixed header), IPBF_NOT_IPBF, or the reason to drop it.
@@ -207,7 +271,7 @@ static __always_inline int ipbf_check_frame(struct xdp_md *ctx,
 	struct ipbf_walk w = {};
 	struct kb_ipbf_zf zf;
 	struct kb_ipbf_hdr *h;
-	__u32 avail;
+	__u32 avail, no;
 
 	if ((void *)(eth + 1) > data_end ||
 	    eth->h_proto != bpf_htons(KB_IPBF_ETH_P))
@@ -216,7 +280,8 @@ static __always_inline int ipbf_check_frame(struct xdp_md *ctx,
 	if ((void *)(h + 1) > data_end)
 		return IPBF_TRUNCATED;
 	avail = (__u32)(data_end - (void *)h);
-	if (!h->flags && avail < KB_IPBF_LIPSIN_LEN)
+	if ((!h->flags || h->flags == KB_IPBF_F_YESNO) &&
+	    avail < KB_IPBF_LIPSIN_LEN)
 		return IPBF_TRUNCATED;
 	if (kb_ipbf_hdr_check(h, avail))
 		return IPBF_HEADER;
@@ -229,6 +294,9 @@ static __always_inline int ipbf_check_frame(struct xdp_md *ctx,
 		kb_ipbf_zf_load(&zf, (const __u8 *)(h + 1));
 		if (kb_ipbf_zf_fill(&zf) > cfg->fill_limit)
 			return IPBF_FILL;
+		no = h->flags & KB_IPBF_F_YESNO ? ipbf_no_frame(ctx) : IPBF_OK;
+		if (no != IPBF_OK)
+			return (int)no;
 		if (where == IPBF_AT_INGRESS && !h->hop_limit)
 			return IPBF_HOP;
 		return IPBF_OK;
@@ -301,7 +369,9 @@ static __always_inline int ipbf_local(struct xdp_md *ctx,
 			return XDP_DROP;
 		}
 		kb_ipbf_zf_load(&zf, (const __u8 *)data + IPBF_FIXED);
-		if (!kb_ipbf_zf_match(&zf, &port->lid[tag])) {
+		if (!kb_ipbf_zf_match(&zf, &port->lid[tag]) ||
+		    ((h->flags & KB_IPBF_F_YESNO) &&
+		     ipbf_no_test(ctx, port->lhash[tag]))) {
 			st->drop_local++;
 			return XDP_DROP;
 		}
@@ -436,7 +506,7 @@ static __always_inline int ipbf_egress(struct xdp_md *ctx, __u32 ifindex,
 	struct kb_ipbf_hdr *h = NULL;
 	struct kb_ipbf_zf zf;
 	__u32 tag;
-	int match;
+	int match, no;
 
 	port = bpf_map_lookup_elem(&ipbf_port, &ifindex);
 	if (!port)
@@ -457,6 +527,12 @@ static __always_inline int ipbf_egress(struct xdp_md *ctx, __u32 ifindex,
 			goto error;
 		kb_ipbf_zf_load(&zf, (const __u8 *)data + IPBF_FIXED);
 		match = kb_ipbf_zf_match(&zf, &port->lid[tag]);
+		if (match && (h->flags & KB_IPBF_F_YESNO)) {
+			no = ipbf_no_test(ctx, port->lhash[tag]);
+			if (no < 0)
+				goto error;
+			match = !no;
+		}
 	} else {
 		match = ipbf_stage_test(ctx, port->lhash[tag]);
 		if (match < 0)

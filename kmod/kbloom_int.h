@@ -253,6 +253,7 @@ int kb_reg_rename(const char *from, const char *to);
 void kb_reg_unpublish_all(void);
 void kb_reg_flush_all(void);
 u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap);
+struct kb_filter *kb_reg_by_id(u32 id);
 void kb_reg_device_stat(u32 *filters, u64 *bytes);
 
 /* ctl.c */

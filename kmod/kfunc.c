@@ -7,6 +7,9 @@
  *   bpf_kbloom_put(f)                drop it
  *   bpf_kbloom_test(f, key, key__sz) 1 possibly present, 0 absent, -EINVAL
  *   bpf_kbloom_stat(f, st, st__sz)   struct kbloom_kfunc_stat, 0/-EINVAL
+ *   bpf_kbloom_test_id(id, key, key__sz)
+ *                                    the test of the filter of that id:
+ *                                    1, 0, -ENOENT, -EINVAL
  *
  * Lifetime: acquire/release with a reference, not an id checked per call.
  *
@@ -33,6 +36,18 @@
  *  - It does not depend on the caller running under rcu_read_lock()
  *    (XDP does today, via NAPI/BH or BPF_PROG_TEST_RUN); the price is two
  *    atomics on the filter's refcount per get/put pair.
+ *
+ * bpf_kbloom_test_id() is the lookup without a name: the id is the one
+ * KBLOOM_IOCTL_STAT, LIST and bpf_kbloom_stat() report, looked up in the
+ * registry's id table (an xarray load) under rcu_read_lock(), with no
+ * reference taken.  The id names one filter object, not a name: after a
+ * RESTORE --replace or a SWAP the name has another filter with another id
+ * (the old id answers -ENOENT once that filter is unpublished; after a
+ * SWAP both ids stay valid, each with its own filter).  A control plane
+ * that rebinds names writes the new id where its program reads it.  A
+ * filter destroyed during a call is still whole until the call returns:
+ * the registry erases the id before it drops its reference, and the last
+ * reference frees the filter a grace period later.
  *
  * bpf_kbloom_test() and bpf_kbloom_stat() are KF_TRUSTED_ARGS: they only
  * take the unmodified pointer bpf_kbloom_get() returned.  The key is
@@ -98,6 +113,30 @@ __bpf_kfunc int bpf_kbloom_test(struct kb_filter *f, const void *key,
 }
 
 /**
+ * bpf_kbloom_test_id() - membership test of a key in the filter of an id
+ * @id: the filter's id (KBLOOM_IOCTL_STAT, LIST, bpf_kbloom_stat())
+ * @key: the key
+ * @key__sz: its length, 1..KBLOOM_KEY_MAX
+ *
+ * Return: 1 possibly present, 0 definitely absent, -ENOENT when no
+ * published filter has that id, -EINVAL for a length out of range.
+ */
+__bpf_kfunc int bpf_kbloom_test_id(u32 id, const void *key, u32 key__sz)
+{
+	struct kb_filter *f;
+	int ret = -ENOENT;
+
+	if (!key__sz || key__sz > KBLOOM_KEY_MAX)
+		return -EINVAL;
+	rcu_read_lock();
+	f = kb_reg_by_id(id);
+	if (f)
+		ret = kb_filter_test(f, key, key__sz);
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
  * bpf_kbloom_stat() - the filter's geometry and counters
  * @f: a filter from bpf_kbloom_get()
  * @st: out
@@ -150,6 +189,7 @@ BTF_ID_FLAGS(func, bpf_kbloom_get, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_kbloom_put, KF_RELEASE)
 BTF_ID_FLAGS(func, bpf_kbloom_test, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_kbloom_stat, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_kbloom_test_id)
 BTF_KFUNCS_END(kb_kfunc_ids)
 
 static const struct btf_kfunc_id_set kb_kfunc_set = {

@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/xarray.h>
 
 #include "kbloom_int.h"
 
@@ -40,7 +41,13 @@ static DEFINE_HASHTABLE(kb_names, KB_HASH_BITS);
 static DEFINE_MUTEX(kb_reg_lock);
 static u32 kb_nr_filters;	/* published filters, under kb_reg_lock */
 static u64 kb_total_bytes;	/* their array bytes, under kb_reg_lock */
-static u32 kb_last_id;		/* under kb_reg_lock */
+/*
+ * Published filters by id (kb_reg_by_id(), the kfunc bpf_kbloom_test_id()):
+ * ids from 1 up, cyclic, never two live filters with one id.  Stores and
+ * erases under kb_reg_lock, loads under rcu_read_lock().
+ */
+static DEFINE_XARRAY_ALLOC1(kb_ids);
+static u32 kb_next_id;		/* under kb_reg_lock */
 
 static u32 kb_name_hash(const char *name)
 {
@@ -145,17 +152,24 @@ static int kb_reg_room(const char *name, u64 bytes, bool adds, u64 old_bytes)
 	return 0;
 }
 
-static void kb_reg_account(struct kb_filter *f)
+static int kb_reg_account(struct kb_filter *f)
 {
-	f->id = ++kb_last_id;
+	int ret;
+
+	ret = xa_alloc_cyclic(&kb_ids, &f->id, f, xa_limit_32b, &kb_next_id,
+			      GFP_KERNEL);
+	if (ret < 0)
+		return ret;
 	kb_nr_filters++;
 	kb_total_bytes += f->bytes;
 	kb_filter_arm(f);
+	return 0;
 }
 
 static void kb_reg_unaccount(struct kb_filter *f)
 {
 	kb_filter_disarm(f);
+	xa_erase(&kb_ids, f->id);
 	kb_nr_filters--;
 	kb_total_bytes -= f->bytes;
 }
@@ -186,7 +200,9 @@ int kb_reg_publish(struct kb_filter *f, struct kb_filter **dup)
 	ret = kb_reg_room(f->name, f->bytes, true, 0);
 	if (ret)
 		goto out_unlock;
-	kb_reg_account(f);
+	ret = kb_reg_account(f);
+	if (ret)
+		goto out_unlock;
 	hash_add_rcu(kb_names, &b->node, kb_name_hash(b->name));
 	b = NULL;
 out_unlock:
@@ -195,13 +211,19 @@ out_unlock:
 	return ret;
 }
 
-/* Rebind @b from its filter to @f; Return: the old filter (its reference). */
+/*
+ * Rebind @b from its filter to @f.  Return: the old filter (its
+ * reference), or an ERR_PTR() with nothing changed.
+ */
 static struct kb_filter *kb_rebind(struct kb_bind *b, struct kb_filter *f)
 {
 	struct kb_filter *old = kb_bound(b);
+	int ret;
 
+	ret = kb_reg_account(f);
+	if (ret)
+		return ERR_PTR(ret);
 	kb_reg_unaccount(old);
-	kb_reg_account(f);
 	rcu_assign_pointer(b->f, f);
 	return old;
 }
@@ -226,8 +248,14 @@ int kb_reg_replace(struct kb_filter *f)
 		goto out_unlock;
 	if (b) {
 		old = kb_rebind(b, f);
+		if (IS_ERR(old)) {
+			ret = PTR_ERR(old);
+			old = NULL;
+		}
 	} else {
-		kb_reg_account(f);
+		ret = kb_reg_account(f);
+		if (ret)
+			goto out_unlock;
 		hash_add_rcu(kb_names, &nb->node, kb_name_hash(nb->name));
 		nb = NULL;
 	}
@@ -374,6 +402,17 @@ u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap)
 	n = kb_nr_filters;
 	mutex_unlock(&kb_reg_lock);
 	return n;
+}
+
+/*
+ * The published filter of id @id, or NULL; the caller holds
+ * rcu_read_lock() and uses the filter only until it drops it (a filter is
+ * freed a grace period after its last reference, which the registry puts
+ * only after erasing the id).
+ */
+struct kb_filter *kb_reg_by_id(u32 id)
+{
+	return xa_load(&kb_ids, id);
 }
 
 void kb_reg_device_stat(u32 *filters, u64 *bytes)

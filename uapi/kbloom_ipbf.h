@@ -27,7 +27,9 @@
  * Fixed header (8 bytes, struct kb_ipbf_hdr):
  *
  *   byte 0  version      KB_IPBF_VERSION
- *   byte 1  flags        KB_IPBF_F_MSBF: multi-stage form; other bits 0
+ *   byte 1  flags        KB_IPBF_F_MSBF: multi-stage form; KB_IPBF_F_YESNO:
+ *                        yes-no form (uapi/kbloom_ipbf_yesno.h); at most
+ *                        one of the two; other bits 0
  *   byte 2  hop_limit    links the packet may still traverse: a node that
  *                        receives it at 0 drops it, else it forwards it
  *                        with hop_limit - 1
@@ -112,7 +114,8 @@
 #define KB_IPBF_VERSION		1U
 
 #define KB_IPBF_F_MSBF		0x01U	/* multi-stage form */
-#define KB_IPBF_F_KNOWN		KB_IPBF_F_MSBF
+#define KB_IPBF_F_YESNO		0x02U	/* yes-no form: zFilter + no filter */
+#define KB_IPBF_F_KNOWN		(KB_IPBF_F_MSBF | KB_IPBF_F_YESNO)
 
 #define KB_IPBF_ZF_BITS		256U
 #define KB_IPBF_ZF_BYTES	32U
@@ -165,15 +168,16 @@ struct kb_ipbf_stage {
  * Header check for a packet with @avail bytes from the start of @h (avail
  * at least KB_IPBF_HDR_LEN, which the caller checked before reading @h).
  * Return: 0 when the version, the flags, the tag, the reserved byte and
- * (LIPSIN) the length are valid, -1 otherwise: drop.  The hop limit, the
- * fill and the stages are checked by the forwarding step.
+ * (LIPSIN, and the yes part of yes-no) the length are valid, -1
+ * otherwise: drop.  The hop limit, the fill, the stages and the no record
+ * (kb_ipbf_no_check()) are checked by the forwarding step.
  */
 static inline int kb_ipbf_hdr_check(const struct kb_ipbf_hdr *h, __u32 avail)
 {
 	if (avail < KB_IPBF_HDR_LEN || h->version != KB_IPBF_VERSION)
 		return -1;
 	if ((h->flags & ~KB_IPBF_F_KNOWN) || h->reserved ||
-	    h->tag >= KB_IPBF_D_MAX)
+	    h->tag >= KB_IPBF_D_MAX || h->flags == KB_IPBF_F_KNOWN)
 		return -1;
 	if (!(h->flags & KB_IPBF_F_MSBF) &&
 	    (h->nstages || avail < KB_IPBF_LIPSIN_LEN))

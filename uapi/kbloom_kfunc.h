@@ -14,6 +14,12 @@
  *	ret = bpf_kbloom_test(f, key, len);	1 maybe, 0 absent, -EINVAL
  *	bpf_kbloom_put(f);			the verifier insists
  *
+ * Without a name lookup per packet, by the filter's id (STAT, LIST,
+ * bpf_kbloom_stat(); an id names one filter object, a RESTORE --replace
+ * or a SWAP gives the name another id):
+ *
+ *	ret = bpf_kbloom_test_id(id, key, len);	1, 0, -ENOENT, -EINVAL
+ *
  * The name is 1..31 bytes, ended by a NUL or by the end of the buffer.
  * Keys are 1..KBLOOM_KEY_MAX bytes.  A name, a key and a statistics
  * buffer must be writable memory (stack, a map value, the packet): the
@@ -84,6 +90,8 @@ void bpf_kbloom_put(struct kb_filter *f) KB_KSYM;
 int bpf_kbloom_test(struct kb_filter *f, const void *key, __u32 key__sz) KB_KSYM;
 int bpf_kbloom_stat(struct kb_filter *f, struct kbloom_kfunc_stat *st,
 		    __u32 st__sz) KB_KSYM;
+/* By the filter's id, no reference: 1, 0, -ENOENT, -EINVAL (kmod/kfunc.c) */
+int bpf_kbloom_test_id(__u32 id, const void *key, __u32 key__sz) KB_KSYM;
 
 #undef KB_KSYM
 #endif /* _UAPI_KBLOOM_KFUNC_H */

@@ -47,14 +47,14 @@
 #define REPS		7
 #define NAME		"kb.bench"
 
-enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, NPROG };
+enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, NPROG };
 
 static const char *const prog_name[NPROG] = {
 	"key fetch (base)", "kfunc get+test+put", "map-backed blocked",
-	"BPF_MAP_TYPE_BLOOM_FILTER", "kfunc get+put only",
+	"BPF_MAP_TYPE_BLOOM_FILTER", "kfunc get+put only", "kfunc test by id",
 };
 static const char *const json_name[NPROG] = {
-	"base", "kfunc", "map_backed", "bloom_map", "kfunc_get_put",
+	"base", "kfunc", "map_backed", "bloom_map", "kfunc_get_put", "kfunc_id",
 };
 
 static int die(const char *what, int err)
@@ -133,9 +133,15 @@ out:
 	return ret ? -errno : 0;
 }
 
+/* time(@other) / time(@of): above 1 when @of is faster */
+static double ratio_of(const double *net, int of, int other)
+{
+	return net[of] > 0 ? net[other] / net[of] : 0;
+}
+
 static double ratio(const double *net, int other)
 {
-	return net[P_KFUNC] > 0 ? net[other] / net[P_KFUNC] : 0;
+	return ratio_of(net, P_KFUNC, other);
 }
 
 int main(void)
@@ -182,6 +188,7 @@ int main(void)
 	if (ret)
 		return die("load the programs (module BTF?)", ret);
 	memcpy(skel->bss->filter_name, NAME, sizeof(NAME));
+	skel->bss->filter_id = c.id;
 	for (i = 0; i < NKEYS; i++) {
 		ret = bpf_map__update_elem(skel->maps.keys, &i, 4, look + 16 * i,
 					   16, 0);
@@ -201,7 +208,7 @@ int main(void)
 	struct bpf_program *progs[NPROG] = {
 		skel->progs.bench_base, skel->progs.bench_kfunc,
 		skel->progs.bench_map, skel->progs.bench_bloom,
-		skel->progs.bench_kget,
+		skel->progs.bench_kget, skel->progs.bench_kid,
 	};
 
 	/* answers: each program once over the NKEYS keys */
@@ -211,7 +218,8 @@ int main(void)
 			return die(prog_name[p], errno);
 	}
 	memcpy(hits, (const void *)skel->bss->hits, sizeof(hits));
-	if (hits[P_KFUNC] != hits[P_MAP] || hits[P_KFUNC] < NKEYS / 2 ||
+	if (hits[P_KFUNC] != hits[P_MAP] || hits[P_KID] != hits[P_MAP] ||
+	    hits[P_KFUNC] < NKEYS / 2 ||
 	    hits[P_BLOOM] < NKEYS / 2) {
 		fprintf(stderr, "kfunc bench: answers differ: kfunc %llu, map-backed %llu, bloom map %llu of %u (%u inserted)\n",
 			(unsigned long long)hits[P_KFUNC],
@@ -249,6 +257,10 @@ int main(void)
 	printf("kfunc lookup vs map-backed: %.1fx\n", ratio(net, P_MAP));
 	printf("kfunc lookup vs BPF_MAP_TYPE_BLOOM_FILTER: %.1fx\n",
 	       ratio(net, P_BLOOM));
+	printf("kfunc lookup by id vs map-backed: %.2fx\n",
+	       ratio_of(net, P_KID, P_MAP));
+	printf("kfunc lookup by id vs by name: %.2fx\n",
+	       ratio_of(net, P_KID, P_KFUNC));
 
 	printf("KFUNC-BENCH-JSON {\"n\": %u, \"p\": 0.01, \"key_bytes\": 16, \"lookups\": %u, \"m\": %llu, \"k\": %u, \"reps\": %d, \"repeat\": %u, \"statistic\": \"median\", \"unit\": \"ns per run\", \"machine\": \"qemu guest %s %s\", \"ns_per_run\": {",
 	       N, NKEYS, (unsigned long long)c.m, c.k, REPS, repeat, u.sysname,
@@ -258,8 +270,9 @@ int main(void)
 	printf("}, \"lookup_ns\": {");
 	for (p = 1; p < NPROG; p++)
 		printf("%s\"%s\": %.0f", p > 1 ? ", " : "", json_name[p], net[p]);
-	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f}}\n",
-	       ratio(net, P_MAP), ratio(net, P_BLOOM));
+	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f, \"kfunc_id_vs_map_backed\": %.2f}}\n",
+	       ratio(net, P_MAP), ratio(net, P_BLOOM),
+	       ratio_of(net, P_KID, P_MAP));
 
 	kfunc_bench__destroy(skel);
 	ku_destroy(fd, NAME);

@@ -16,7 +16,10 @@
  *    fill at and above the limit, hop limit 0 and 1, no stage left,
  *    stage lengths beyond the frame, malformed gamma codes, a stage of
  *    3000 bytes, every truncation: never XDP_ABORTED, never forwarded,
- *    each drop counted under its reason.
+ *    each drop counted under its reason;
+ *  - the yes-no form: egress and LOCAL decisions equal "in yes and not in
+ *    no" over random zFilters and no filters; malformed no records and
+ *    every truncation of the header dropped and counted.
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -338,7 +341,7 @@ TEST_F(ipkt, header_edges_dropped_and_counted)
 		{ "version 0", 14, 0, 0 },
 		{ "version 2", 14, 2, 0 },
 		{ "version 255", 14, 255, 0 },
-		{ "flag 0x02", 15, 0x02, 0 },
+		{ "flag 0x04 (0x02 is yes-no)", 15, 0x04, 0 },
 		{ "flag 0x80", 15, 0x80, 0 },
 		{ "hop limit 0", 16, 0, 0 },
 		{ "hop limit 1", 16, 1, 1 },
@@ -768,6 +771,130 @@ TEST_F(ipkt, ports_and_records)
 		EXPECT_EQ(0, memcmp(rec.lid, got.lid, sizeof(rec.lid)));
 		kbloom_net_close(o);
 	}
+}
+
+/* ---- the yes-no form (uapi/kbloom_ipbf_yesno.h) ---- */
+
+/*
+ * A random yes-no frame: the zFilter of @mask's links plus noise, a no
+ * record of @nb bytes and @k probes holding @nomask's links plus noise.
+ */
+static size_t yesno_frame(FIXTURE_DATA(ipkt) *self, __u8 *f, __u32 tag,
+			  __u32 mask, __u32 nomask, __u32 nb, __u32 k,
+			  struct kb_yn_result *y)
+{
+	__u8 hdr[KB_IPBF_YESNO_LEN_MAX];
+	__u32 i, b;
+
+	memset(y, 0, sizeof(*y));
+	random_zf(self, mask, tag, kbt_rand(&self->rng) % 140, &y->zf);
+	y->tag = tag;
+	y->no.bytes = (__u8)nb;
+	y->no.k = (__u8)k;
+	y->no.seed = (__u8)kbt_rand(&self->rng);
+	for (i = 0; i < NPORTS; i++)
+		if (nomask >> i & 1)
+			kb_ipbf_no_add(y->no_bits, &y->no,
+				       kb_lhash(self->l, tag, sw_port(self, i)));
+	for (i = 0; nb && i < kbt_rand(&self->rng) % 4; i++) {
+		b = kbt_rand(&self->rng) % (8 * nb);
+		y->no_bits[b >> 3] |= 1U << (b & 7);
+	}
+	i = kb_ipbf_write_yesno(hdr, sizeof(hdr), 5, 0x88B6, y);
+	return ipbf_frame(f, hdr, i, &pl);
+}
+
+/* Forward iff in yes and not in no, at egress and at a LOCAL port. */
+TEST_F(ipkt, yesno_decisions_equal_control_plane)
+{
+	__u8 f[256], out[IPBF_FRAME_MAX];
+	__u32 i, p, tag, len, olen, ret, fill, fwd = 0, cut = 0;
+	struct kb_yn_result y;
+	int want;
+
+	for (i = 0; i < 3000; i++) {
+		tag = i % KB_IPBF_D_DEFAULT;
+		len = yesno_frame(self, f, tag, kbt_rand(&self->rng) & 7,
+				  kbt_rand(&self->rng) & 7,
+				  kbt_rand(&self->rng) % 33,
+				  1 + kbt_rand(&self->rng) % 8, &y);
+		fill = kb_ipbf_zf_fill(&y.zf);
+		ASSERT_EQ(0, ipbf_run(self->ingress, f, len, self->ifindex[0],
+				      out, &olen, &ret));
+		ASSERT_EQ(fill > 128 ? XDP_DROP : XDP_REDIRECT, ret);
+		for (p = 0; p < NPORTS; p++) {
+			want = fill <= 128 &&
+			       kb_ipbf_zf_match(&y.zf, kb_lid(self->l, tag,
+							      sw_port(self, p)));
+			cut += want && kb_ipbf_no_match(y.no_bits, &y.no,
+					kb_lhash(self->l, tag, sw_port(self, p)));
+			want = want && !kb_ipbf_no_match(y.no_bits, &y.no,
+					kb_lhash(self->l, tag, sw_port(self, p)));
+			/* p0: host 1's LOCAL port has the p0 link's IDs */
+			ASSERT_EQ(0, ipbf_run(p ? self->check : self->ingress,
+					      f, len, p ? self->ifindex[p] :
+					      self->local, out, &olen, &ret));
+			ASSERT_EQ(want ? XDP_PASS : XDP_DROP, ret)
+				TH_LOG("frame %u port %u", i, p);
+			fwd += want;
+		}
+	}
+	TH_LOG("3000 yes-no frames: %u copies kept, %u cut by no", fwd, cut);
+	EXPECT_LT(500, fwd);
+	EXPECT_LT(500, cut);
+}
+
+/* Malformed no records and every truncation: dropped, counted. */
+TEST_F(ipkt, yesno_edges_dropped_and_counted)
+{
+	static const struct edge bad[] = {
+		{ "MSBF and yes-no", 15, 0x03, 0 },
+		{ "no k 0", 55, 0, 0 },
+		{ "no k 9", 55, 9, 0 },
+		{ "no bytes 33", 54, 33, 0 },
+		{ "no reserved", 57, 1, 0 },
+	};
+	struct kbloom_ipbf_stats st0, s1;
+	__u8 f[256], g[256];
+	struct kb_yn_result y;
+	__u32 i, p, len, ret, cut, hend;
+
+	st0 = port_stats(_metadata, self, self->ifindex[0]);
+	do
+		len = yesno_frame(self, f, 0, 7, 0, 12, 3, &y);
+	while (kb_ipbf_zf_fill(&y.zf) > 128);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(g, f, len);
+		g[bad[i].off] = bad[i].val;
+		for (p = 0; p < NPORTS; p++) {
+			ASSERT_EQ(0, ipbf_run(p ? self->check : self->ingress,
+					      g, len, p ? self->ifindex[p] :
+					      self->ifindex[0], NULL, NULL,
+					      &ret));
+			EXPECT_EQ(XDP_DROP, ret) TH_LOG("%s", bad[i].what);
+		}
+		ASSERT_EQ(0, ipbf_run(self->ingress, g, len, self->local, NULL,
+				      NULL, &ret));
+		EXPECT_EQ(XDP_DROP, ret) TH_LOG("%s at LOCAL", bad[i].what);
+	}
+	hend = 14 + KB_IPBF_YESNO_LEN + 12;
+	for (cut = 14 + KB_IPBF_HDR_LEN; cut <= len; cut++) {
+		ASSERT_EQ(0, ipbf_run(self->ingress, f, cut, self->ifindex[0],
+				      NULL, NULL, &ret));
+		EXPECT_EQ(cut < hend ? XDP_DROP : XDP_REDIRECT, ret)
+			TH_LOG("cut %u of %u", cut, len);
+		for (p = 1; p < NPORTS && cut < hend; p++) {
+			ASSERT_EQ(0, ipbf_run(self->check, f, cut,
+					      self->ifindex[p], NULL, NULL,
+					      &ret));
+			EXPECT_EQ(XDP_DROP, ret) TH_LOG("cut %u p%u", cut, p);
+		}
+	}
+	s1 = port_stats(_metadata, self, self->ifindex[0]);
+	ipbf_delta(&st0, &s1, sizeof(s1));
+	EXPECT_EQ(5, st0.drop_header);
+	EXPECT_EQ(hend - 14 - KB_IPBF_HDR_LEN, st0.drop_truncated);
+	EXPECT_EQ(len - hend + 1, st0.rx_forwarded);
 }
 
 TEST_HARNESS_MAIN

@@ -107,9 +107,11 @@ static void cp_free(struct cp *cp)
 	kb_topo_free(cp->t);
 }
 
+/* @msbf: 0 LIPSIN, 1 MSBF, 2 yes-no */
 static int cp_header(struct cp *cp, __u32 src, const __u32 *dst, __u32 n,
 		     int msbf)
 {
+	struct kb_yn_result y;
 	struct kb_msbf_params p = { .ntags = KB_IPBF_D_DEFAULT,
 				    .inner_proto = 0x88B6 };
 	struct kb_zf_result z;
@@ -119,7 +121,13 @@ static int cp_header(struct cp *cp, __u32 src, const __u32 *dst, __u32 n,
 	      kb_tree_build(cp->tr, cp->spt, dst, n);
 	if (ret)
 		return ret;
-	if (msbf) {
+	if (msbf == 2) {
+		ret = kb_yn_build(cp->l, cp->tr, NULL, &y);
+		if (ret)
+			return ret;
+		cp->len = kb_ipbf_write_yesno(cp->hdr, sizeof(cp->hdr),
+					      cp->tr->height, 0x88B6, &y);
+	} else if (msbf) {
 		cp->len = kb_msbf_build(cp->ms, cp->l, cp->tr, &p, cp->hdr,
 					sizeof(cp->hdr), NULL);
 	} else {
@@ -240,7 +248,7 @@ static const struct usage_case usage_cases[] = {
 	{ HDR("links", "h0:0", "h0:0"), "links 'h0:0': given twice" },
 	{ HDR("links", "h0:1"), "links 'h0:1': h0 has 1 port (allowed: PORT 0..0)" },
 	{ HDR("links", "h0"), "links 'h0': not NODE:PORT" },
-	{ HDR("dst", "h2", "form", "bloom"), "form 'bloom': unknown (allowed: lipsin|msbf)" },
+	{ HDR("dst", "h2", "form", "bloom"), "form 'bloom': unknown (allowed: lipsin|msbf|yesno)" },
 	{ HDR("dst", "h2", "tags", "9"), "tags '9': out of range (allowed: an integer 1..8, tag sets tried, at most d)" },
 	{ HDR("dst", "h2", "d", "2", "tags", "3"), "tags '3': out of range (allowed: an integer 1..2" },
 	{ HDR("dst", "h2", "hop-limit", "0"), "hop-limit '0': out of range (allowed: an integer 1..255)" },
@@ -248,6 +256,8 @@ static const struct usage_case usage_cases[] = {
 	{ HDR("dst", "h2", "fill", "3"), "tree: its 3 links set more than 3 bits in every tag set tried" },
 	{ HDR("dst", "h2", "form", "msbf", "hop-limit", "1"), "hop-limit '1': below the 3 stages of the tree" },
 	{ HDR("dst", "h2", "-j", "-o", "/tmp/x"), "option -j: not with -o" },
+	{ HDR("dst", "h2", "form", "yesno", "no-bytes", "33"), "no-bytes '33': out of range (allowed: an integer 1..32" },
+	{ HDR("dst", "h2", "form", "yesno", "no-k", "0"), "no-k '0': out of range (allowed: an integer 1..8" },
 	{ HDR("dst", "h2", "-i", "/tmp/x"), "option -i: not accepted by ipbf header" },
 	{ A("ipbf", "send", "p0"), "missing -i FILE" },
 	{ A("ipbf", "send", "p0", "-i", "/dev/null"), "-i /dev/null: not an ipbf header of 0 bytes" },
@@ -380,6 +390,33 @@ TEST(header_is_the_control_planes)
 	   "seed", SEED, "form", "msbf");
 	EXPECT_NE(NULL, strstr(r.out, "msbf: 3 stages, tag "));
 	EXPECT_NE(NULL, strstr(r.out, "its own stage removed"));
+	kbctl_free(&r);
+	cp_free(&cp);
+}
+
+/* form yesno: the bytes of kb_yn_build() + kb_ipbf_write_yesno() */
+TEST(yesno_header_is_the_control_planes)
+{
+	static const __u32 dst2[2] = { 3, 5 };
+	struct kbctl_res r;
+	char hex[2100];
+	struct cp cp;
+
+	ASSERT_EQ(0, cp_new(&cp));
+	ASSERT_EQ(0, cp_header(&cp, 2, dst2, 2, 2));
+	OK(&r, "ipbf", "header", "topo", TOPO, "src", "h0", "dst", "h1", "h3",
+	   "seed", SEED, "form", "yesno", "-j");
+	EXPECT_JSON(&r);
+	hex_of(hex, cp.sent, cp.slen);
+	EXPECT_NE(NULL, strstr(r.out, hex)) TH_LOG("%s\nwanted %s", r.out, hex);
+	EXPECT_NE(NULL, strstr(r.out, "\"form\":\"yesno\""));
+	EXPECT_EQ(0, jnum(r.out, NULL, "tree_links_in_no"));
+	EXPECT_EQ(cp.slen, jnum(r.out, NULL, "bytes"));
+	kbctl_free(&r);
+	OK(&r, "ipbf", "header", "topo", TOPO, "src", "h0", "dst", "h1", "h3",
+	   "seed", SEED, "form", "yesno");
+	EXPECT_NE(NULL, strstr(r.out, "yesno: tag ")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, " tree links in no\n"));
 	kbctl_free(&r);
 	cp_free(&cp);
 }

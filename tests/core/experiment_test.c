@@ -261,6 +261,85 @@ TEST(packets_match_control_plane)
 	kb_exp_free(x);
 }
 
+/* Candidate links of @tr in the yes part and not in the no part of @in. */
+static __u32 yn_left(const struct kb_lids *l, const struct kb_tree *tr,
+		     const struct kb_ipbf_info *in)
+{
+	const struct kb_topo *t = l->topo;
+	__u32 j, u, e, end, tag = in->hdr.tag, n = 0;
+
+	for (j = 0; j < tr->nnodes; j++) {
+		u = tr->nodes[j];
+		if (t->nodes[u].kind != KB_NODE_SWITCH)
+			continue;
+		end = t->nodes[u].first_port + t->nodes[u].nports;
+		for (e = t->nodes[u].first_port; e < end; e++)
+			n += e != tr->in_port[u] && !tr->on_tree[e] &&
+			     kb_ipbf_zf_match(&in->zf, kb_lid(l, tag, e)) &&
+			     !kb_ipbf_no_match(in->no_bits, &in->no,
+					       kb_lhash(l, tag, e));
+	}
+	return n;
+}
+
+/*
+ * Yes-no packets against the control plane: the same subtrees as LIPSIN
+ * d=8 (one per packet), no tree link in no (every member delivered, every
+ * tree link checked against the header's no filter), the matching
+ * candidates counted are those in yes and not in no, and fewer than
+ * LIPSIN d=8's, as is the leakage.
+ */
+TEST(yesno_packets_match_control_plane)
+{
+	const struct kb_exp_run *ry, *rz;
+	struct kb_exp_params p;
+	struct kb_exp_state *s;
+	struct kb_ipbf_info in;
+	const struct kb_lids *l;
+	struct kb_exp_pkt pk;
+	struct kb_exp *x;
+	__u32 g, i, j, np;
+
+	kb_exp_params_init(&p);
+	p.ft_k = 8;
+	p.groups = 300;
+	p.size_max = 64;
+	p.threads = 2;
+	p.schemes = KB_EXP_S(KB_EXP_LIPSIN8) | KB_EXP_S(KB_EXP_YESNO);
+	x = run(_metadata, &p);
+	ASSERT_NE(NULL, x);
+	l = kb_exp_lids(x);
+	ASSERT_EQ(0, kb_exp_state_new(x, KB_EXP_YESNO, 0, &s));
+	for (g = 0; g < p.groups; g++) {
+		np = (__u32)kb_exp_state_npackets(s, g);
+		for (i = 0; i < np; i++) {
+			ASSERT_EQ(0, kb_exp_state_forward(s, g, i, &pk));
+			ASSERT_EQ(0, kb_ipbf_parse(pk.hdr, pk.hdr_len, &in));
+			ASSERT_EQ(KB_IPBF_F_YESNO, in.hdr.flags);
+			ASSERT_EQ(pk.tree->nmembers, pk.res.delivered);
+			for (j = 0; j < pk.tree->nlinks; j++)
+				ASSERT_EQ(0, kb_ipbf_no_match(in.no_bits, &in.no,
+					kb_lhash(l, in.hdr.tag, pk.tree->links[j])));
+			ASSERT_EQ(yn_left(l, pk.tree, &in), pk.cand_fp);
+		}
+	}
+	kb_exp_state_free(s);
+	ry = kb_exp_find_run(x, KB_EXP_YESNO, 0);
+	rz = kb_exp_find_run(x, KB_EXP_LIPSIN8, 0);
+	ASSERT_NE(NULL, ry);
+	ASSERT_NE(NULL, rz);
+	TH_LOG("k=8 fat-tree, 300 groups: leakage LIPSIN d=8 %.4f, yes-no %.4f; header bytes %.1f, %.1f",
+	       kb_exp_leak(&rz->m), kb_exp_leak(&ry->m),
+	       (double)rz->m.hdr_bytes / rz->m.packets,
+	       (double)ry->m.hdr_bytes / ry->m.packets);
+	EXPECT_EQ(rz->m.packets, ry->m.packets);
+	EXPECT_EQ(rz->m.delivered, ry->m.delivered);
+	EXPECT_EQ(rz->m.tree_links, ry->m.tree_links);
+	EXPECT_LT(ry->m.cand_fp * 4, rz->m.cand_fp);
+	EXPECT_LT(kb_exp_leak(&ry->m) * 4, kb_exp_leak(&rz->m));
+	kb_exp_free(x);
+}
+
 /*
  * Measured first-order false-positive rates against the formulas: the
  * per-port filters at the formula of their type and group count (kbloom

@@ -84,7 +84,12 @@ TEST(base_none)
 	nb_run(cmd, NULL, 0);
 }
 
-TEST(module_without_btf)
+/* a module build: minutes on a loaded 2-core machine */
+FIXTURE(nb) {};
+FIXTURE_SETUP(nb) {}
+FIXTURE_TEARDOWN(nb) {}
+
+TEST_F_TIMEOUT(nb, module_without_btf, 600)
 {
 	static char err[8192];
 	char out[512];
@@ -94,7 +99,7 @@ TEST(module_without_btf)
 		SKIP(return, "no kernel headers (linux-headers-amd64)");
 	nb_run("rm -rf " NB_DIR, NULL, 0);
 	/* not the jobserver of a make check around this test */
-	EXPECT_EQ(0, nb_run("unset MAKEFLAGS MFLAGS MAKELEVEL; KBLOOM_BTF_FROM=none make -s kmod B=" NB_DIR
+	EXPECT_EQ(0, nb_run("unset MAKEFLAGS MFLAGS MAKELEVEL; KBLOOM_BTF_FROM=none make -s -j2 kmod B=" NB_DIR
 			    " CACHE=" NB_DIR "/cache 2>&1 >/dev/null",
 			    err, sizeof(err)))
 		TH_LOG("%s", err);

@@ -21,7 +21,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_dev.h"
 

@@ -16,7 +16,7 @@
 #include <glob.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define TOO_LARGE_ON_61	"kbloom_dleft_ct.bpf.o"

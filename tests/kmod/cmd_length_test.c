@@ -8,7 +8,7 @@
  */
 #include <stddef.h>
 #include <sys/mman.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define EXPECT_ERRNO(expected, cmd) EXPECT_EQ(-(expected), (cmd))

@@ -18,7 +18,7 @@
  * words of a SAVEd image, and every non-key gets the module's answer.
  */
 #include <stdbool.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom.h"
 #include "uapi/kbloom_hash.h"

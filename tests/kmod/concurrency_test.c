@@ -16,7 +16,7 @@
  */
 #include <pthread.h>
 #include <time.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define THREADS		4

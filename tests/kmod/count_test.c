@@ -12,7 +12,7 @@
  *    type the same way.
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define EXPECT_ERRNO(expected, cmd) EXPECT_EQ(-(expected), (cmd))

@@ -9,7 +9,7 @@
  */
 #include <pthread.h>
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_sketch.h"
 #include "core/kbloomctl_util.h"

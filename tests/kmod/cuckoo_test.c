@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_cuckoo.h"
 #include "core/kbloomctl_util.h"

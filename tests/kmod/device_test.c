@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "uapi/kbloom.h"
 
 TEST(device_node)

@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_dleft.h"
 

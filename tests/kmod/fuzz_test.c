@@ -23,7 +23,7 @@
  */
 #include <sys/klog.h>
 #include <sys/mman.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define ARENA_LEN	(8UL << 20)

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define EXPECT_ERRNO(expected, cmd) EXPECT_EQ(-(expected), (cmd))

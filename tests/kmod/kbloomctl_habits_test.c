@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "libkbloom_dev.h"
 #include "core/kbloomctl_util.h"
 

@@ -19,7 +19,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "core/kbloomctl_util.h"
 

@@ -5,7 +5,7 @@
  * commands and count work on them, stat prints their lines, and every bad
  * keyword is a usage error (exit 2) naming it, with nothing created.
  */
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "core/kbloomctl_util.h"
 #include "kbloomctl_create_util.h"

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "core/kbloomctl_util.h"
 #include "kbloomctl_create_util.h"

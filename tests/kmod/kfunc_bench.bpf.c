@@ -7,6 +7,8 @@
  *
  *   bench_kfunc  kbloom.ko's filter: bpf_kbloom_get + test + put
  *   bench_kget   bpf_kbloom_get + put alone (name lookup and reference)
+ *   bench_kid    kbloom.ko's filter by id: bpf_kbloom_test_id, no name
+ *                lookup, no reference
  *   bench_map    the map-backed blocked filter of the XDP paths
  *                (bpf/kbloom_bpf.h): params lookup, blocks map lookup from
  *                the filter table, test
@@ -57,8 +59,9 @@ struct {
 } bloom SEC(".maps");
 
 char filter_name[32];
+__u32 filter_id;
 __u32 cursor;
-__u64 hits[5];
+__u64 hits[6];
 
 static __always_inline int next_key(struct bench_key *out)
 {
@@ -118,6 +121,22 @@ int bench_kget(struct xdp_md *ctx)
 	if (k.k[0] == 0xff && k.k[15] == 0xff)
 		hits[4]++;
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int bench_kid(struct xdp_md *ctx)
+{
+	struct bench_key k;
+	int ret;
+
+	if (next_key(&k))
+		return XDP_ABORTED;
+	ret = bpf_kbloom_test_id(filter_id, k.k, sizeof(k.k));
+	if (ret < 0)
+		return XDP_ABORTED;
+	if (ret == 1)
+		hits[5]++;
+	return ret == 1 ? XDP_PASS : XDP_DROP;
 }
 
 SEC("xdp")

@@ -25,7 +25,7 @@
  *           del / test / stats, mcast join / leave / ports on module
  *           filters made and tested with kbloomctl create / test
  */
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "bpf/xdp_util.h"
 #include "core/kbloomctl_util.h"

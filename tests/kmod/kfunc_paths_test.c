@@ -17,7 +17,7 @@
  *                and MLD never pass, a port without a module filter
  *                drops; the devmap egress program loads
  */
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "bpf/xdp_util.h"
 #include "uapi/kbloom_kfunc.h"

@@ -43,7 +43,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "uapi/kbloom_kfunc.h"
 #include "tests/kmod/kfunc_xdp.skel.h"
@@ -62,6 +62,7 @@ struct kf_frame {
 
 static const char *const kf_kfuncs[] = {
 	"bpf_kbloom_get", "bpf_kbloom_put", "bpf_kbloom_test", "bpf_kbloom_stat",
+	"bpf_kbloom_test_id",
 };
 
 /* ---- helpers ---------------------------------------------------------- */

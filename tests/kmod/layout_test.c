@@ -10,7 +10,7 @@
  * answers are read back at the same offsets.
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define LAYOUT(type, size)	_Static_assert(sizeof(struct type) == (size), \

@@ -22,7 +22,7 @@
 #include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define CG_ROOT		"/sys/fs/cgroup"

@@ -13,7 +13,7 @@
  * Skipped when build/nobtf/kbloom.ko was not built (/kbloom/build/... in
  * the guest).
  */
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 static const char *nb_path(const char *const *paths, unsigned int n)

@@ -20,7 +20,7 @@
  * kfunc_test's "partitioned" variant: its answers equal the ioctl's.
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_partitioned.h"
 #include "uapi/kbloom_partitioned.h"

@@ -10,7 +10,7 @@
  * answer nothing: they succeed and do their work.
  */
 #include <sys/mman.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define NKEYS	100

@@ -12,7 +12,7 @@
  * and removed with delete_module(), the system calls behind insmod/rmmod.
  */
 #include <sys/stat.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 
 #define ROUNDS		20

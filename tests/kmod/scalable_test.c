@@ -29,7 +29,7 @@
  */
 #include <pthread.h>
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_scalable.h"
 #include "../bpf/xdp_scalable_util.h"

@@ -20,7 +20,7 @@
  *                (-KBLOOM_XDP_E_MAY_FN), at creation and when renamed
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "bpf/xdp_util.h"
 #include "libkbloom_stable.h"

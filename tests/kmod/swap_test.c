@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "uapi/kbloom_kfunc.h"
 #include "tests/kmod/kfunc_xdp.skel.h"

@@ -20,7 +20,7 @@
  * variant: its answers equal the ioctl's.
  */
 #include <stddef.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_vicbf.h"
 #include "uapi/kbloom_variants.h"

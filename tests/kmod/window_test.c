@@ -26,7 +26,7 @@
  */
 #include <stddef.h>
 #include <time.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_window.h"
 #include "uapi/kbloom_var_window.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <linux/if_ether.h>
 #include <xdp/libxdp.h>
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "tests/bpf/xdp_util.h"
 #include "tests/bpf/xdp_attach_util.h"
 

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "kselftest_harness.h"
+#include "guest_harness.h"
 #include "kmod_util.h"
 #include "libkbloom_cuckoo.h"
 #include "libkbloom_dev.h"

@@ -41,6 +41,7 @@
 #include <linux/types.h>
 
 #include "kbloom/uapi/kbloom_ipbf.h"
+#include "kbloom/uapi/kbloom_ipbf_yesno.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -286,6 +287,65 @@ __u32 kb_zf_count_fp(const struct kb_lids *l, const struct kb_tree *tr,
 int kb_ipbf_write_lipsin(void *buf, size_t len, __u32 hop_limit, __u32 tag,
 			 __u16 inner_proto, const struct kb_ipbf_zf *zf);
 
+/* ---- yes-no headers (uapi/kbloom_ipbf_yesno.h) ---------------------- */
+
+#define KB_YN_NO_BYTES_DEFAULT	8U	/* a 64-bit no filter */
+#define KB_YN_NO_K_DEFAULT	2U
+#define KB_YN_SEEDS_DEFAULT	8U
+#define KB_YN_FP_MAX		256U	/* false positives one build inserts */
+
+/*
+ * @ntags:      tag sets tried, 1..l->d;
+ * @fill_limit: the yes part's fill limit, 1..256;
+ * @no_bytes:   the no filter's bytes when one is needed, 1..32;
+ * @no_k:       its probes per link, 1..8;
+ * @nseeds:     draws of no positions tried per tag set, 1..256.
+ */
+struct kb_yn_params {
+	__u32 ntags;
+	__u32 fill_limit;
+	__u32 no_bytes;
+	__u32 no_k;
+	__u32 nseeds;
+};
+
+struct kb_yn_result {
+	struct kb_ipbf_zf zf;		/* the yes part */
+	struct kb_ipbf_no no;		/* no record (bytes 0: no filter) */
+	__u8 no_bits[KB_IPBF_NO_BYTES_MAX];
+	__u32 tag;
+	__u32 fill;			/* one bits of yes */
+	__u32 candidates;
+	__u32 fp_yes;			/* candidate links in yes */
+	__u32 fp;			/* ... and not in no: left to leak */
+	__u32 excluded;			/* tree links in no: always 0 */
+};
+
+/*
+ * The yes-no header of @tr.  For every tag set 0..ntags-1 whose zFilter
+ * (the OR of the tree's link IDs) is within the fill limit: the candidate
+ * links that match it are inserted into a no filter one by one, in the
+ * order of their ports, and an insertion that would make any tree link
+ * test positive in no is undone (that link stays a false positive); each
+ * of @nseeds draws is tried.  The result leaves the fewest candidate false
+ * positives (ties: the shorter no filter, the lower fill, tag, seed); a
+ * tag set without any gets an empty no filter.  Every tree link is then checked against no
+ * (@r->excluded, 0 by construction).  @p NULL: all l->d tag sets, fill
+ * limit 128 and the defaults above.
+ * Return: 0; -ERANGE for a parameter out of range; -E2BIG when every tag
+ * set exceeds the fill limit; -EINVAL for a tree of another topology.
+ */
+int kb_yn_build(const struct kb_lids *l, const struct kb_tree *tr,
+		const struct kb_yn_params *p, struct kb_yn_result *r);
+
+/*
+ * Write the yes-no header of @r (KB_IPBF_YESNO_LEN + r->no.bytes bytes).
+ * Return: the bytes written; -EMSGSIZE for a short buffer; -ERANGE for a
+ * tag, hop limit or no record out of range.
+ */
+int kb_ipbf_write_yesno(void *buf, size_t len, __u32 hop_limit,
+			__u16 inner_proto, const struct kb_yn_result *r);
+
 /* ---- MSBF ---------------------------------------------------------- */
 
 /* kb_msbf_params.flags */
@@ -366,12 +426,14 @@ struct kb_ipbf_info {
 	struct kb_ipbf_stage stage[KB_IPBF_STAGES_MAX];
 	__u32 stage_at[KB_IPBF_STAGES_MAX];	/* byte offset of each */
 	__u32 len;			/* header bytes, inner packet next */
+	struct kb_ipbf_no no;		/* yes-no: the no record */
+	__u8 no_bits[KB_IPBF_NO_BYTES_MAX];	/* ... and its filter */
 };
 
 /*
  * Parse a whole header as a forwarding node would, all stages at once.
  * Return: 0; -EBADMSG for anything a node would drop (kb_ipbf_hdr_check(),
- * a malformed stage, stages past @len).
+ * a malformed stage, stages past @len, a malformed or truncated no record).
  */
 int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
 

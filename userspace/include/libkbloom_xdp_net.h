@@ -213,7 +213,8 @@ int kbloom_ipbf_node_setup(struct kbloom_net *n, const struct kb_lids *l,
  * limit - 1 and, for MSBF, the first stage removed (the rest moves
  * forward).  Return: the new length; -EBADMSG for a header a node would
  * drop; -ERANGE for a fill above the limit; -EHOSTUNREACH for hop limit 0
- * or no stage left; -ENOENT when the link is not in the header.
+ * or no stage left; -ENOENT when the link is not in the header (yes-no:
+ * not in yes, or in no).
  */
 int kbloom_ipbf_source_step(const struct kb_lids *l, __u32 port, void *buf,
 			    size_t len, __u32 fill_limit);

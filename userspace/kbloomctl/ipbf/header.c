@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbloomctl: ipbf header, the LIPSIN or MSBF header of a delivery tree.
+ * kbloomctl: ipbf header, the LIPSIN, MSBF or yes-no header of a delivery
+ * tree.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 
 #include "ipbf.h"
 
-static const char *const form_words[] = { "lipsin", "msbf", NULL };
+static const char *const form_words[] = { "lipsin", "msbf", "yesno", NULL };
+
+enum { FORM_LIPSIN, FORM_MSBF, FORM_YESNO };
 
 /* ---- ipbf header ------------------------------------------------------------ */
 
@@ -17,10 +20,11 @@ struct hdr {
 	struct topo tp;
 	struct lidopt o;
 	__u32 src;
-	int form;		/* 0 lipsin, 1 msbf */
+	int form;		/* FORM_* */
 	__u64 tags;
 	__u64 hop;		/* 0: default */
 	__u64 proto;
+	__u64 no_bytes, no_k;	/* yes-no */
 	int ndst;
 	char **dst;
 	int nlinks;
@@ -37,6 +41,7 @@ struct hdr {
 	int sent;		/* after the source's step */
 	struct kb_zf_result z;
 	struct kb_msbf_info info;
+	struct kb_yn_result y;
 };
 
 static const struct kw hdr_kw[] = {
@@ -44,8 +49,13 @@ static const struct kw hdr_kw[] = {
 	KW("src", "HOST", KWT_STR, struct hdr, src_s, .required = true),
 	KW("dst", "HOST...", KWT_LIST, struct hdr, dstl),
 	KW("links", "NODE:PORT...", KWT_LIST, struct hdr, linksl),
-	KW("form", "lipsin|msbf", KWT_ENUM, struct hdr, form,
+	KW("form", "lipsin|msbf|yesno", KWT_ENUM, struct hdr, form,
 	   .words = form_words),
+	KW("no-bytes", "N", KWT_U64, struct hdr, no_bytes, .min = 1,
+	   .max = KB_IPBF_NO_BYTES_MAX,
+	   .extra = "yesno: bytes of the no filter when one is needed (8)"),
+	KW("no-k", "K", KWT_U64, struct hdr, no_k, .min = KB_IPBF_NO_K_MIN,
+	   .max = KB_IPBF_NO_K_MAX, .extra = "yesno: probes per link in no (2)"),
 	KW_LIDS(struct hdr, o),
 	KW_FILL(struct hdr, o),
 	/* at most d: checked once d is known */
@@ -66,6 +76,8 @@ static int hdr_args(struct ctl *c, struct hdr *h, int argc, char **argv)
 
 	lidopt_init(&h->o);
 	h->proto = IPBF_PROTO_DEF;
+	h->no_bytes = KB_YN_NO_BYTES_DEFAULT;
+	h->no_k = KB_YN_NO_K_DEFAULT;
 	ret = kw_parse(c, &hdr_table, argc, argv, h, &given);
 	if (ret)
 		return ret;
@@ -220,6 +232,34 @@ static int hdr_msbf(struct ctl *c, struct hdr *h)
 	return 0;
 }
 
+static int hdr_yesno(struct ctl *c, struct hdr *h)
+{
+	struct kb_yn_params p = {
+		.ntags = (__u32)h->tags,
+		.fill_limit = h->o.fill,
+		.no_bytes = (__u32)h->no_bytes,
+		.no_k = (__u32)h->no_k,
+		.nseeds = KB_YN_SEEDS_DEFAULT,
+	};
+	int ret;
+
+	ret = kb_yn_build(h->l, h->tr, &p, &h->y);
+	if (ret == -E2BIG)
+		return ctl_usage(c, "tree: its %u links set more than %u bits in every tag set tried (allowed: a smaller tree, fill up to 256, more tags, or form msbf)",
+				 h->tr->nlinks, h->o.fill);
+	if (!ret && h->y.excluded)
+		ret = -EPROTO;	/* never: kb_yn_build() checks */
+	if (ret)
+		return ctl_syserr(c, ret, NULL, "%s: yes-no", c->cmd_path);
+	h->len = kb_ipbf_write_yesno(h->buf, IPBF_HDR_MAX,
+				     h->hop ? (__u32)h->hop : h->tr->height,
+				     (__u16)h->proto, &h->y);
+	if (h->len < 0)
+		return ctl_syserr(c, h->len, NULL, "%s: header", c->cmd_path);
+	h->z.tag = h->y.tag;	/* the table of tag sets marks it */
+	return 0;
+}
+
 /* The tree, the header, then the source's own forwarding step. */
 static int hdr_build(struct ctl *c, struct hdr *h)
 {
@@ -232,7 +272,10 @@ static int hdr_build(struct ctl *c, struct hdr *h)
 	if (ret)
 		return ctl_syserr(c, ret, NULL, "%s", c->cmd_path);
 	ret = h->ndst ? hdr_tree_dst(c, h) : hdr_tree_links(c, h);
-	ret = ret ?: h->form ? hdr_msbf(c, h) : hdr_lipsin(c, h);
+	if (!ret)
+		ret = h->form == FORM_MSBF ? hdr_msbf(c, h) :
+		      h->form == FORM_YESNO ? hdr_yesno(c, h) :
+					      hdr_lipsin(c, h);
 	if (ret)
 		return ret;
 	h->sent = kbloom_ipbf_source_step(h->l, kb_topo_port(h->tp.t, h->src, 0),
@@ -308,7 +351,14 @@ static void hdr_text(const struct hdr *h)
 	int i;
 
 	hdr_text_tree(h);
-	if (!h->form) {
+	if (h->form == FORM_YESNO) {
+		printf("yesno: tag %u of %llu, fill %u of 256 bits (limit %u), %u of %u candidate links match yes, %u left after no\n",
+		       h->y.tag, (unsigned long long)h->tags, h->y.fill,
+		       h->o.fill, h->y.fp_yes, h->y.candidates, h->y.fp);
+		printf("no: %u bytes, k %u, seed %u; 0 of %u tree links in no\n",
+		       h->y.no.bytes, h->y.no.k, h->y.no.seed, h->tr->nlinks);
+		hdr_text_tags(h);
+	} else if (!h->form) {
 		printf("lipsin: tag %u of %llu, fill %u of 256 bits (limit %u), %u of %u candidate links match\n",
 		       h->z.tag, (unsigned long long)h->tags, h->z.fill,
 		       h->o.fill, h->z.fp, h->z.candidates);
@@ -323,7 +373,7 @@ static void hdr_text(const struct hdr *h)
 	}
 	printf("header: %d bytes as %s sends it (hop limit %u%s)",
 	       h->sent, h->tp.name[h->src], h->buf[2],
-	       h->form ? ", its own stage removed" : "");
+	       h->form == FORM_MSBF ? ", its own stage removed" : "");
 	for (i = 0; i < h->sent; i++)
 		printf("%s%02x", i % 16 ? " " : "\n  ", h->buf[i]);
 	printf("\n");
@@ -356,7 +406,18 @@ static void hdr_json(const struct hdr *h)
 	json_ku64(&j, "seed", h->o.seed);
 	json_ku64(&j, "k", h->o.k);
 	json_ku64(&j, "d", h->o.d);
-	if (!h->form) {
+	if (h->form == FORM_YESNO) {
+		json_ku64(&j, "tag", h->y.tag);
+		json_ku64(&j, "fill", h->y.fill);
+		json_ku64(&j, "fill_limit", h->o.fill);
+		json_ku64(&j, "yes_false_positives", h->y.fp_yes);
+		json_ku64(&j, "false_positives", h->y.fp);
+		json_ku64(&j, "candidates", h->y.candidates);
+		json_ku64(&j, "no_bytes", h->y.no.bytes);
+		json_ku64(&j, "no_k", h->y.no.k);
+		json_ku64(&j, "no_seed", h->y.no.seed);
+		json_ku64(&j, "tree_links_in_no", h->y.excluded);
+	} else if (!h->form) {
 		json_ku64(&j, "tag", h->z.tag);
 		json_ku64(&j, "fill", h->z.fill);
 		json_ku64(&j, "fill_limit", h->o.fill);

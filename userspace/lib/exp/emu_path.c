@@ -30,6 +30,7 @@ enum emu_path emu_path_of(__u32 scheme)
 	case KB_EXP_LIPSIN1:
 	case KB_EXP_LIPSIN8:
 	case KB_EXP_MSBF:
+	case KB_EXP_YESNO:
 		return PATH_IPBF;
 	}
 	return PATH_NONE;

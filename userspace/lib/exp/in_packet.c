@@ -19,7 +19,15 @@
  *
  * MSBF: one header per group (kb_msbf_build()), free of false positives
  * on the candidate links by construction.
+ *
+ * Yes-no: the subtrees of lipsin8, each packet's zFilter completed by a
+ * no filter of the candidate links it wrongly holds (kb_yn_build(), no
+ * tree link excluded); its false positives, predicted and counted, are
+ * the candidates the builder could not exclude.  A header that would cut
+ * a tree link (kb_yn_result.excluded) stops the run with -EPROTO: a run
+ * that completes lost no tree link on any tree.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,24 +77,24 @@ static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
 	pk->trace = kb_sim_trace(w->sim, &pk->ntrace);
 }
 
-/* Per switch of the subtree: candidate links and their matches. */
-static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
-			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
-			struct kb_exp_run *acc)
+/* A no record that holds nothing (LIPSIN), a zFilter that holds no link. */
+static const struct kb_ipbf_no no_none;
+static const struct kb_ipbf_zf zf_none;
+
+/*
+ * Per switch of the subtree: its candidate links, and those that match
+ * the zFilter @zf in tag set @tag and are not in the no filter @no.
+ */
+static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
+		    const struct kb_ipbf_zf *zf, __u32 tag,
+		    const struct kb_ipbf_no *no, const __u8 *no_bits,
+		    struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
-	__u32 i, v, p, end, si, m;
+	__u32 i, v, p, end, si;
 
-	pk->cand = z->candidates;
-	pk->cand_fp = z->fp;
-	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
-		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
-	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
-	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
-	if (!acc)
-		return;
-	for (i = 0; i < tr->nnodes; i++) {
+	for (i = 0; acc && i < tr->nnodes; i++) {
 		v = tr->nodes[i];
 		if (t->nodes[v].kind != KB_NODE_SWITCH)
 			continue;
@@ -95,11 +103,29 @@ static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 		for (p = t->nodes[v].first_port; p < end; p++) {
 			if (p == tr->in_port[v] || tr->on_tree[p])
 				continue;
-			m = kb_ipbf_zf_match(&z->zf, kb_lid(x->lids, z->tag, p));
 			acc->sw_cand[si]++;
-			acc->sw_cand_fp[si] += m;
+			acc->sw_cand_fp[si] +=
+				kb_ipbf_zf_match(zf, kb_lid(x->lids, tag, p)) &&
+				!kb_ipbf_no_match(no_bits, no,
+						  kb_lhash(x->lids, tag, p));
 		}
 	}
+}
+
+/* Per switch of the subtree: candidate links and their matches. */
+static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
+			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
+			struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+
+	pk->cand = z->candidates;
+	pk->cand_fp = z->fp;
+	if (w->zf_pred[tr->nlinks] < 0.0)	/* links <= ports */
+		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
+	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
+	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
+	sw_cand(w, tr, &z->zf, z->tag, &no_none, NULL, acc);
 }
 
 /*
@@ -132,6 +158,41 @@ static __u32 join_path(struct exp_worker *w, const struct kb_tree *tr,
 	return n;
 }
 
+static int yesno_emit(struct exp_worker *w, const struct kb_exp_state *s,
+		      __u32 g, __u32 idx, pkt_fn fn, void *ctx,
+		      struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	struct kb_yn_params yp = {
+		.ntags = 8,
+		.fill_limit = x->p.fill_limit,
+		.no_bytes = KB_YN_NO_BYTES_DEFAULT,
+		.no_k = KB_YN_NO_K_DEFAULT,
+		.nseeds = KB_YN_SEEDS_DEFAULT,
+	};
+	struct kb_exp_pkt pk = { 0 };
+	struct kb_yn_result y;
+	int len, err;
+
+	err = kb_yn_build(x->lids, w->ct, &yp, &y);
+	if (err)
+		return err;
+	if (y.excluded)		/* a tree link cut off: never, checked */
+		return -EPROTO;
+	len = kb_ipbf_write_yesno(w->hdr, EXP_HDR_MAX,
+				  w->ct->height + x->p.hop_slack, EXP_ETH_P_IP,
+				  &y);
+	if (len < 0)
+		return len;
+	pk.cand = y.candidates;
+	pk.cand_fp = y.fp;
+	pk.fp_pred = y.fp;
+	pk.fp_pred_fill = y.fp;
+	sw_cand(w, w->ct, &y.zf, y.tag, &y.no, y.no_bits, acc);
+	pkt_sim(w, w->ct, x->grp[g].src, len, &pk);
+	return fn(w, s, g, idx, &pk, ctx);
+}
+
 static int lipsin_emit(struct exp_worker *w, const struct kb_exp_state *s,
 		       __u32 g, __u32 idx, __u32 ntags, pkt_fn fn, void *ctx,
 		       struct kb_exp_run *acc)
@@ -141,6 +202,8 @@ static int lipsin_emit(struct exp_worker *w, const struct kb_exp_state *s,
 	struct kb_zf_result z;
 	int len, err;
 
+	if (s->scheme == KB_EXP_YESNO)
+		return yesno_emit(w, s, g, idx, fn, ctx, acc);
 	err = kb_zf_build(x->lids, w->ct, ntags, x->p.fill_limit, &z);
 	if (err)
 		return err;
@@ -161,7 +224,7 @@ int exp_lipsin_group(struct exp_worker *w, const struct kb_exp_state *s,
 	const struct exp_group *gr = &x->grp[g];
 	const __u32 *mem = x->members + gr->moff;
 	struct kb_ipbf_zf zf[KB_IPBF_D_MAX], nz[KB_IPBF_D_MAX];
-	__u32 ntags = s->scheme == KB_EXP_LIPSIN8 ? 8 : 1, i, n, idx = 0;
+	__u32 ntags = s->scheme == KB_EXP_LIPSIN1 ? 1 : 8, i, n, idx = 0;
 	struct kb_tree *ct = w->ct;
 	int fits, err;
 
@@ -201,7 +264,6 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 		      __u32 g, pkt_fn fn, void *ctx, struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
 	struct kb_msbf_params mp = {
 		.ntags = 1,
 		.start_fp = x->p.msbf_start_fp,
@@ -209,7 +271,6 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	};
 	struct kb_exp_pkt pk = { 0 };
 	struct kb_tree *tr = w->tr;
-	__u32 i, v, p, end, si;
 	int len;
 
 	len = kb_msbf_build(w->ms, x->lids, tr, &mp, w->hdr, EXP_HDR_MAX,
@@ -220,16 +281,7 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	/* false-positive free on the candidates by construction */
 	pk.cand = x->grp[g].cand;
-	for (i = 0; acc && i < tr->nnodes; i++) {
-		v = tr->nodes[i];
-		if (t->nodes[v].kind != KB_NODE_SWITCH)
-			continue;
-		si = x->sw_index[v];
-		end = t->nodes[v].first_port + t->nodes[v].nports;
-		for (p = t->nodes[v].first_port; p < end; p++)
-			if (p != tr->in_port[v] && !tr->on_tree[p])
-				acc->sw_cand[si]++;
-	}
+	sw_cand(w, tr, &zf_none, 0, &no_none, NULL, acc);	/* counts them */
 	pkt_sim(w, tr, x->grp[g].src, len, &pk);
 	return fn(w, s, g, 0, &pk, ctx);
 }

@@ -228,6 +228,19 @@ static inline __u32 clamp32(size_t v)
 	return v > 0xFFFFFFFFU ? 0xFFFFFFFFU : (__u32)v;
 }
 
+/* The no record of a yes-no header (uapi/kbloom_ipbf_yesno.h): 0 or -1. */
+static int kb_yn_parse_no(const __u8 *b, __u32 avail, struct kb_ipbf_info *in)
+{
+	if (avail < KB_IPBF_YESNO_LEN)
+		return -1;
+	memcpy(&in->no, b + KB_IPBF_LIPSIN_LEN, KB_IPBF_NO_HDR_LEN);
+	if (kb_ipbf_no_check(&in->no, avail - KB_IPBF_LIPSIN_LEN))
+		return -1;
+	memcpy(in->no_bits, b + KB_IPBF_YESNO_LEN, in->no.bytes);
+	in->len = KB_IPBF_YESNO_LEN + in->no.bytes;
+	return 0;
+}
+
 int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info)
 {
 	const __u8 *b = buf;
@@ -246,6 +259,9 @@ int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info)
 	if (!(in.hdr.flags & KB_IPBF_F_MSBF)) {
 		kb_ipbf_zf_load(&in.zf, b + KB_IPBF_HDR_LEN);
 		in.len = KB_IPBF_LIPSIN_LEN;
+		if ((in.hdr.flags & KB_IPBF_F_YESNO) &&
+		    kb_yn_parse_no(b, avail, &in))
+			return -EBADMSG;
 		*info = in;
 		return 0;
 	}

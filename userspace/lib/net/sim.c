@@ -40,6 +40,8 @@ struct sim_pkt {
 	__u32 tag;
 	int msbf;
 	struct kb_ipbf_zf zf;
+	struct kb_ipbf_no no;		/* yes-no: the no record (bytes 0: none) */
+	const __u8 *no_bits;
 	const struct kb_ipbf_zf *lids;	/* the tag's link IDs */
 	const __u64 *lhash;		/* the tag's link hashes */
 };
@@ -138,6 +140,8 @@ static int sim_lipsin(struct kb_sim *s, const struct kb_tree *tr,
 	for (p = n->first_port; p < end; p++) {
 		if (p == c->in_port || !kb_ipbf_zf_match(&pk->zf, &pk->lids[p]))
 			continue;
+		if (kb_ipbf_no_match(pk->no_bits, &pk->no, pk->lhash[p]))
+			continue;
 		if (sim_tx(s, tr, c, p, c->off, tail, r))
 			return -1;
 	}
@@ -191,6 +195,16 @@ static int sim_step(struct kb_sim *s, const struct kb_tree *tr,
 	return sim_lipsin(s, tr, pk, c, tail, r);
 }
 
+/* The no record of a yes-no header: 0, or -1 when malformed. */
+static int sim_no(struct sim_pkt *pk)
+{
+	if (pk->len < KB_IPBF_YESNO_LEN)
+		return -1;
+	memcpy(&pk->no, pk->b + KB_IPBF_LIPSIN_LEN, KB_IPBF_NO_HDR_LEN);
+	pk->no_bits = pk->b + KB_IPBF_YESNO_LEN;
+	return kb_ipbf_no_check(&pk->no, pk->len - KB_IPBF_LIPSIN_LEN);
+}
+
 /* Check the header as the first node would; return 0 or the drop reason. */
 static int sim_prepare(const struct kb_lids *l, const void *hdr, size_t len,
 		       __u32 fill_limit, struct sim_pkt *pk,
@@ -214,6 +228,10 @@ static int sim_prepare(const struct kb_lids *l, const void *hdr, size_t len,
 	if (pk->msbf)
 		return 0;
 	kb_ipbf_zf_load(&pk->zf, pk->b + KB_IPBF_HDR_LEN);
+	if ((h->flags & KB_IPBF_F_YESNO) && sim_no(pk)) {
+		r->drop_bad++;
+		return -1;
+	}
 	if (kb_ipbf_zf_fill(&pk->zf) > fill_limit) {
 		r->drop_fill++;
 		return -1;

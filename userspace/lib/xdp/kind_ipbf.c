@@ -273,7 +273,9 @@ int kbloom_ipbf_source_step(const struct kb_lids *l, __u32 port, void *buf,
 		if (!in->hdr.hop_limit)
 			goto out;
 		ret = -ENOENT;
-		if (!kb_ipbf_zf_match(&in->zf, kb_lid(l, tag, port)))
+		if (!kb_ipbf_zf_match(&in->zf, kb_lid(l, tag, port)) ||
+		    kb_ipbf_no_match(in->no_bits, &in->no,
+				     kb_lhash(l, tag, port)))
 			goto out;
 		h->hop_limit--;
 		ret = (int)len;
