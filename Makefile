@@ -184,6 +184,8 @@ $(B)/bpf/%.bpf.o: bpf/%.bpf.c
 $(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
 # the window moves its generation start by compare-and-exchange (BPF v3)
 $(B)/bpf/kbloom_window.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the loss digest folds with atomic XOR (BPF v3)
+$(B)/bpf/kbloom_loss_digest.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@
@@ -334,6 +336,9 @@ $(B)/bench/xdp: $(B)/tests/bench/xdp_bench.skel.h
 $(B)/bench/live: $(B)/tests/bench/live_bench.skel.h
 $(B)/bench/dleft: $(B)/tests/bench/dleft_bench.skel.h
 $(B)/bench/stable: $(B)/tests/bench/stable_bench.skel.h
+$(B)/bench/loss: $(B)/tests/bench/loss_bench.skel.h
+# the loss digest folds with atomic XOR (BPF v3)
+$(B)/tests/bench/loss_bench.bpf.o: BPF_CFLAGS += -mcpu=v3
 $(B)/bench/gate: $(B)/tests/bench/gate_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no
@@ -352,7 +357,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz splitblock_fuzz \
-	survey_count_fuzz
+	survey_count_fuzz iblt_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -433,6 +438,16 @@ $(B)/fuzz/survey_count_fuzz: tests/fuzz/survey_count_fuzz.c tests/fuzz/fuzz_seed
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_SVC_SRCS) -lm
+
+# the IBLT loader: the iblt family alone
+FUZZ_IBLT_SRCS := $(addprefix userspace/lib/iblt/,iblt.c iblt_decode.c iblt_file.c iblt_image.c)
+$(B)/fuzz/iblt_fuzz: tests/fuzz/iblt_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_IBLT_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/iblt/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_IBLT_SRCS) -lm
 
 # --- install -------------------------------------------------------------------
 # install-user: the library (shared, static, pkg-config), the headers,

@@ -49,6 +49,11 @@
 #define KB_SB_K			8U	/* split-block: words per block */
 #define KB_UF_BLOCK_BITS	512U	/* ultra-fast: 8 x 64-bit words */
 #define KB_SBBF_BLOCK_BITS	256U	/* Parquet: 8 x 32-bit words */
+#define KB_IBLT_K_MIN		2U
+#define KB_IBLT_K_MAX		8U
+#define KB_IBLT_KEY_WORDS_MAX	9U	/* 64-byte keys and their length */
+#define KB_IBLT_STRATA_MAX	64U
+#define KB_IBLT_CELLS_MAX	_BITULL(28)
 
 /**
  * struct kb_shape - the geometry of a filter's array
@@ -71,6 +76,9 @@
  *
  * Stable (kbloom_var_stable.h): @k probes, @m cells of @counter_bits =
  * 1, 2, 4 or 8 bits (Max = 2^bits - 1), @buckets = P.
+ *
+ * IBLT (kbloom_var_iblt.h): @k partitions, @slots key words per cell,
+ * @tables tables (strata; 1 for a plain table), @buckets cells per table.
  */
 struct kb_shape {
 	__u32 type;
@@ -122,6 +130,8 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 		return 1;
 	case KBLOOM_TYPE_FP_COUNTING:
 		return s->counter_bits + s->fp_bits;
+	case KBLOOM_TYPE_IBLT:
+		return 64 * (3 + s->slots);	/* count, check, value, key */
 	default:
 		return s->counter_bits;
 	}
@@ -375,6 +385,27 @@ static inline int kb_del_shape_ok(const struct kb_shape *s)
 }
 
 /*
+ * IBLT (kbloom_var_iblt.h): @tables tables (strata) of @buckets cells, k
+ * partitions of @buckets / k cells each, @slots key words per cell,
+ * m = tables buckets cells.
+ */
+static inline int kb_iblt_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->vi_l || s->update)
+		return 0;
+	if (s->k < KB_IBLT_K_MIN || s->k > KB_IBLT_K_MAX)
+		return 0;
+	if (!s->slots || s->slots > KB_IBLT_KEY_WORDS_MAX)
+		return 0;
+	if (!s->tables || s->tables > KB_IBLT_STRATA_MAX)
+		return 0;
+	if (s->buckets < s->k || s->buckets % s->k ||
+	    s->buckets > KB_IBLT_CELLS_MAX)
+		return 0;
+	return s->m == s->buckets * s->tables && s->m <= KB_IBLT_CELLS_MAX;
+}
+
+/*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
  * classic types are checked by kb_plan_check(), later types by their own
@@ -427,6 +458,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 	case KBLOOM_TYPE_GENERALIZED:
 		ok = kb_rbf_gbf_shape_ok(s);
 		break;
+	case KBLOOM_TYPE_IBLT:
+		ok = kb_iblt_shape_ok(s);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -467,6 +501,10 @@ static inline int kb_shape_derive(struct kb_shape *s)
 		s->k = KB_SB_K;
 		s->m = s->buckets * (s->type == KBLOOM_TYPE_ULTRA_FAST ?
 				     KB_UF_BLOCK_BITS : KB_SBBF_BLOCK_BITS);
+		break;
+	case KBLOOM_TYPE_IBLT:
+		s->m = s->tables <= KB_IBLT_STRATA_MAX ?
+		       s->buckets * s->tables : 0;
 		break;
 	default:
 		break;

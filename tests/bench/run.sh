@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 groups=("$@")
 if [ ${#groups[@]} -eq 0 ] || [ -z "${groups[0]}" ]; then
 	groups=()
-	for g in core xdp kmod kfunc live; do
+	for g in core xdp kmod kfunc live loss; do
 		if [ -x "tests/bench/$g.sh" ] || [ -x "build/bench/$g" ]; then
 			groups+=("$g")
 		fi

@@ -22,6 +22,7 @@
 #include "libkbloom.h"
 #include "uapi/kbloom_image.h"
 #include "uapi/kbloom_variants.h"
+#include "uapi/kbloom_var_iblt.h"
 #include "core_util.h"
 
 struct gold_variant {
@@ -715,6 +716,101 @@ TEST(container_refused)
 	c->params[5] = 0;
 	EXPECT_EQ(0, kb_container_verify(buf, total));
 	free(buf);
+}
+
+/*
+ * IBLT (uapi/kbloom_var_iblt.h): the cells of fixed hashes in table 3 of
+ * tables of 152 cells, k = 4 (partitions of 38), computed once by an
+ * independent implementation of the formula; a key's k cells are one per
+ * partition; the key encoding; the strata shares; bad geometry; an image.
+ */
+TEST(golden_iblt)
+{
+	static const struct {
+		__u64 h;
+		__u64 c[4];
+	} gold_iblt[] = {
+		{ 0x0123456789ABCDEFULL, { 456, 495, 543, 588 } },
+		{ 0xFEDCBA9876543210ULL, { 493, 506, 563, 574 } },
+		{ 0xDEADBEEFCAFEBABEULL, { 489, 496, 563, 602 } },
+		{ 0x0000000000000001ULL, { 456, 517, 565, 584 } },
+		{ 0xFFFFFFFFFFFFFFFFULL, { 493, 508, 536, 593 } },
+	};
+	__u64 c[4], w[2];
+	__u8 key[KBLOOM_KEY_MAX];
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(gold_iblt); i++) {
+		kb_iblt_cells(gold_iblt[i].h, 4, 152, 3 * 152, c);
+		for (j = 0; j < 4; j++) {
+			EXPECT_EQ(gold_iblt[i].c[j], c[j]);
+			EXPECT_EQ(j, kb_iblt_partition(c[j] - 3 * 152, 4, 152));
+		}
+	}
+	kb_iblt_encode("239.1.2.3", 9, 2, w);
+	EXPECT_EQ(0x322E312E39333209ULL, w[0]);
+	EXPECT_EQ(0x332EULL, w[1]);
+	EXPECT_EQ(9, kb_iblt_decode_key(w, 2, key));
+	EXPECT_EQ(0, memcmp(key, "239.1.2.3", 9));
+	w[1] |= 1ULL << 40;		/* padding not zero */
+	EXPECT_EQ(0, kb_iblt_decode_key(w, 2, key));
+	w[0] = 16;			/* longer than 2 words hold */
+	EXPECT_EQ(0, kb_iblt_decode_key(w, 2, key));
+	EXPECT_EQ(15, kb_iblt_key_max(2));
+	EXPECT_EQ(64, kb_iblt_key_max(9));
+	EXPECT_EQ(9, kb_iblt_key_words_for(64));
+	EXPECT_EQ(152, kb_iblt_cells_for(100, 150, 4));
+}
+
+TEST(iblt_strata_shares)
+{
+	unsigned int n[4] = { 0 }, i;
+	__u64 k;
+
+	for (i = 0; i < 40000; i++) {
+		k = cu_mix(i);
+		n[kb_iblt_stratum(KBLOOM_HASH_FAST, 5, &k, 8, 4)]++;
+	}
+	/* 1/2, 1/4, 1/8 and the rest 1/8: within 5% of each */
+	EXPECT_LT(fabs(n[0] / 20000.0 - 1), 0.05);
+	EXPECT_LT(fabs(n[1] / 10000.0 - 1), 0.05);
+	EXPECT_LT(fabs(n[2] / 5000.0 - 1), 0.05);
+	EXPECT_LT(fabs(n[3] / 5000.0 - 1), 0.05);
+}
+
+TEST(iblt_shape)
+{
+	struct kb_shape s = { .type = KBLOOM_TYPE_IBLT, .k = 4, .slots = 2,
+			      .tables = 8, .buckets = 80 };
+	struct kb_shape b;
+	struct v3img *im = malloc(sizeof(*im));
+
+	ASSERT_NE(NULL, im);
+	ASSERT_EQ(0, kb_shape_derive(&s));
+	EXPECT_EQ(640, s.m);
+	EXPECT_EQ(640 * 5, kb_shape_words(&s));
+	b = s, b.k = 1;
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	b = s, b.k = 9;
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	b = s, b.k = 3;		/* 80 cells are not 3 partitions */
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	b = s, b.slots = 10;
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	b = s, b.tables = 0;
+	EXPECT_EQ(-EINVAL, kb_shape_derive(&b));
+	b = s, b.tables = 65;
+	EXPECT_EQ(-EINVAL, kb_shape_derive(&b));
+	b = s, b.counter_bits = 4;
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	b = s, b.m = 641;
+	EXPECT_EQ(-EINVAL, kb_shape_check(&b));
+	v3_build(im, s);
+	EXPECT_EQ(0, kb_image_verify(im->buf, im->len));
+	im->head.h.saturations = kb_le64(1);
+	v3_seal(im);
+	EXPECT_EQ(-EBADMSG, kb_image_verify(im->buf, im->len));
+	free(im);
 }
 
 TEST_HARNESS_MAIN

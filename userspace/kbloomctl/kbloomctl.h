@@ -176,6 +176,8 @@ int persistent_cmd_plan(struct ctl *c, int argc, char **argv);
 extern const struct ctl_cmd dedupe_cmds[];
 extern const struct ctl_cmd window_cmds[];
 extern const struct ctl_cmd rename_cmds[];
+extern const struct ctl_cmd iblt_cmds[];
+extern const struct ctl_cmd loss_cmds[];
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);

@@ -58,6 +58,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	sbbf_cmds,
 	dedupe_cmds,
 	window_cmds,
+	iblt_cmds, loss_cmds,
 	main_cmds,
 	NULL
 };
