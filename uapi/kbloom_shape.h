@@ -23,6 +23,7 @@
 #include "kbloom_base.h"
 #include "kbloom_layout.h"
 #include "kbloom_plan.h"
+#include "kbloom_var_shifting.h"
 
 /* Count-Min update rules (struct kb_shape .update) */
 #define KB_CM_ALL		1U	/* minimum selection: every row */
@@ -105,6 +106,7 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 		return s->fp_bits + s->counter_bits;
 	case KBLOOM_TYPE_PARTITIONED:
 	case KBLOOM_TYPE_AGE_PARTITIONED:
+	case KBLOOM_TYPE_SHIFTING:
 		return 1;
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
@@ -238,6 +240,15 @@ static inline int kb_win_shape_ok(const struct kb_shape *s)
 	return s->m == s->buckets * (k + l);
 }
 
+/* Shifting (kbloom_var_shifting.h): @update the mode, @tables cmax. */
+static inline int kb_shbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->vi_l ||
+	    s->buckets)
+		return 0;
+	return kb_shbf_geom_ok(s->k, s->m, s->update, s->tables);
+}
+
 /*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
@@ -270,6 +281,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 		ok = kb_win_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_SHIFTING:
+		ok = kb_shbf_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;

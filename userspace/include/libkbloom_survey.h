@@ -30,6 +30,50 @@ extern "C" {
 /* === end of accurate counting, FP-CBF, retouched, generalized === */
 
 /* === shifting, weighted, adaptive, distance-sensitive, matrix === */
+#include "kbloom/uapi/kbloom_var_shifting.h"
+
+/*
+ * Shifting Bloom filter (KBLOOM_TYPE_SHIFTING, uapi/kbloom_var_shifting.h):
+ * membership, association (which of two sets) or multiplicity (a count)
+ * encoded as offsets inside one 512-bit block per key.  The mode is fixed
+ * at creation (KB_SHBF_MEMBERSHIP, _ASSOCIATION, _MULTIPLICITY); calling
+ * another mode's function is -EINVAL.
+ */
+struct kbloom_shbf;
+
+/* @m bits (a multiple of 512), @k base positions (1..32), @cmax counts
+ * (multiplicity: 1..57; else 0).  Return: 0, -EINVAL or -ENOMEM. */
+int kbloom_shbf_create(__u32 mode, __u64 m, __u32 k, __u32 cmax,
+		       const struct kbloom_opts *opts, struct kbloom_shbf **fp);
+void kbloom_shbf_destroy(struct kbloom_shbf *f);
+/* Membership: add; test gives 1 (possibly present), 0 or -EINVAL. */
+int kbloom_shbf_add(struct kbloom_shbf *f, const void *key, __u32 len);
+int kbloom_shbf_test(const struct kbloom_shbf *f, const void *key, __u32 len);
+/* Association: add to class KB_SHBF_S1, _BOTH or _S2; a query gives the
+ * mask of the classes whose bits are all set (0: in neither set). */
+int kbloom_shbf_assoc_add(struct kbloom_shbf *f, const void *key, __u32 len,
+			  __u32 cls);
+int kbloom_shbf_assoc_query(const struct kbloom_shbf *f, const void *key,
+			    __u32 len);
+/* Multiplicity: add a key with its count (1..cmax) once; the query gives
+ * the largest count whose bits are all set, 0 when absent. */
+int kbloom_shbf_count_add(struct kbloom_shbf *f, const void *key, __u32 len,
+			  __u32 count);
+int kbloom_shbf_count(const struct kbloom_shbf *f, const void *key,
+		      __u32 len);
+/* The 64-byte block a key's query reads (one cache line), for tests. */
+const void *kbloom_shbf_line(const struct kbloom_shbf *f, const void *key,
+			     __u32 len);
+/* The word array (relaxed loads under writers) and keys added. */
+const __u64 *kbloom_shbf_words(const struct kbloom_shbf *f, __u64 *nwords);
+__u64 kbloom_shbf_inserted(const struct kbloom_shbf *f);
+/* Version-3 images (type 25): as kbloom_part_save() and friends. */
+size_t kbloom_shbf_image_size(const struct kbloom_shbf *f);
+int kbloom_shbf_save(const struct kbloom_shbf *f, void *buf, size_t buf_len,
+		     size_t *image_len);
+int kbloom_shbf_save_alloc(const struct kbloom_shbf *f, void **buf,
+			   size_t *len);
+int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp);
 
 /* === end of shifting, weighted, adaptive, distance-sensitive, matrix === */
 
