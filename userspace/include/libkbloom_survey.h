@@ -75,6 +75,58 @@ int kbloom_shbf_save_alloc(const struct kbloom_shbf *f, void **buf,
 			   size_t *len);
 int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp);
 
+/*
+ * Matrix Bloom filter (KBLOOM_TYPE_MATRIX; Geravand and Ahmadi): rows of
+ * standard filters of one geometry (m, k, hash, seed), used to compare
+ * sets.  Its image is a container (uapi/kbloom_image.h) of one standard
+ * image per row.
+ *
+ * Similarity of two filters of one geometry (the estimate of Swamidass
+ * and Baldi / Papapetrou et al.): with t ones of m, n(t) = -(m/k) ln(1 -
+ * t/m); |A u B| = n(ones of A | B) and |A n B| = n(A) + n(B) - |A u B|.
+ */
+struct kbloom_matrix;
+
+struct kbloom_similarity {
+	__u64 m;
+	__u32 k;
+	__u32 reserved;
+	__u64 ones_a, ones_b, ones_union;
+	double n_a, n_b, n_union, n_inter;
+	double jaccard;		/* n_inter / n_union, 0 when both empty */
+};
+
+/* @rows (1..4096) rows of @m bits (a multiple of 64), @k probes. */
+int kbloom_matrix_create(__u32 rows, __u64 m, __u32 k,
+			 const struct kbloom_opts *opts,
+			 struct kbloom_matrix **mp);
+void kbloom_matrix_destroy(struct kbloom_matrix *mx);
+__u32 kbloom_matrix_rows(const struct kbloom_matrix *mx);
+/* Row @row's filter (NULL for a bad row): use libkbloom.h on it. */
+struct kbloom_filter *kbloom_matrix_row(const struct kbloom_matrix *mx,
+					__u32 row);
+int kbloom_matrix_add(struct kbloom_matrix *mx, __u32 row, const void *key,
+		      __u32 len);
+int kbloom_matrix_test(const struct kbloom_matrix *mx, __u32 row,
+		       const void *key, __u32 len);
+int kbloom_matrix_similar(const struct kbloom_matrix *mx, __u32 a, __u32 b,
+			  struct kbloom_similarity *out);
+int kbloom_matrix_save_alloc(const struct kbloom_matrix *mx, void **buf,
+			     size_t *len);
+int kbloom_matrix_load(const void *buf, size_t len,
+		       struct kbloom_matrix **mp);
+
+/*
+ * kbloom_similarity() - the estimate for two standard or blocked filters
+ * (from images, kbloom.ko's SAVE, a matrix's rows).
+ * Return: 0; -EINVAL for NULL or filters of different type, m, k, hash or
+ * seed; -EOPNOTSUPP for counting filters; -ERANGE when a filter or their
+ * union is full (no estimate).
+ */
+int kbloom_similarity(const struct kbloom_filter *a,
+		      const struct kbloom_filter *b,
+		      struct kbloom_similarity *out);
+
 /* === end of shifting, weighted, adaptive, distance-sensitive, matrix === */
 
 #ifdef __cplusplus
