@@ -7,7 +7,10 @@
  *     (2,000 and 0 are printed), through the matrix and through filters
  *     loaded from its rows' images;
  *   - the container image round-trips (same answers, same estimates);
- *   - bad parameters and images are refused with their errno.
+ *   - bad parameters and images are refused with their errno;
+ *   - kbloomctl similar A B on image files: the estimate, -j, a geometry
+ *     mismatch and a module filter without the module, each refused in
+ *     one line (module filters themselves: the guest suite's kbloom.ko).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include "kselftest_harness.h"
 #include "libkbloom_survey.h"
 #include "core_util.h"
+#include "core/kbloomctl_util.h"
 
 #define N_SET		10000ULL
 #define M_BITS		100032ULL	/* 10 bits per key, 64-bit words */
@@ -155,6 +159,54 @@ TEST(bad_parameters)
 	for (i = 0; i < 20000; i++)
 		kbloom_matrix_add(mx, 1, &i, 8);
 	EXPECT_EQ(-ERANGE, kbloom_matrix_similar(mx, 0, 1, &s));
+	kbloom_matrix_destroy(mx);
+}
+
+/* Row @row of @mx into @path. */
+static int save_row(const struct kbloom_matrix *mx, __u32 row,
+		    const char *path)
+{
+	return kbloom_save_file(kbloom_matrix_row(mx, row), path);
+}
+
+TEST(kbloomctl_similar)
+{
+	char dir[] = "/tmp/kb_similar_XXXXXX", a[64], b[64], c[64];
+	struct kbloom_matrix *mx, *other;
+	struct kbctl_res r;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.img", dir);
+	snprintf(b, sizeof(b), "%s/b.img", dir);
+	snprintf(c, sizeof(c), "%s/c.img", dir);
+	ASSERT_EQ(0, kbloom_matrix_create(N_ROWS, M_BITS, K, NULL, &mx));
+	fill(_metadata, mx);
+	ASSERT_EQ(0, kbloom_matrix_create(1, M_BITS, K + 1, NULL, &other));
+	ASSERT_EQ(0, save_row(mx, 0, a));
+	ASSERT_EQ(0, save_row(mx, 1, b));
+	ASSERT_EQ(0, kbloom_save_file(kbloom_matrix_row(other, 0), c));
+	ASSERT_EQ(0, kbctl_run(&r, "similar", a, b));
+	EXPECT_NE(NULL, strstr(r.out, "|A n B| ~ 49")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	ASSERT_EQ(0, kbctl_run(&r, "similar", "-j", a, b));
+	EXPECT_TRUE(kbj_valid(r.out, r.out_len));
+	EXPECT_NE(NULL, strstr(r.out, "\"n_inter\""));
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "similar", a, c));
+	EXPECT_NE(NULL, strstr(r.err, "differ in geometry")) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	setenv("KBLOOMCTL_DEVICE", "/nonexistent/kbloom", 1);
+	EXPECT_EQ(3, kbctl_run(&r, "similar", a, "nosuchfilter"));
+	EXPECT_NE(NULL, strstr(r.err, "kbloom.ko")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "similar", a));
+	kbctl_free(&r);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	rmdir(dir);
+	kbloom_matrix_destroy(other);
 	kbloom_matrix_destroy(mx);
 }
 

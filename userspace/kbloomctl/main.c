@@ -57,6 +57,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	persistent_cmds,
 	dedupe_cmds,
 	window_cmds,
+	similar_cmds,
 	main_cmds,
 	NULL
 };
