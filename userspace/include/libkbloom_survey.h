@@ -76,6 +76,41 @@ int kbloom_shbf_save_alloc(const struct kbloom_shbf *f, void **buf,
 int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp);
 
 /*
+ * Weighted Bloom filter (KBLOOM_TYPE_WEIGHTED; Bruck, Gao and Jiang, ISIT
+ * 2006): element e, queried with frequency r_e (the r_e add up to 1) and
+ * a member with probability x_e, is added and tested with its own k_e
+ * probes (the standard filter's positions, kbloom_layout.h).  Expected
+ * false-positive rate of a query (the paper's objective):
+ *
+ *   FP(k) = sum_e r_e (1 - x_e) f^k_e,  f = 1 - exp(-sum_e x_e k_e / m)
+ *
+ * kbloom_wbf_plan() chooses every k_e in 1..kmax minimising FP(k).  The
+ * filter is a bit array of m bits in memory only (no image: the k_e are
+ * the querier's, not the filter's).
+ */
+struct kbloom_wbf;
+
+/* @m bits, a multiple of 64.  Return: 0, -EINVAL or -ENOMEM. */
+int kbloom_wbf_create(__u64 m, const struct kbloom_opts *opts,
+		      struct kbloom_wbf **fp);
+void kbloom_wbf_destroy(struct kbloom_wbf *f);
+/* Add or test a key with its @k (1..32) probes. */
+int kbloom_wbf_add(struct kbloom_wbf *f, const void *key, __u32 len,
+		   __u32 k);
+int kbloom_wbf_test(const struct kbloom_wbf *f, const void *key, __u32 len,
+		    __u32 k);
+/* FP(k) above for @n elements (r_e >= 0, 0 <= x_e <= 1). */
+double kbloom_wbf_rate(const double *r, const double *x, const __u32 *k,
+		       size_t n, __u64 m);
+/*
+ * kbloom_wbf_plan() - each element's k_e (into @k) minimising FP(k) over
+ * 1..@kmax (1..32); *@rate (may be NULL) the minimum.
+ * Return: 0; -EINVAL for n = 0, m = 0, a bad kmax, r or x; -ENOMEM.
+ */
+int kbloom_wbf_plan(const double *r, const double *x, size_t n, __u64 m,
+		    __u32 kmax, __u32 *k, double *rate);
+
+/*
  * Matrix Bloom filter (KBLOOM_TYPE_MATRIX; Geravand and Ahmadi): rows of
  * standard filters of one geometry (m, k, hash, seed), used to compare
  * sets.  Its image is a container (uapi/kbloom_image.h) of one standard
