@@ -111,6 +111,37 @@ int kbloom_wbf_plan(const double *r, const double *x, size_t n, __u64 m,
 		    __u32 kmax, __u32 *k, double *rate);
 
 /*
+ * Adaptive Bloom filter (KBLOOM_TYPE_ADAPTIVE; Matsumoto, Hazeyama and
+ * Kadobayashi 2008): frequency by extra probes.  A key's k base probes
+ * are the standard filter's positions (kbloom_layout.h).  An add that
+ * finds a base bit zero sets the base bits (a first add); an add that
+ * finds them all set sets the first zero bit among the probes that
+ * continue the sequence (k + 1, k + 2, ...).  A query counts 1 + the
+ * consecutive set bits there.  Counts are never under the truth for keys added (bits are only
+ * set); a count runs over when a later probe was set by other keys: at
+ * fill f each run extends by a geometric number of mean f / (1 - f).
+ * Adds from one thread at a time (find the zero, then set it); queries
+ * from any thread.  In memory only (no image).
+ */
+struct kbloom_abf;
+
+#define KBLOOM_ABF_CHAIN_MAX	65536U	/* extra probes per key */
+
+/* @m bits (a multiple of 64), @k base probes (1..32). */
+int kbloom_abf_create(__u64 m, __u32 k, const struct kbloom_opts *opts,
+		      struct kbloom_abf **fp);
+void kbloom_abf_destroy(struct kbloom_abf *f);
+/* Count one more of a key: 0, 1 when its chain is full (the count stays,
+ * a saturation), -EINVAL for a bad key. */
+int kbloom_abf_add(struct kbloom_abf *f, const void *key, __u32 len);
+/* The key's count estimate, 0 when its base bits say absent. */
+__u64 kbloom_abf_count(const struct kbloom_abf *f, const void *key,
+		       __u32 len);
+/* One bits set so far (the fill is ones / m) and saturated adds. */
+__u64 kbloom_abf_ones(const struct kbloom_abf *f);
+__u64 kbloom_abf_saturations(const struct kbloom_abf *f);
+
+/*
  * Matrix Bloom filter (KBLOOM_TYPE_MATRIX; Geravand and Ahmadi): rows of
  * standard filters of one geometry (m, k, hash, seed), used to compare
  * sets.  Its image is a container (uapi/kbloom_image.h) of one standard
