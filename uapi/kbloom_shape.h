@@ -24,6 +24,7 @@
 #include "kbloom_layout.h"
 #include "kbloom_plan.h"
 #include "kbloom_var_shifting.h"
+#include "kbloom_var_distance_sensitive.h"
 
 /* Count-Min update rules (struct kb_shape .update) */
 #define KB_CM_ALL		1U	/* minimum selection: every row */
@@ -107,6 +108,7 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 	case KBLOOM_TYPE_PARTITIONED:
 	case KBLOOM_TYPE_AGE_PARTITIONED:
 	case KBLOOM_TYPE_SHIFTING:
+	case KBLOOM_TYPE_DISTANCE_SENSITIVE:
 		return 1;
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
@@ -249,6 +251,15 @@ static inline int kb_shbf_shape_ok(const struct kb_shape *s)
 	return kb_shbf_geom_ok(s->k, s->m, s->update, s->tables);
 }
 
+/* Distance-sensitive (kbloom_var_distance_sensitive.h). */
+static inline int kb_dsbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->vi_l)
+		return 0;
+	return kb_dsbf_geom_ok(s->k, s->buckets, s->m, s->tables, s->slots,
+			       s->update);
+}
+
 /*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
@@ -284,6 +295,9 @@ static inline int kb_shape_check(const struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_SHIFTING:
 		ok = kb_shbf_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_DISTANCE_SENSITIVE:
+		ok = kb_dsbf_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;

@@ -31,6 +31,7 @@ extern "C" {
 
 /* === shifting, weighted, adaptive, distance-sensitive, matrix === */
 #include "kbloom/uapi/kbloom_var_shifting.h"
+#include "kbloom/uapi/kbloom_var_distance_sensitive.h"
 
 /*
  * Shifting Bloom filter (KBLOOM_TYPE_SHIFTING, uapi/kbloom_var_shifting.h):
@@ -140,6 +141,36 @@ __u64 kbloom_abf_count(const struct kbloom_abf *f, const void *key,
 /* One bits set so far (the fill is ones / m) and saturated adds. */
 __u64 kbloom_abf_ones(const struct kbloom_abf *f);
 __u64 kbloom_abf_saturations(const struct kbloom_abf *f);
+
+/*
+ * Distance-sensitive Bloom filter (KBLOOM_TYPE_DISTANCE_SENSITIVE,
+ * uapi/kbloom_var_distance_sensitive.h): "is this key within a small
+ * Hamming distance of a key of the set?" for keys of exactly @key_len
+ * bytes, by bit sampling: k partitions of @s bits, @b sampled bits per
+ * partition, "close" iff at least @t of a key's k bits are set.  It has
+ * false negatives (version-3 images flagged KBLOOM_IMAGE_F_MAY_FN).
+ */
+struct kbloom_dsbf;
+
+/* Return: 0, -EINVAL (the shape rules of the header) or -ENOMEM. */
+int kbloom_dsbf_create(__u32 key_len, __u32 k, __u64 s, __u32 b, __u32 t,
+		       const struct kbloom_opts *opts,
+		       struct kbloom_dsbf **fp);
+void kbloom_dsbf_destroy(struct kbloom_dsbf *f);
+/* Keys of exactly key_len bytes, else -EINVAL. */
+int kbloom_dsbf_add(struct kbloom_dsbf *f, const void *key, __u32 len);
+/* 1 (close), 0 (far) or -EINVAL. */
+int kbloom_dsbf_test(const struct kbloom_dsbf *f, const void *key,
+		     __u32 len);
+/* How many of the key's k bits are set (0..k), or -EINVAL. */
+int kbloom_dsbf_hits(const struct kbloom_dsbf *f, const void *key,
+		     __u32 len);
+size_t kbloom_dsbf_image_size(const struct kbloom_dsbf *f);
+int kbloom_dsbf_save(const struct kbloom_dsbf *f, void *buf, size_t buf_len,
+		     size_t *image_len);
+int kbloom_dsbf_save_alloc(const struct kbloom_dsbf *f, void **buf,
+			   size_t *len);
+int kbloom_dsbf_load(const void *buf, size_t len, struct kbloom_dsbf **fp);
 
 /*
  * Matrix Bloom filter (KBLOOM_TYPE_MATRIX; Geravand and Ahmadi): rows of
