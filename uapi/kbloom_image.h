@@ -394,7 +394,9 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 	if ((h->type == KBLOOM_TYPE_CUCKOO ||
 	     h->type == KBLOOM_TYPE_PARTITIONED ||
 	     h->type == KBLOOM_TYPE_STABLE ||
-	     h->type == KBLOOM_TYPE_AGE_PARTITIONED) && h->saturations)
+	     h->type == KBLOOM_TYPE_AGE_PARTITIONED ||
+	     h->type == KBLOOM_TYPE_SHIFTING ||
+	     h->type == KBLOOM_TYPE_DISTANCE_SENSITIVE) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))

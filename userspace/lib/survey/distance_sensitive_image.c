@@ -31,7 +31,9 @@ int kbloom_dsbf_save(const struct kbloom_dsbf *f, void *buf, size_t buf_len,
 	if (ret)
 		return ret;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, 0, 0, __atomic_load_n(&f->inserted, __ATOMIC_RELAXED), f->name);
+	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
+			     __atomic_load_n(&f->inserted, __ATOMIC_RELAXED),
+			     f->name);
 	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
@@ -56,7 +58,6 @@ int kbloom_dsbf_load(const void *buf, size_t len, struct kbloom_dsbf **fp)
 	struct kbloom_image_head hd;
 	struct kbloom_dsbf *f;
 	struct kb_shape s;
-	__u64 cap, fpr;
 	int ret;
 
 	if (!buf || !fp)
@@ -69,7 +70,8 @@ int kbloom_dsbf_load(const void *buf, size_t len, struct kbloom_dsbf **fp)
 	if (ret)
 		return ret;
 	kb_image_v3_words_in(buf, f->words, f->nwords);
-	kb_image_v3_meta_in(&hd, &cap, &fpr, &f->inserted, f->name);
+	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
+			    f->name);
 	*fp = f;
 	return 0;
 }

@@ -21,6 +21,8 @@ struct kbloom_dsbf {
 	__u32 hash_id;
 	__u64 seed;
 	__u64 inserted;
+	__u64 capacity;		/* an image's, kept for its save */
+	__u64 fpr_pico;
 	__u16 *pos;		/* k b sampled positions */
 	char name[KBLOOM_NAME_LEN];
 };

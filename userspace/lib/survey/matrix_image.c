@@ -2,7 +2,8 @@
 /*
  * libkbloom matrix filters: the container image (uapi/kbloom_image.h,
  * type KBLOOM_TYPE_MATRIX): one standard filter image per row, in row
- * order, each loadable alone; every row of one geometry.  Load verifies
+ * order, each loadable alone; every row of one geometry; the container's
+ * params 0 and its inserted the rows' sum.  Load verifies
  * the whole container before it builds anything.
  */
 #include <errno.h>
@@ -76,22 +77,30 @@ int kbloom_matrix_save_alloc(const struct kbloom_matrix *mx, void **buf,
 	return 0;
 }
 
-/* Every member a standard filter of the first member's geometry. */
-static int members_ok(const __u8 *in, __u32 count)
+/*
+ * Every member a standard filter of the first member's geometry; the
+ * container's parameters 0 and its count the members' sum.
+ */
+static int members_ok(const __u8 *in)
 {
+	const struct kbloom_container_hdr *c = (const void *)in;
 	const struct kbloom_image_hdr *h0, *h;
-	__u64 off = KBLOOM_CONTAINER_HDR_LEN;
+	__u64 off = KBLOOM_CONTAINER_HDR_LEN, sum = 0;
 	__u32 i;
 
+	for (i = 0; i < 6; i++)
+		if (c->params[i])
+			return -EBADMSG;
 	h0 = (const void *)(in + off);
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < kb_le32(c->count); i++) {
 		h = (const void *)(in + off);
 		if (h->type != KBLOOM_TYPE_STANDARD || h->k != h0->k ||
 		    h->m != h0->m || h->seed != h0->seed)
 			return -EBADMSG;
+		sum += kb_le64(h->inserted);
 		off += kb_le16(h->hdr_len) + kb_le64(h->payload_len);
 	}
-	return 0;
+	return sum == kb_le64(c->inserted) ? 0 : -EBADMSG;
 }
 
 static int matrix_build(const __u8 *in, struct kbloom_matrix **mp)
@@ -143,7 +152,7 @@ int kbloom_matrix_load(const void *buf, size_t len,
 	if (!ret && c->type != KBLOOM_TYPE_MATRIX)
 		ret = -EOPNOTSUPP;
 	if (!ret)
-		ret = members_ok(in, kb_le32(c->count));
+		ret = members_ok(in);
 	if (!ret)
 		ret = matrix_build(in, mp);
 	free(copy);

@@ -30,7 +30,8 @@ int kbloom_shbf_save(const struct kbloom_shbf *f, void *buf, size_t buf_len,
 	if (ret)
 		return ret;
 	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, 0, 0, kbloom_shbf_inserted(f), f->name);
+	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
+			     kbloom_shbf_inserted(f), f->name);
 	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
 	return 0;
 }
@@ -55,7 +56,6 @@ int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp)
 	struct kbloom_image_head hd;
 	struct kbloom_shbf *f;
 	struct kb_shape s;
-	__u64 cap, fpr;
 	int ret;
 
 	if (!buf || !fp)
@@ -68,7 +68,8 @@ int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp)
 	if (ret)
 		return ret;
 	kb_image_v3_words_in(buf, f->words, f->nwords);
-	kb_image_v3_meta_in(&hd, &cap, &fpr, &f->inserted, f->name);
+	kb_image_v3_meta_in(&hd, &f->capacity, &f->fpr_pico, &f->inserted,
+			    f->name);
 	*fp = f;
 	return 0;
 }

@@ -20,6 +20,8 @@ struct kbloom_shbf {
 	__u32 hash_id;
 	__u64 seed;
 	__u64 inserted;
+	__u64 capacity;		/* an image's, kept for its save */
+	__u64 fpr_pico;
 	char name[KBLOOM_NAME_LEN];
 };
 
