@@ -70,6 +70,13 @@
 extern "C" {
 #endif
 
+/*
+ * The schemes.  The first seven are the classic ones (the default set,
+ * KB_EXP_CLASSIC); the per-port schemes added after them are model only
+ * (no XDP data path): each is one ops table (userspace/lib/exp/scheme.h),
+ * and its value is appended at the end of this list.  Every value after
+ * KB_EXP_MSBF is a per-port scheme unless KB_EXP_IN_PACKET names it.
+ */
 enum kb_exp_scheme {
 	KB_EXP_EXACT = 0,
 	KB_EXP_STANDARD,
@@ -78,19 +85,28 @@ enum kb_exp_scheme {
 	KB_EXP_LIPSIN1,
 	KB_EXP_LIPSIN8,
 	KB_EXP_MSBF,
+	/* per-port schemes of the survey's variants: append here */
+	KB_EXP_CUCKOO,
+	KB_EXP_VICBF,
+	KB_EXP_DLEFT,
+	KB_EXP_PARTITIONED,
 	KB_EXP_NSCHEMES
 };
 
 #define KB_EXP_S(s)		(1U << (s))
 #define KB_EXP_ALL		((1U << KB_EXP_NSCHEMES) - 1)
-/* the schemes whose state is a per-port filter of M bits */
-#define KB_EXP_PORT_FILTERS	(KB_EXP_S(KB_EXP_STANDARD) | \
-				 KB_EXP_S(KB_EXP_BLOCKED) | \
-				 KB_EXP_S(KB_EXP_MCBF))
+/* the schemes of the default set: exact .. msbf */
+#define KB_EXP_CLASSIC		((1U << (KB_EXP_MSBF + 1)) - 1)
 /* the schemes that carry their state in the packet */
 #define KB_EXP_IN_PACKET	(KB_EXP_S(KB_EXP_LIPSIN1) | \
 				 KB_EXP_S(KB_EXP_LIPSIN8) | \
 				 KB_EXP_S(KB_EXP_MSBF))
+/* the schemes whose state is a per-port structure of M bits */
+#define KB_EXP_PORT_FILTERS	(KB_EXP_S(KB_EXP_STANDARD) | \
+				 KB_EXP_S(KB_EXP_BLOCKED) | \
+				 KB_EXP_S(KB_EXP_MCBF) | \
+				 (KB_EXP_ALL & ~KB_EXP_CLASSIC & \
+				  ~KB_EXP_IN_PACKET))
 
 enum kb_exp_topo_kind {
 	KB_EXP_TOPO_FAT_TREE = 1,
@@ -133,7 +149,7 @@ enum kb_exp_dist {
  * @fill_limit: one bits allowed in a zFilter (1..256, 128)
  * @hop_slack: LIPSIN hop limit = tree height + @hop_slack (0..64)
  * @msbf_start_fp: kb_msbf_params.start_fp (0: the library's default)
- * @schemes: KB_EXP_S() bits
+ * @schemes: KB_EXP_S() bits (KB_EXP_CLASSIC by default)
  * @seed: of everything (groups, trees, link IDs, filter hashes)
  * @threads: 1..KB_EXP_THREADS_MAX (0: the online CPUs, at most 8)
  * @max_tx: transmissions followed per packet (0: 1 << 16); a packet that
@@ -217,6 +233,14 @@ int kb_exp_topo_load(const char *path, struct kb_topo **tp, char *why,
  * @hdr_bytes: header bytes over all packets
  * @mem_bytes: forwarding state in all switches
  * @k_sum, @k_ports: per-port filters: sum of the ports' k, ports
+ * @lost: receivers that did not get their group's packet (per-port
+ *     schemes whose structures may miss a present group: a tree link
+ *     that misses it does not carry it)
+ * @fn_links: tree links of switches whose structure missed the group
+ *     (first-order false negatives)
+ * @probes: per-port schemes: memory locations read by the first-order
+ *     port tests (each tree link and candidate link of each packet: bits,
+ *     counters, buckets or blocks as the scheme reads them)
  */
 struct kb_exp_metrics {
 	__u64 groups;
@@ -237,6 +261,9 @@ struct kb_exp_metrics {
 	__u64 mem_bytes;
 	__u64 k_sum;
 	__u64 k_ports;
+	__u64 lost;
+	__u64 fn_links;
+	double probes;
 };
 
 /* Group sizes in buckets [2^b, 2^(b+1) - 1]. */
@@ -303,7 +330,7 @@ const __u32 *kb_exp_switches(const struct kb_exp *x, __u32 *n);
 double kb_exp_seconds(const struct kb_exp *x);
 
 const char *kb_exp_scheme_name(__u32 scheme);
-/* Return: the scheme of @name ("exact", ..., "msbf"), or -EINVAL. */
+/* Return: the scheme of @name ("exact", ..., "msbf", ...), or -EINVAL. */
 int kb_exp_scheme_parse(const char *name);
 
 /* Leakage ratio tx_off / tx_tree (0 when there is no tree traffic). */
@@ -419,6 +446,8 @@ int kb_exp_emu_write_csv(struct kb_exp *x, const struct kb_exp_emu_result *res,
  * @tree: its tree (valid as @trace); @tree_links: its links
  * @refused: the source could not build its header: not sent
  * @fp_pred, @fp_pred_fill: as in struct kb_exp_metrics
+ * @receivers: per-port schemes: the receivers the packet is for
+ * @cand_fn: per-port schemes: its tree links that missed the group
  */
 struct kb_exp_pkt {
 	struct kb_sim_result res;
@@ -433,6 +462,8 @@ struct kb_exp_pkt {
 	__u32 hdr_len;
 	const struct kb_tree *tree;
 	__u32 tree_links;
+	__u32 receivers;
+	__u32 cand_fn;
 };
 
 /* The forwarding state of one scheme at one M (per-port filters, ...). */

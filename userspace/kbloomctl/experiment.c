@@ -215,8 +215,8 @@ static int kw_schemes(const struct ctl *c, const struct kw *k,
 		      const char *v, void *field)
 {
 	struct kb_exp_params *p = field;
-	char buf[256], *s, *save = NULL;
-	__u32 mask = 0;
+	char buf[256], names[512] = "", *s, *save = NULL;
+	__u32 mask = 0, j;
 	int i;
 
 	if (!strcmp(v, "all")) {
@@ -226,10 +226,16 @@ static int kw_schemes(const struct ctl *c, const struct kw *k,
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		i = kb_exp_scheme_parse(s);
-		if (i < 0)
-			return ctl_usage(c, "schemes '%s': unknown scheme '%s' (allowed: all, or a list of exact, standard, blocked, mcbf, lipsin1, lipsin8, msbf)",
-					 v, s);
-		mask |= KB_EXP_S(i);
+		if (i >= 0) {
+			mask |= KB_EXP_S(i);
+			continue;
+		}
+		for (j = 0; j < KB_EXP_NSCHEMES; j++)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), ", %s",
+				 kb_exp_scheme_name(j));
+		return ctl_usage(c, "schemes '%s': unknown scheme '%s' (allowed: all, or a list of %s)",
+				 v, s, names + 2);
 	}
 	p->schemes = mask;
 	return 0;
@@ -332,7 +338,9 @@ static const struct kw exp_kw[] = {
 	    .help = "MSBF first stage size where F off-tree links are\n"
 "                         expected to match (1; larger: smaller headers, more CPU)"),
 	EXF("schemes", "all|LIST", kw_schemes,
-	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf"),
+	    "exact,standard,blocked,mcbf,lipsin1,lipsin8,msbf\n"
+"                         (default); all: these and the model-only per-port\n"
+"                         schemes of the survey (an unknown name lists them)"),
 	EXP("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
 	    .help = "of groups, trees, link IDs, filters (1)"),
 	EXU("threads", "N", threads, 1, KB_EXP_THREADS_MAX,
@@ -571,8 +579,8 @@ static const char experiment_help[] =
 "\n"
 "Output: a table (one line per scheme and filter size); with out DIR:\n"
 "summary.csv, by_size.csv, switches.csv, fpr.csv, groups.csv, params.csv,\n"
-"and leak_vs_bits.png, leak_vs_size.png, hdr_vs_size.png (gnuplot; the\n"
-"scripts plot_*.gp stay next to them).  emulate: the agreement table and\n"
+"and leak_vs_bits.png, leak_vs_size.png, hdr_vs_size.png,\n"
+"leak_lost_vs_bits.png (gnuplot; the scripts plot_*.gp stay next to them).  emulate: the agreement table and\n"
 "agreement.csv; exit 1 when the emulation and the model differ.\n"
 "\n"
 "Example: kbloomctl experiment groups 10000 out /tmp/leak\n"

@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
 /*
- * libkbloom_exp: the per-port filters, built and tested in the threads.
+ * libkbloom_exp: the per-port structures, built and tested in the threads.
  *
  * The switch ports are shared out statically, port p to worker p mod T.
- * A worker creates the filter of each of its ports (standard or blocked
- * with the port's k, or MC-BF with the port's class table; seeded per
- * port), inserts the port's present groups, and tests every candidate
- * group of the port against it while the filter is in the cache.  A match
- * is a (group, port) pair, a first-order false positive; the port's
- * predicted rate p (predict.c) adds to the group's expected matches,
- * fp_pred(g) = sum of p over g's candidate ports.
+ * A worker has the scheme build the structure of each of its ports from
+ * the port's present groups (ops->build(), scheme.h; seeded per port),
+ * then, while it is in the cache, tests the present groups again when
+ * the scheme may answer "absent" for them (a miss is a (group, port)
+ * false negative: a tree link that will not carry the group) and every
+ * candidate group of the port (a match is a (group, port) first-order
+ * false positive).  The port's predicted rate p adds to each candidate
+ * group's expected matches, fp_pred(g) = sum of p over g's candidate
+ * ports.
  */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp_int.h"
+#include "scheme.h"
 
 /* The keys of groups @g[0..n) in w->keys (4 bytes each). */
 static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
@@ -41,140 +43,123 @@ static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
 	return 0;
 }
 
+int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p)
+{
+	__u32 *nv;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 4096;
+		nv = realloc(l->v, l->cap * 2 * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		l->v = nv;
+	}
+	l->v[2 * l->n] = g;
+	l->v[2 * l->n + 1] = p;
+	l->n++;
+	return 0;
+}
+
 /*
- * Test every candidate of port @p against its filter, just built: the
- * matches in w->pairs, the predicted matches added to w->g_pred.
+ * The answers of port @p's structure for the @n keys of groups @g (in
+ * w->keys): one batch in w->bitmap when the scheme has one, else one test
+ * per key; the groups whose answer is @want go to @l.
+ */
+static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
+			__u32 p, const __u32 *g, __u64 n, int want,
+			struct exp_pairs *l)
+{
+	const struct exp_scheme_ops *ops = s->ops;
+	const void *obj = s->obj[p];
+	int batch = !!ops->test_batch, hit, err;
+	__u64 i;
+
+	if (batch) {
+		err = ops->test_batch(obj, w->keys, (__u32)n, w->bitmap);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < n; i++) {
+		if (batch)
+			hit = (w->bitmap[i >> 3] >> (i & 7)) & 1;
+		else
+			hit = ops->test(obj, w->keys + 4 * i);
+		if (hit != want)
+			continue;
+		err = exp_pairs_push(l, g[i], p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Test every candidate of port @p against its structure, just built: the
+ * matches in w->fp, the predicted matches added to w->g_pred.
  */
 static int port_test(struct exp_worker *w, const struct kb_exp_state *s,
 		     __u32 p)
 {
 	const struct kb_exp *x = w->x;
 	__u64 i, off = x->cand_off[p], n = x->cand_off[p + 1] - off;
-	int err, hit, batch = s->scheme == KB_EXP_BLOCKED;
+	const __u32 *g = x->cand_g + off;
 	double pred[KB_MCBF_CLASSES];
-	__u32 g, c, *np;
+	__u32 c;
+	int err;
 
-	err = gather_keys(w, x->cand_g + off, n);
+	err = gather_keys(w, g, n);
 	if (err)
 		return err;
 	for (c = 0; c < x->nclass; c++)
 		pred[c] = exp_port_pred(s, p, c);
-	/*
-	 * Blocked: the port's candidates in one batch, hits in w->bitmap.
-	 * Standard: one call per key (the batch's k prefetches per key
-	 * cost more than they save in cache).
-	 */
-	if (batch && kbloom_test_batch(s->pf[p], w->keys, 4 * n, 4,
-				       (__u32)n, w->bitmap) < 0)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		g = x->cand_g[off + i];
-		w->g_pred[g] += pred[x->gcls[g]];
-		if (batch)
-			hit = (w->bitmap[i >> 3] >> (i & 7)) & 1;
-		else if (s->pf)
-			hit = kbloom_test(s->pf[p], w->keys + 4 * i, 4) == 1;
-		else
-			hit = kb_mcbf_test_v4(s->mf[p], w->keys + 4 * i) == 1;
-		if (!hit)
-			continue;
-		if (w->npairs == w->cap_pairs) {
-			w->cap_pairs = w->cap_pairs ? 2 * w->cap_pairs : 4096;
-			np = realloc(w->pairs, w->cap_pairs * 2 * sizeof(*np));
-			if (!np)
-				return -ENOMEM;
-			w->pairs = np;
-		}
-		w->pairs[2 * w->npairs] = g;
-		w->pairs[2 * w->npairs + 1] = p;
-		w->npairs++;
-	}
-	return 0;
+	for (i = 0; i < n; i++)
+		w->g_pred[g[i]] += pred[x->gcls[g[i]]];
+	return port_answers(w, s, p, g, n, 1, &w->fp);
 }
 
-/* Port @p's MC-BF filter: its class table, its @n groups (in w->keys). */
-static int port_build_mcbf(struct exp_worker *w, struct build_arg *ba,
-			   __u32 p, __u64 n)
+/* Port @p's structure from its @n present groups (in w->keys). */
+static int port_build(struct exp_worker *w, struct kb_exp_state *s, __u32 p,
+		      __u64 n)
 {
-	struct kb_exp_state *s = ba->s;
 	struct kb_exp *x = w->x;
-	__u64 i;
+	struct exp_port_ctx c = {
+		.x = x, .s = s, .plan = s->plan, .worker = w->id, .port = p,
+		.bits = s->bits, .seed = exp_port_seed(x, p), .keys = w->keys,
+		.n = n, .pres = x->present + (size_t)p * x->nclass,
+		.absent = x->absent + (size_t)p * x->nclass,
+		.pred = s->pred + (size_t)p * s->npred,
+	};
 	int err;
 
-	if (!x->p.mcbf_global) {
-		err = exp_mcbf_port_plan(x, s->bits, p,
-					 ba->memo_mcbf +
-					 (size_t)PLAN_MEMO * w->id,
-					 &s->cls[p]);
-		if (err)
-			return err;
-	}
-	for (i = 0; i < x->nclass; i++)
-		s->port_k[p] += s->cls[p].k[i];
-	err = kb_mcbf_new(x->p.mcbf_type, s->bits, KBLOOM_HASH_FAST,
-			  exp_port_seed(x, p), &s->cls[p], &s->mf[p]);
+	err = s->ops->build(&c, &s->obj[p]);
 	if (err)
 		return err;
-	for (i = 0; i < n; i++) {
-		err = kb_mcbf_add_v4(s->mf[p], w->keys + 4 * i);
-		if (err)
-			return err;
-	}
-	exp_mcbf_pred(x, s, p);
-	return 0;
-}
-
-/* Port @p's standard or blocked filter of its @n groups (in w->keys). */
-static int port_build_bloom(struct exp_worker *w, struct build_arg *ba,
-			    __u32 p, __u64 n)
-{
-	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST,
-				 .flags = KBLOOM_OPT_SINGLE_WRITER };
-	struct kb_exp_state *s = ba->s;
-	struct kb_exp *x = w->x;
-	__u32 type = s->scheme == KB_EXP_STANDARD ? KBLOOM_TYPE_STANDARD :
-						     KBLOOM_TYPE_BLOCKED;
-	__u64 i;
-	int err;
-
-	s->port_k[p] = exp_best_k(x, type, s->bits, x->port_n[p], ba->memo);
-	o.seed = exp_port_seed(x, p);
-	err = kbloom_create_mk(type, s->bits, s->port_k[p], &o, &s->pf[p]);
-	if (err)
-		return err;
-	/*
-	 * Standard: one call per key: the filter is in the cache, and the
-	 * batch call's prefetching (k positions per key) costs more than it
-	 * saves.  Blocked: one block per key, the batch is cheaper.
-	 */
-	if (type == KBLOOM_TYPE_BLOCKED) {
-		err = kbloom_add_batch(s->pf[p], w->keys, 4 * n, 4, (__u32)n);
-		if (err)
-			return err;
-	}
-	for (i = 0; type == KBLOOM_TYPE_STANDARD && i < n; i++)
-		if (kbloom_add(s->pf[p], w->keys + 4 * i, 4) < 0)
-			return -EINVAL;
-	s->pred[p] = ba->pred[x->port_n[p]];
-	return 0;
+	s->port_k[p] = c.k_sum;
+	s->port_kn[p] = c.k_n;
+	w->probes += c.probes;
+	if (!s->ops->may_fn)
+		return 0;
+	/* the present groups it misses: their tree link will not carry them */
+	return port_answers(w, s, p, x->pres_g + x->pres_off[p], n, 0, &w->fn);
 }
 
 /*
- * Create this thread's share of the per-port filters, fill each with its
- * groups and test its candidates against it, port by port (the filter
- * stays in the cache).
+ * Build this thread's share of the per-port structures (@arg: the state),
+ * and test each port's present (may_fn) and candidate groups against its
+ * structure while it is in the cache.
  */
 int exp_phase_build(struct exp_worker *w, void *arg)
 {
-	struct build_arg *ba = arg;
-	struct kb_exp_state *s = ba->s;
+	struct kb_exp_state *s = arg;
 	struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
 	__u32 T = x->nthreads, p;
 	__u64 n;
 	int err;
 
-	w->npairs = 0;
+	w->fp.n = 0;
+	w->fn.n = 0;
+	w->probes = 0;
 	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
 	for (p = w->id; p < t->nports; p += T) {
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
@@ -183,10 +168,7 @@ int exp_phase_build(struct exp_worker *w, void *arg)
 		err = gather_keys(w, x->pres_g + x->pres_off[p], n);
 		if (err)
 			return err;
-		if (s->scheme == KB_EXP_MCBF)
-			err = port_build_mcbf(w, ba, p, n);
-		else
-			err = port_build_bloom(w, ba, p, n);
+		err = port_build(w, s, p, n);
 		if (err)
 			return err;
 		err = port_test(w, s, p);

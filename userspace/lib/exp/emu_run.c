@@ -26,8 +26,13 @@ static int scheme_emulated(struct emu *e, __u32 scheme,
 {
 	if (emu_path_of(scheme) == PATH_NONE) {
 		r->status = -EOPNOTSUPP;
-		snprintf(r->why, sizeof(r->why),
-			 "no XDP data path holds standard per-port filters (mcast and mcbf are blocked)");
+		if (scheme == KB_EXP_STANDARD)
+			snprintf(r->why, sizeof(r->why),
+				 "no XDP data path holds standard per-port filters (mcast and mcbf are blocked)");
+		else
+			snprintf(r->why, sizeof(r->why),
+				 "model only: no XDP data path holds %s structures",
+				 kb_exp_scheme_name(scheme));
 		return 0;
 	}
 	if (scheme == KB_EXP_MCBF &&

@@ -40,7 +40,10 @@
  *   forward.c    per-port forwarding; the packets of a group
  *   predict.c    predicted rates and k of the per-port filters
  *   mcbf_plan.c  per-port MC-BF class tables
- *   build.c      per-port filters, built and tested in the threads
+ *   scheme_*.c   the per-port schemes, one ops table each (scheme.h):
+ *                standard and blocked (scheme_bloom.c), MC-BF, ...
+ *   scheme.c     the table of the per-port schemes (scheme_list.h)
+ *   build.c      per-port structures, built and tested in the threads
  *   state.c      states: filters, matching candidates, switch memory
  *   run.c        the model runs
  *   single.c     single packets and ports (the emulation)
@@ -63,6 +66,8 @@
 #define SEED_LIDS	0x6c696473ULL
 #define SEED_PORT	0x706f7274ULL
 
+struct exp_scheme_ops;
+
 struct exp_group {
 	__u32 src;
 	__u32 size;
@@ -73,6 +78,13 @@ struct exp_group {
 	double presence;
 	__u64 moff;		/* first receiver in x->members */
 	__u32 *links;		/* tree links, parents first */
+};
+
+/* (group, port) pairs, appended by one worker */
+struct exp_pairs {
+	__u32 *v;		/* group, port, group, port, ... */
+	__u64 n;
+	__u64 cap;
 };
 
 struct exp_copy {
@@ -104,11 +116,15 @@ struct exp_worker {
 	__u32 *dmark;			/* per port: fepoch of dval[] */
 	__u8 *dval;			/* per port: port_decide() this packet */
 	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
-	/* per-port tests: (group, port) positives, predicted per group */
-	__u32 *pairs;
-	__u64 npairs;
-	__u64 cap_pairs;
+	/*
+	 * per-port tests: (group, port) positives among the candidates,
+	 * negatives among the present groups (may_fn schemes), the
+	 * predicted positives per group, the probes of the tests
+	 */
+	struct exp_pairs fp;
+	struct exp_pairs fn;
 	double *g_pred;
+	double probes;
 	__u8 *keys;			/* a port's group keys, 4 bytes each */
 	__u8 *bitmap;
 	__u64 cap_keys;
@@ -173,17 +189,26 @@ struct kb_exp_state {
 	struct kb_exp *x;
 	__u32 scheme;
 	__u64 bits;
-	struct kbloom_filter **pf;	/* per port: standard, blocked */
-	struct kb_mcbf **mf;		/* per port: MC-BF */
-	__u32 *port_k;
-	double *pred;			/* per port (x nclass for MC-BF) */
-	struct kb_mcbf_classes *cls;	/* per port: MC-BF */
+	const struct exp_scheme_ops *ops;	/* per-port schemes */
+	void **obj;			/* per port: the scheme's structure */
+	void *plan;			/* ops->plan()'s */
+	__u32 *port_k;			/* per port: k_sum, k_n of build() */
+	__u32 *port_kn;
+	__u32 npred;			/* per port: 1 or nclass */
+	double *pred;			/* per port (x npred) */
 	__u64 mem;
-	/* the candidate links that match, per group (CSR), and the sum of
-	 * their predicted probabilities */
+	double probes;			/* of the first-order port tests */
+	/*
+	 * Per group (CSR): the candidate links that match and the sum of
+	 * their predicted probabilities (fp_off, fp_port, g_pred); the tree
+	 * links whose structure misses the group (fn_off, fn_port; may_fn
+	 * schemes only, else NULL)
+	 */
 	__u64 *fp_off;
 	__u32 *fp_port;
 	double *g_pred;
+	__u64 *fn_off;
+	__u32 *fn_port;
 	int fast;			/* model runs: FP-free groups skip BFS */
 	/* kb_exp_state_forward(): the packets of one group, kept */
 	struct exp_worker *w;
@@ -211,12 +236,6 @@ struct plan_memo {
 	struct kb_mcbf_classes cls;
 };
 
-struct build_arg {
-	struct kb_exp_state *s;
-	__u8 *memo;	/* per n: best k (read-only in the threads) */
-	double *pred;	/* per n: its predicted rate */
-	struct plan_memo *memo_mcbf;	/* MC-BF plans, PLAN_MEMO per thread */
-};
 
 /* rng.c */
 __u32 exp_rng_below(__u64 *s, __u32 n);
@@ -264,7 +283,8 @@ double exp_port_pred(const struct kb_exp_state *s, __u32 p, __u32 cls);
 double exp_ln_q32(__s64 v);
 __u32 exp_best_k(const struct kb_exp *x, __u32 type, __u64 m, __u32 n,
 		 __u8 *memo);
-void exp_mcbf_pred(const struct kb_exp *x, struct kb_exp_state *s, __u32 p);
+void exp_mcbf_pred(const struct kb_exp *x, __u64 bits, __u32 p,
+		   const struct kb_mcbf_classes *cls, double *out);
 
 /* mcbf_plan.c */
 int exp_mcbf_plan(const struct kb_exp *x, __u64 m, const double *pres,
@@ -274,6 +294,7 @@ int exp_mcbf_port_plan(const struct kb_exp *x, __u64 m, __u32 p,
 
 /* build.c */
 int exp_phase_build(struct exp_worker *w, void *arg);
+int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p);
 
 /* state.c */
 int exp_state_build(struct kb_exp *x, __u32 scheme, __u64 bits,

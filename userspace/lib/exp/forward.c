@@ -5,7 +5,9 @@
  * Per-port schemes follow the rule of the mcast data path: a switch
  * offers a copy to every port but the ingress one and each port sends it
  * iff its filter (kbloom_test(), kb_mcbf_test_v4()) says the group may be
- * there (exact: iff it is a tree link); hosts deliver and never forward;
+ * there (exact: iff it is a tree link; a scheme that may miss a group
+ * drops it on the tree links that miss it, and its receivers below are
+ * lost); hosts deliver and never forward;
  * there is no hop limit, so a loop of false positives is followed until
  * max_tx and counted as looped.  Copies are followed breadth first, each
  * on its own, as on the wire: tx = tx_tree + tx_off transmissions, and at
@@ -16,20 +18,15 @@
  */
 #include <string.h>
 
-#include "exp_int.h"
+#include "scheme.h"
 
 /* Does port @p (not a tree link) send this group? */
 static int port_decide(const struct kb_exp_state *s, __u32 p,
 		       const __u8 *addr)
 {
-	switch (s->scheme) {
-	case KB_EXP_STANDARD:
-	case KB_EXP_BLOCKED:
-		return s->pf[p] && kbloom_test(s->pf[p], addr, 4) == 1;
-	case KB_EXP_MCBF:
-		return s->mf[p] && kb_mcbf_test_v4(s->mf[p], addr) == 1;
-	}
-	return 0;		/* exact: only tree links */
+	if (!s->ops)
+		return 0;	/* exact: only tree links */
+	return s->obj[p] && s->ops->test(s->obj[p], addr) == 1;
 }
 
 /*
@@ -65,7 +62,16 @@ static __u32 nfp_of(const struct kb_exp_state *s, __u32 g)
 	return s->fp_off ? (__u32)(s->fp_off[g + 1] - s->fp_off[g]) : 0;
 }
 
-/* A new packet: its epoch, with the matching candidates of @g marked. */
+static __u32 nfn_of(const struct kb_exp_state *s, __u32 g)
+{
+	return s->fn_off ? (__u32)(s->fn_off[g + 1] - s->fn_off[g]) : 0;
+}
+
+/*
+ * A new packet: its epoch, with the ports of @g whose decision is not
+ * what the tree says marked: the matching candidates (sent although off
+ * the tree) and the tree links that miss the group (not sent).
+ */
 static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
 		       __u32 g, __u32 nfp)
 {
@@ -80,6 +86,8 @@ static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	for (i = 0; i < nfp; i++)
 		w->fpmark[s->fp_port[s->fp_off[g] + i]] = w->fepoch;
+	for (i = 0; i < nfn_of(s, g); i++)
+		w->fpmark[s->fn_port[s->fn_off[g] + i]] = w->fepoch;
 	w->ntrace = 0;
 	return w->fepoch;
 }
@@ -107,8 +115,9 @@ static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 		end = p + t->nodes[v].nports;
 		/*
 		 * A host delivers (the source sends on its links); a tree
-		 * switch sends on its tree links and on the candidates that
-		 * matched, and tests its tree ingress port (a copy back up
+		 * switch sends on its tree links but those that miss the
+		 * group and on the candidates that matched (the marked ports
+		 * flip the tree's answer), and tests its tree ingress port (a copy back up
 		 * the tree, or into it from off the tree); any other switch
 		 * tests every port.
 		 */
@@ -125,7 +134,7 @@ static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 			if (host)
 				fwd = 1;
 			else if (tsw && p != tin)
-				fwd = tr->on_tree[p] | (w->fpmark[p] == ep);
+				fwd = tr->on_tree[p] ^ (w->fpmark[p] == ep);
 			else
 				fwd = tr->on_tree[p] || fwd_decide(w, s, p, addr);
 			if (!fwd)
@@ -160,12 +169,14 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 
 	pk->cand = gr->cand;
 	pk->cand_fp = nfp;
+	pk->cand_fn = nfn_of(s, g);
 	pk->fp_pred = s->g_pred ? s->g_pred[g] : 0.0;
 	pk->tree_links = gr->nlinks;
-	if (!nfp && s->fast) {
+	pk->receivers = gr->size - (gr->size == x->topo->nhosts);
+	if (!nfp && !pk->cand_fn && s->fast) {
 		/* along the tree, which was not even rebuilt */
 		r->tx = r->tx_tree = gr->nlinks;
-		r->delivered = gr->size - (gr->size == x->topo->nhosts);
+		r->delivered = pk->receivers;
 		pk->tree = NULL;
 		pk->trace = NULL;
 		pk->ntrace = 0;
@@ -196,7 +207,7 @@ int exp_state_group(struct exp_worker *w, const struct kb_exp_state *s,
 		exp_group_tree(w->x, g, w->tr);
 		return exp_msbf_group(w, s, g, fn, ctx, acc);
 	}
-	if (s->fast && !nfp_of(s, g)) {
+	if (s->fast && !nfp_of(s, g) && !nfn_of(s, g)) {
 		fwd_run(w, s, w->tr, g, &pk);	/* no tree needed */
 		return fn(w, s, g, 0, &pk, ctx);
 	}

@@ -5,7 +5,9 @@
  * summary.csv (per scheme and M: every metric of struct kb_exp_metrics,
  * with the rates it divides out: leakage tx_off / tx_tree, fp_rate
  * cand_fp / cand, the predictions over cand, bytes per packet and per
- * group, memory per switch), by_size.csv (the same per bucket of group
+ * group, memory per switch and per switch port; lost deliveries and
+ * their share of the receivers, first-order false negatives, probes per
+ * packet), by_size.csv (the same per bucket of group
  * size), switches.csv (per switch and run: off-tree transmissions,
  * candidates, matches), fpr.csv (measured against predicted rates),
  * groups.csv (per group: size, source, class, tree) and params.csv (the
@@ -53,7 +55,8 @@ static const char sum_header[] =
 	"tree_links,cand,cand_fp,fp_rate,fp_pred_rate,fp_pred_fill_rate,"
 	"delivered,dup,leaked_hosts,looped,hdr_bytes_per_packet,"
 	"hdr_bytes_per_group,mem_bytes,mem_bytes_per_switch,"
-	"fp_per_switch_mean,fp_per_switch_max,cpu_seconds";
+	"fp_per_switch_mean,fp_per_switch_max,cpu_seconds,lost,lost_ratio,"
+	"fn_links,bytes_per_port,probes_per_packet";
 
 static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 {
@@ -64,7 +67,8 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 
 	exp_out_sw_stats(x, r, &mean, &max);
 	fprintf(f, "%s,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%.8g,%llu,%llu,%llu,"
-		"%.8g,%.8g,%.8g,%llu,%llu,%llu,%llu,%.4f,%.4f,%llu,%.2f,%.4f,%llu,%.3f\n",
+		"%.8g,%.8g,%.8g,%llu,%llu,%llu,%llu,%.4f,%.4f,%llu,%.2f,%.4f,%llu,%.3f,"
+		"%llu,%.8g,%llu,%.2f,%.4f\n",
 		kb_exp_scheme_name(r->scheme), (unsigned long long)r->bits,
 		ratio(m->k_sum, m->k_ports), (unsigned long long)m->groups,
 		(unsigned long long)m->packets, (unsigned long long)m->refused,
@@ -79,7 +83,12 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 		ratio(m->hdr_bytes, m->packets), ratio(m->hdr_bytes, m->groups),
 		(unsigned long long)m->mem_bytes,
 		ratio(m->mem_bytes, t->nnodes - t->nhosts), mean,
-		(unsigned long long)max, r->seconds);
+		(unsigned long long)max, r->seconds,
+		(unsigned long long)m->lost,
+		ratio(m->lost, m->lost + m->delivered),
+		(unsigned long long)m->fn_links,
+		ratio(m->mem_bytes, exp_out_switch_ports(x)),
+		ratio(m->probes, m->packets));
 }
 
 static const char by_header[] =

@@ -19,6 +19,7 @@
 #define SUM_SCHEME	1
 #define SUM_BITS	2
 #define SUM_LEAK	9
+#define SUM_LOST_RATIO	28
 
 /* by_size.csv columns */
 #define BY_SCHEME	1
@@ -40,7 +41,9 @@ static inline int port_scheme(__u32 s)
 
 /* out_table.c */
 const char *exp_out_scheme_title(__u32 s);
+const char *exp_out_scheme_color(__u32 s);
 void exp_out_describe(const struct kb_exp *x, char *buf, size_t len);
+double exp_out_switch_ports(const struct kb_exp *x);
 void exp_out_sw_stats(const struct kb_exp *x, const struct kb_exp_run *r,
 		      double *mean, __u64 *max);
 

@@ -5,7 +5,9 @@
  * leak_vs_bits.png: the leakage of each scheme against M (log-log; the
  * in-packet schemes as flat lines), leak_vs_size.png: the leakage at the
  * reference M against the group size, hdr_vs_size.png: header bytes per
- * packet and per group against the group size.  Each from a script
+ * packet and per group against the group size, leak_lost_vs_bits.png:
+ * the leakage and, below it, the lost deliveries (false negatives) of
+ * the per-port schemes against M.  Each from a script
  * plot_*.gp written next to the CSV files, run by a gnuplot child
  * (offscreen); schemes that never leak are named in a note instead of
  * being drawn at 0 on a log scale.
@@ -19,11 +21,6 @@
 #include <sys/wait.h>
 
 #include "out_int.h"
-
-static const char *const colors[KB_EXP_NSCHEMES] = {
-	"#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b",
-};
 
 static void gp_head(FILE *f, const struct kb_exp *x, const char *png,
 		    const char *title)
@@ -69,15 +66,14 @@ static void zero_note(FILE *f, const struct kb_exp *x)
 			"set bmargin 6\n", note);
 }
 
-static int plot_leak_bits(struct kb_exp *x, FILE *f)
+/* The leakage against M: every scheme that leaks, one line each. */
+static void leak_bits_body(struct kb_exp *x, FILE *f)
 {
 	const struct kb_exp_params *p = kb_exp_get_params(x);
 	const struct kb_exp_run *r;
 	const char *sep = "plot ";
 	__u32 s;
 
-	gp_head(f, x, "leak_vs_bits.png",
-		"Traffic leakage vs filter bits per switch port");
 	fprintf(f, "set key bottom left\nset logscale x 2\nset logscale y\n"
 		"set format x \"2^{%%L}\"\nset format y \"10^{%%L}\"\n"
 		"set xlabel \"filter bits per switch port (M)\"\n"
@@ -91,11 +87,11 @@ static int plot_leak_bits(struct kb_exp *x, FILE *f)
 		if (port_scheme(s)) {
 			fprintf(f, "%s\"summary.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):($%d > 0 ? $%d : NaN) with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s\"",
 				sep, SUM_SCHEME, kb_exp_scheme_name(s), SUM_BITS,
-				SUM_LEAK, SUM_LEAK, colors[s], exp_out_scheme_title(s));
+				SUM_LEAK, SUM_LEAK, exp_out_scheme_color(s), exp_out_scheme_title(s));
 		} else {
 			r = kb_exp_find_run(x, s, 0);
 			fprintf(f, "%s%.8g with lines lw 2 dt 2 lc rgb \"%s\" title \"%s (in-packet, %s)\"",
-				sep, kb_exp_leak(&r->m), colors[s],
+				sep, kb_exp_leak(&r->m), exp_out_scheme_color(s),
 				exp_out_scheme_title(s),
 				s == KB_EXP_MSBF ? "variable header" :
 						   "256-bit zFilter");
@@ -105,6 +101,59 @@ static int plot_leak_bits(struct kb_exp *x, FILE *f)
 	if (!strcmp(sep, "plot "))
 		fprintf(f, "plot 1/0 notitle");
 	fprintf(f, "\n");
+}
+
+static int plot_leak_bits(struct kb_exp *x, FILE *f)
+{
+	gp_head(f, x, "leak_vs_bits.png",
+		"Traffic leakage vs filter bits per switch port");
+	leak_bits_body(x, f);
+	return 0;
+}
+
+/* Did any run lose a delivery?  (A range of only zeros: gnuplot warns.) */
+static int any_lost(const struct kb_exp *x)
+{
+	__u32 i;
+
+	for (i = 0; i < kb_exp_nruns(x); i++)
+		if (kb_exp_get_run(x, i)->m.lost)
+			return 1;
+	return 0;
+}
+
+/*
+ * Two panels: the leakage against M (as leak_vs_bits.png) above, the
+ * lost deliveries of the per-port schemes (their share of the receivers,
+ * false negatives) below, on a linear scale: 0 for the schemes without
+ * false negatives.
+ */
+static int plot_leak_lost(struct kb_exp *x, FILE *f)
+{
+	const struct kb_exp_params *p = kb_exp_get_params(x);
+	const char *sep = "plot ";
+	__u32 s;
+
+	gp_head(f, x, "leak_lost_vs_bits.png",
+		"Traffic leakage vs filter bits per switch port");
+	fprintf(f, "set terminal pngcairo size 1000,1100 font \"sans,10\" enhanced\n"
+		"set multiplot layout 2,1\n");
+	leak_bits_body(x, f);
+	fprintf(f, "unset label 1\nset bmargin\nunset logscale y\nset format y \"%%g\"\n"
+		"set yrange [0:%s]\nset key top right\n",
+		any_lost(x) ? "*" : "1");
+	fprintf(f, "set title \"Lost deliveries (false negatives) vs filter bits per switch port\"\n"
+		"set ylabel \"lost deliveries / receivers\"\n");
+	for (s = 0; s < KB_EXP_NSCHEMES; s++) {
+		if (!(p->schemes & KB_EXP_S(s)) || !port_scheme(s))
+			continue;
+		fprintf(f, "%s\"summary.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):%d with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s\"",
+			sep, SUM_SCHEME, kb_exp_scheme_name(s), SUM_BITS,
+			SUM_LOST_RATIO, exp_out_scheme_color(s),
+			exp_out_scheme_title(s));
+		sep = ", \\\n     ";
+	}
+	fprintf(f, "\nunset multiplot\n");
 	return 0;
 }
 
@@ -138,13 +187,13 @@ static int plot_by_size(struct kb_exp *x, FILE *f, int hdr)
 				continue;
 			fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):%d with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s, per packet\"",
 				sep, BY_SCHEME, kb_exp_scheme_name(s), BY_MID,
-				BY_HDR_PKT, colors[s], exp_out_scheme_title(s));
+				BY_HDR_PKT, exp_out_scheme_color(s), exp_out_scheme_title(s));
 			sep = ", \\\n     ";
 			if (s == KB_EXP_MSBF)
 				continue;
 			fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" ? $%d : NaN):%d with linespoints lw 2 dt 2 pt 6 lc rgb \"%s\" title \"%s, per group (all its packets)\"",
 				sep, BY_SCHEME, kb_exp_scheme_name(s), BY_MID,
-				BY_HDR_GRP, colors[s], exp_out_scheme_title(s));
+				BY_HDR_GRP, exp_out_scheme_color(s), exp_out_scheme_title(s));
 			continue;
 		}
 		if (!has_leak(x, s))
@@ -152,7 +201,7 @@ static int plot_by_size(struct kb_exp *x, FILE *f, int hdr)
 		fprintf(f, "%s\"by_size.csv\" using (strcol(%d) eq \"%s\" && $%d == %llu ? $%d : NaN):($%d > 0 ? $%d : NaN) with linespoints lw 2 pt 7 lc rgb \"%s\" title \"%s\"",
 			sep, BY_SCHEME, kb_exp_scheme_name(s), BY_BITS,
 			(unsigned long long)(port_scheme(s) ? p->ref_bits : 0),
-			BY_MID, BY_LEAK, BY_LEAK, colors[s], exp_out_scheme_title(s));
+			BY_MID, BY_LEAK, BY_LEAK, exp_out_scheme_color(s), exp_out_scheme_title(s));
 		sep = ", \\\n     ";
 	}
 	if (hdr)
@@ -196,6 +245,7 @@ int kb_exp_plot(struct kb_exp *x, const char *dir)
 {
 	static const char *const scripts[] = {
 		"plot_leak_bits.gp", "plot_leak_size.gp", "plot_hdr_size.gp",
+		"plot_leak_lost.gp",
 	};
 	const struct kb_exp_params *p = kb_exp_get_params(x);
 	char path[4096];
@@ -205,8 +255,8 @@ int kb_exp_plot(struct kb_exp *x, const char *dir)
 
 	if (!x || !dir)
 		return -EINVAL;
-	for (i = 0; i < 3; i++) {
-		if (i == 0 && !(p->schemes & KB_EXP_PORT_FILTERS))
+	for (i = 0; i < 4; i++) {
+		if ((i == 0 || i == 3) && !(p->schemes & KB_EXP_PORT_FILTERS))
 			continue;	/* nothing varies with M */
 		if (i == 2 && !(p->schemes & KB_EXP_IN_PACKET))
 			continue;	/* no headers */
@@ -216,6 +266,8 @@ int kb_exp_plot(struct kb_exp *x, const char *dir)
 			goto fail_errno;
 		if (i == 0)
 			plot_leak_bits(x, f);
+		else if (i == 3)
+			plot_leak_lost(x, f);
 		else
 			plot_by_size(x, f, i == 2);
 		if (fclose(f))

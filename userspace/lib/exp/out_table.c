@@ -12,18 +12,17 @@
 #include <stdio.h>
 
 #include "out_int.h"
+#include "scheme.h"
 
 const char *exp_out_scheme_title(__u32 s)
 {
+	const struct exp_scheme_ops *ops = exp_scheme(s);
+
+	if (ops)
+		return ops->title;
 	switch (s) {
 	case KB_EXP_EXACT:
 		return "exact tables";
-	case KB_EXP_STANDARD:
-		return "standard per-port";
-	case KB_EXP_BLOCKED:
-		return "blocked per-port";
-	case KB_EXP_MCBF:
-		return "MC-BF per-port";
 	case KB_EXP_LIPSIN1:
 		return "LIPSIN d=1";
 	case KB_EXP_LIPSIN8:
@@ -32,6 +31,23 @@ const char *exp_out_scheme_title(__u32 s)
 		return "MSBF";
 	}
 	return "?";
+}
+
+const char *exp_out_scheme_color(__u32 s)
+{
+	const struct exp_scheme_ops *ops = exp_scheme(s);
+
+	if (ops)
+		return ops->color;
+	switch (s) {
+	case KB_EXP_LIPSIN1:
+		return "#d62728";
+	case KB_EXP_LIPSIN8:
+		return "#9467bd";
+	case KB_EXP_MSBF:
+		return "#8c564b";
+	}
+	return "#000000";
 }
 
 /* "fat-tree k=16 (320 switches, 1024 hosts), 10000 groups, ..." */
@@ -72,6 +88,20 @@ void exp_out_describe(const struct kb_exp *x, char *buf, size_t len)
 		 (unsigned long long)p->seed);
 }
 
+/* The ports of the switches (the per-port structures). */
+double exp_out_switch_ports(const struct kb_exp *x)
+{
+	const struct kb_topo *t = kb_exp_topo(x);
+	const __u32 *sw;
+	__u32 i, n;
+	double np = 0;
+
+	sw = kb_exp_switches(x, &n);
+	for (i = 0; i < n; i++)
+		np += t->nodes[sw[i]].nports;
+	return np;
+}
+
 void exp_out_sw_stats(const struct kb_exp *x, const struct kb_exp_run *r,
 		     double *mean, __u64 *max)
 {
@@ -109,10 +139,10 @@ void kb_exp_print(const struct kb_exp *x, FILE *f)
 
 	exp_out_describe(x, desc, sizeof(desc));
 	fprintf(f, "%s\n\n", desc);
-	fprintf(f, "%-9s %9s %5s %8s %10s %11s %10s %10s %9s %7s %8s %11s %6s\n",
+	fprintf(f, "%-9s %9s %5s %8s %10s %11s %10s %10s %9s %7s %8s %11s %6s %6s %9s\n",
 		"SCHEME", "BITS/PORT", "K", "PACKETS", "LEAKAGE", "OFF-TREE TX",
 		"FP RATE", "PREDICTED", "FP/SWITCH", "MAX", "HDR B/PK",
-		"MEM/SWITCH", "LOOPED");
+		"MEM/SWITCH", "LOOPED", "LOST", "PROBES/PK");
 	for (i = 0; i < kb_exp_nruns(x); i++) {
 		r = kb_exp_get_run(x, i);
 		snprintf(bits, sizeof(bits), "%llu", (unsigned long long)r->bits);
@@ -132,17 +162,20 @@ void kb_exp_print(const struct kb_exp *x, FILE *f)
 			snprintf(pred, sizeof(pred), "0");
 		fmt_bytes(mem, sizeof(mem), ratio(r->m.mem_bytes, nsw));
 		exp_out_sw_stats(x, r, &mean, &max);
-		fprintf(f, "%-9s %9s %5s %8llu %10.4g %11llu %10.3e %10s %9.1f %7llu %8.1f %11s %6llu\n",
+		fprintf(f, "%-9s %9s %5s %8llu %10.4g %11llu %10.3e %10s %9.1f %7llu %8.1f %11s %6llu %6llu %9.1f\n",
 			kb_exp_scheme_name(r->scheme), bits, kk,
 			(unsigned long long)r->m.packets, kb_exp_leak(&r->m),
 			(unsigned long long)r->m.tx_off,
 			ratio(r->m.cand_fp, r->m.cand), pred, mean,
 			(unsigned long long)max,
 			ratio(r->m.hdr_bytes, r->m.packets), mem,
-			(unsigned long long)r->m.looped);
+			(unsigned long long)r->m.looped,
+			(unsigned long long)r->m.lost,
+			ratio(r->m.probes, r->m.packets));
 	}
 	fprintf(f, "\nLEAKAGE: off-tree / tree-link transmissions; FP RATE: matching candidate links / candidates\n"
 		"(ports of tree switches off the tree), PREDICTED by the formulas; FP/SWITCH: off-tree\n"
-		"transmissions a switch decided, mean and MAX over switches.  %.1f s.\n",
+		"transmissions a switch decided, mean and MAX over switches; LOST: receivers missed\n"
+		"(false negatives); PROBES/PK: memory locations the port tests of a packet read.  %.1f s.\n",
 		kb_exp_seconds(x));
 }

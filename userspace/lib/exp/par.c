@@ -59,7 +59,8 @@ void exp_worker_free(struct exp_worker *w)
 	free(w->dmark);
 	free(w->dval);
 	free(w->zf_pred);
-	free(w->pairs);
+	free(w->fp.v);
+	free(w->fn.v);
 	free(w->g_pred);
 	free(w->keys);
 	free(w->bitmap);

@@ -5,8 +5,8 @@
  * Every refusal is one line "WHAT: WHY" naming the parameter and the
  * allowed range, so that kbloomctl can print it as it is.  The ranges:
  * those of libkbloom_exp.h (KB_EXP_*_MAX), of the topologies
- * (libkbloom_net.h) and of the filters (M a multiple of 512 for the
- * blocked layouts, of 64 for standard alone).
+ * (libkbloom_net.h) and of the filters (M a multiple of each per-port
+ * scheme's step: 512 for the blocked layouts, 64 for standard).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,13 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libkbloom_exp.h"
+#include "scheme.h"
 
+/* The schemes without ops; the per-port ones are named by their ops. */
 static const char *const scheme_names[KB_EXP_NSCHEMES] = {
 	[KB_EXP_EXACT] = "exact",
-	[KB_EXP_STANDARD] = "standard",
-	[KB_EXP_BLOCKED] = "blocked",
-	[KB_EXP_MCBF] = "mcbf",
 	[KB_EXP_LIPSIN1] = "lipsin1",
 	[KB_EXP_LIPSIN8] = "lipsin8",
 	[KB_EXP_MSBF] = "msbf",
@@ -28,15 +26,20 @@ static const char *const scheme_names[KB_EXP_NSCHEMES] = {
 
 const char *kb_exp_scheme_name(__u32 scheme)
 {
-	return scheme < KB_EXP_NSCHEMES ? scheme_names[scheme] : "?";
+	const struct exp_scheme_ops *ops = exp_scheme(scheme);
+
+	if (ops)
+		return ops->name;
+	return scheme < KB_EXP_NSCHEMES && scheme_names[scheme] ?
+	       scheme_names[scheme] : "?";
 }
 
 int kb_exp_scheme_parse(const char *name)
 {
-	int i;
+	__u32 i;
 
 	for (i = 0; i < KB_EXP_NSCHEMES; i++)
-		if (name && !strcmp(name, scheme_names[i]))
+		if (name && !strcmp(name, kb_exp_scheme_name(i)))
 			return i;
 	return -EINVAL;
 }
@@ -62,7 +65,7 @@ void kb_exp_params_init(struct kb_exp_params *p)
 	p->lipsin_k = KB_IPBF_K_DEFAULT;
 	p->fill_limit = KB_IPBF_FILL_DEFAULT;
 	p->msbf_start_fp = 1.0;
-	p->schemes = KB_EXP_ALL;
+	p->schemes = KB_EXP_CLASSIC;
 	p->seed = 1;
 }
 
@@ -177,12 +180,16 @@ static int check_bits(const struct kb_exp_params *p, char *why, size_t len)
 
 	if (!(p->schemes & KB_EXP_PORT_FILTERS))
 		return 0;
+	for (i = 0; i < KB_EXP_NSCHEMES; i++)
+		if ((p->schemes & KB_EXP_PORT_FILTERS & KB_EXP_S(i)) &&
+		    !exp_scheme(i))	/* an enum value without its line */
+			return why_set(why, len,
+				       "schemes: scheme %u has no ops (scheme_list.h)",
+				       i);
 	if (p->nbits < 1 || p->nbits > KB_EXP_BITS_MAX)
 		return why_set(why, len, "bits: %u sizes given (1..%d)",
 			       p->nbits, KB_EXP_BITS_MAX);
-	step = (p->schemes & KB_EXP_S(KB_EXP_BLOCKED)) ||
-	       ((p->schemes & KB_EXP_S(KB_EXP_MCBF)) &&
-		p->mcbf_type == KBLOOM_TYPE_BLOCKED) ? KBLOOM_BLOCK_BITS : 64;
+	step = exp_scheme_step(p, p->schemes);
 	for (i = 0; i < p->nbits; i++) {
 		m = p->bits[i];
 		if (!m)

@@ -23,13 +23,12 @@
 
 #define EXP_PORT_K_MAX		16U
 
+/* A port's predicted rate for a class-@cls candidate (per port or class). */
 double exp_port_pred(const struct kb_exp_state *s, __u32 p, __u32 cls)
 {
 	if (!s->pred)
 		return 0.0;
-	if (s->scheme == KB_EXP_MCBF)
-		return s->pred[(size_t)p * s->x->nclass + cls];
-	return s->pred[p];
+	return s->pred[(size_t)p * s->npred + (s->npred > 1 ? cls : 0)];
 }
 
 double exp_ln_q32(__s64 v)
@@ -87,16 +86,14 @@ static double ipow(double b, __u32 e)
  * the key's block holds Poisson(B n / m) other keys of k-bar = K / n
  * probes each, as in the blocked formula of uapi/kbloom_plan.h.
  */
-void exp_mcbf_pred(const struct kb_exp *x, struct kb_exp_state *s,
-		      __u32 p)
+void exp_mcbf_pred(const struct kb_exp *x, __u64 bits, __u32 p,
+		   const struct kb_mcbf_classes *cls, double *out)
 {
 	const __u32 *pres = x->present + (size_t)p * x->nclass;
-	const struct kb_mcbf_classes *cls = &s->cls[p];
-	double K = 0.0, n = 0.0, lam, kbar, pi, base, l1, w, *out;
+	double K = 0.0, n = 0.0, lam, kbar, pi, base, l1, w;
 	double sum[KB_MCBF_CLASSES] = { 0 };
 	__u32 c, i, lo, hi;
 
-	out = s->pred + (size_t)p * x->nclass;
 	for (c = 0; c < x->nclass; c++) {
 		K += (double)pres[c] * cls->k[c];
 		n += pres[c];
@@ -107,12 +104,12 @@ void exp_mcbf_pred(const struct kb_exp *x, struct kb_exp_state *s,
 		return;
 	}
 	if (x->p.mcbf_type == KBLOOM_TYPE_STANDARD) {
-		base = -expm1(-K / (double)s->bits);
+		base = -expm1(-K / (double)bits);
 		for (c = 0; c < x->nclass; c++)
 			out[c] = ipow(base, cls->k[c]);
 		return;
 	}
-	lam = KBLOOM_BLOCK_BITS * n / (double)s->bits;
+	lam = KBLOOM_BLOCK_BITS * n / (double)bits;
 	kbar = K / n;
 	l1 = kbar * log1p(-1.0 / KBLOOM_BLOCK_BITS);
 	/* the Poisson terms within 12 sigma + 20 of the mean, in log space */

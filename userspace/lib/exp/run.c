@@ -44,6 +44,9 @@ static void metrics_add(struct kb_exp_metrics *m, const struct kb_exp_pkt *pk,
 	m->leaked_hosts += pk->res.leaked_hosts;
 	m->looped += pk->res.truncated;
 	m->hdr_bytes += pk->hdr_len;
+	m->fn_links += pk->cand_fn;
+	if (pk->receivers > pk->res.delivered)
+		m->lost += pk->receivers - pk->res.delivered;
 }
 
 static void metrics_sum(struct kb_exp_metrics *d, const struct kb_exp_metrics *s)
@@ -63,6 +66,8 @@ static void metrics_sum(struct kb_exp_metrics *d, const struct kb_exp_metrics *s
 	d->leaked_hosts += s->leaked_hosts;
 	d->looped += s->looped;
 	d->hdr_bytes += s->hdr_bytes;
+	d->fn_links += s->fn_links;
+	d->lost += s->lost;
 }
 
 static int acc_pkt(struct exp_worker *w, const struct kb_exp_state *s,
@@ -161,6 +166,7 @@ static int run_one(struct kb_exp *x, struct kb_exp_run *r)
 		r->seconds = 0;
 	r->seconds += exp_cpu_s() - c0;
 	r->m.mem_bytes = s->mem;
+	r->m.probes = s->probes;
 	if (s->fp_off && x->sw_cand) {
 		/* per switch: its candidates, and those that matched */
 		for (j = 0; j < x->nsw; j++)
@@ -172,7 +178,7 @@ static int run_one(struct kb_exp *x, struct kb_exp_run *r)
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
 			continue;
 		r->m.k_sum += s->port_k[p];
-		r->m.k_ports += r->scheme == KB_EXP_MCBF ? x->nclass : 1;
+		r->m.k_ports += s->port_kn[p];
 	}
 	kb_exp_state_free(s);
 	return 0;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp_int.h"
+#include "scheme.h"
 
 int kb_exp_state_new(struct kb_exp *x, __u32 scheme, __u64 bits,
 		     struct kb_exp_state **sp)
@@ -31,11 +31,8 @@ int kb_exp_state_new(struct kb_exp *x, __u32 scheme, __u64 bits,
 		return kb_exp_set_error(x, -EINVAL,
 				"%s: the experiment has no per-port scheme (no port lists)",
 				kb_exp_scheme_name(scheme));
-	if ((KB_EXP_S(scheme) & KB_EXP_PORT_FILTERS) &&
-	    (!bits || bits % (scheme == KB_EXP_STANDARD ||
-			      (scheme == KB_EXP_MCBF &&
-			       x->p.mcbf_type == KBLOOM_TYPE_STANDARD) ?
-			      64 : KBLOOM_BLOCK_BITS)))
+	if (exp_scheme(scheme) &&
+	    (!bits || bits % exp_scheme_step(&x->p, KB_EXP_S(scheme))))
 		return kb_exp_set_error(x, -ERANGE, "%s: bits %llu: not a valid size",
 				kb_exp_scheme_name(scheme),
 				(unsigned long long)bits);
@@ -138,7 +135,6 @@ int kb_exp_state_port(const struct kb_exp_state *s, __u32 port,
 		      struct kb_exp_port_filter *f)
 {
 	const struct kb_exp *x;
-	struct kbloom_stats st;
 
 	if (!s || !f)
 		return -EINVAL;
@@ -147,24 +143,9 @@ int kb_exp_state_port(const struct kb_exp_state *s, __u32 port,
 		return -EINVAL;
 	memset(f, 0, sizeof(*f));
 	f->ngroups = x->port_n ? x->port_n[port] : 0;
-	if (s->pf && s->pf[port]) {
-		kbloom_stats(s->pf[port], &st);
-		f->type = st.type;
-		f->m = st.m;
-		f->k = st.k;
-		f->hash_id = st.hash_id;
-		f->seed = st.seed;
-		f->words = kbloom_words(s->pf[port], &f->nwords);
-		return 0;
-	}
-	if (s->mf && s->mf[port]) {
-		f->type = x->p.mcbf_type;
-		f->m = s->bits;
-		f->hash_id = KBLOOM_HASH_FAST;
-		f->seed = exp_port_seed(x, port);
-		f->words = kb_mcbf_words(s->mf[port], &f->nwords);
-		f->classes = s->cls[port];
-		return 0;
-	}
-	return -ENOENT;
+	if (!s->obj || !s->obj[port])
+		return -ENOENT;
+	if (!s->ops->export)
+		return -EOPNOTSUPP;
+	return s->ops->export(s, port, s->obj[port], f);
 }
