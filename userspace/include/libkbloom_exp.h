@@ -90,6 +90,7 @@ enum kb_exp_scheme {
 	KB_EXP_VICBF,
 	KB_EXP_DLEFT,
 	KB_EXP_PARTITIONED,
+	KB_EXP_SHIFTING,
 	KB_EXP_NSCHEMES
 };
 
