@@ -8,47 +8,42 @@
 #include <stdlib.h>
 
 #include "shifting_int.h"
-#include "../image_v3.h"
+#include "survey_image_int.h"
 
-#define KBS_HDR_LEN	(KBLOOM_IMAGE_HDR_LEN + KBLOOM_IMAGE_GEOM_LEN)
+static void shbf_desc(const struct kbloom_shbf *f, struct kb_sv_img *d)
+{
+	*d = (struct kb_sv_img){ .s = &f->s, .hash_id = f->hash_id,
+				 .seed = f->seed, .capacity = f->capacity,
+				 .fpr_pico = f->fpr_pico, .name = f->name,
+				 .words = f->words, .nwords = f->nwords };
+	d->inserted = __atomic_load_n(&f->inserted, __ATOMIC_RELAXED);
+}
 
 size_t kbloom_shbf_image_size(const struct kbloom_shbf *f)
 {
-	return f ? KBS_HDR_LEN + f->nwords * 8 : 0;
+	return f ? KB_SV_HDR_LEN + f->nwords * 8 : 0;
 }
 
 int kbloom_shbf_save(const struct kbloom_shbf *f, void *buf, size_t buf_len,
 		     size_t *image_len)
 {
-	struct kbloom_image_head hd;
-	int ret;
+	struct kb_sv_img d;
 
 	if (!f)
 		return -EINVAL;
-	ret = kb_image_v3_room(kbloom_shbf_image_size(f), buf, buf_len,
-			       image_len);
-	if (ret)
-		return ret;
-	kb_image_head_init(&hd, &f->s, f->hash_id, f->seed);
-	kb_image_v3_meta_out(&hd, f->capacity, f->fpr_pico,
-			     kbloom_shbf_inserted(f), f->name);
-	kb_image_v3_emit(&hd, f->words, f->nwords, buf);
-	return 0;
+	shbf_desc(f, &d);
+	return kb_sv_save(&d, buf, buf_len, image_len);
 }
 
 int kbloom_shbf_save_alloc(const struct kbloom_shbf *f, void **buf,
 			   size_t *len)
 {
-	size_t n;
-	int ret;
+	struct kb_sv_img d;
 
 	if (!f || !buf)
 		return -EINVAL;
-	n = kbloom_shbf_image_size(f);
-	ret = kb_image_v3_alloc(n, buf, len);
-	if (!ret)
-		kbloom_shbf_save(f, *buf, n, NULL);
-	return ret;
+	shbf_desc(f, &d);
+	return kb_sv_save_alloc(&d, buf, len);
 }
 
 int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp)
@@ -60,11 +55,9 @@ int kbloom_shbf_load(const void *buf, size_t len, struct kbloom_shbf **fp)
 
 	if (!buf || !fp)
 		return -EINVAL;
-	ret = kb_image_verify_v3(buf, len, KBLOOM_TYPE_SHIFTING, &hd);
-	if (ret)
-		return ret;
-	kb_image_shape(&hd.h, &hd.g, &s);
-	ret = kb_shbf_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
+	ret = kb_sv_load_head(buf, len, KBLOOM_TYPE_SHIFTING, &hd, &s);
+	if (!ret)
+		ret = kb_shbf_new(&s, hd.h.hash_id, kb_le64(hd.h.seed), &f);
 	if (ret)
 		return ret;
 	kb_image_v3_words_in(buf, f->words, f->nwords);
