@@ -11,14 +11,11 @@
 #include "libkbloom_survey.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
-#include "../create_v3.h"
+#include "survey_bits_int.h"
 
 struct kbloom_abf {
-	__u64 *words;
-	__u64 m;
+	struct kb_sv_bits b;
 	__u32 k;
-	__u32 hash_id;
-	__u64 seed;
 	__u64 ones;
 	__u64 saturations;
 };
@@ -27,28 +24,19 @@ int kbloom_abf_create(__u64 m, __u32 k, const struct kbloom_opts *opts,
 		      struct kbloom_abf **fp)
 {
 	struct kbloom_abf *f;
-	__u32 hash_id;
-	__u64 seed;
 	int ret;
 
-	if (!fp || m < KBLOOM_M_MIN || m > KBLOOM_M_MAX || (m & 63) ||
-	    k < KBLOOM_K_MIN || k > KBLOOM_K_MAX)
+	if (!fp || k < KBLOOM_K_MIN || k > KBLOOM_K_MAX)
 		return -EINVAL;
-	ret = kb_opts_v3(opts, &hash_id, &seed);
-	if (ret)
-		return ret;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	f->words = kb_v3_words_alloc(m / 64);
-	if (!f->words) {
+	ret = kb_sv_bits_init(&f->b, m, opts);
+	if (ret) {
 		free(f);
-		return -ENOMEM;
+		return ret;
 	}
-	f->m = m;
 	f->k = k;
-	f->hash_id = hash_id;
-	f->seed = seed;
 	*fp = f;
 	return 0;
 }
@@ -57,13 +45,13 @@ void kbloom_abf_destroy(struct kbloom_abf *f)
 {
 	if (!f)
 		return;
-	free(f->words);
+	free(f->b.words);
 	free(f);
 }
 
 static int abf_get(const struct kbloom_abf *f, __u32 pos)
 {
-	__u64 w = __atomic_load_n(&f->words[pos / 64], __ATOMIC_RELAXED);
+	__u64 w = __atomic_load_n(&f->b.words[pos / 64], __ATOMIC_RELAXED);
 
 	return !!(w & (1ULL << (pos % 64)));
 }
@@ -72,7 +60,7 @@ static void abf_set(struct kbloom_abf *f, __u32 pos)
 {
 	__u64 bit = 1ULL << (pos % 64), old;
 
-	old = __atomic_fetch_or(&f->words[pos / 64], bit, __ATOMIC_RELAXED);
+	old = __atomic_fetch_or(&f->b.words[pos / 64], bit, __ATOMIC_RELAXED);
 	if (!(old & bit))
 		__atomic_fetch_add(&f->ones, 1, __ATOMIC_RELAXED);
 }
@@ -92,7 +80,7 @@ static int abf_base(struct kbloom_abf *f, __u64 h)
 
 	kb_probe_init(&p, h);
 	for (i = 0; i < f->k; i++) {
-		pos = kb_probe_next(&p, f->m);
+		pos = kb_probe_next(&p, f->b.m);
 		if (!abf_get(f, pos)) {
 			all = 0;
 			abf_set(f, pos);
@@ -109,14 +97,14 @@ int kbloom_abf_add(struct kbloom_abf *f, const void *key, __u32 len)
 
 	if (!abf_key_ok(f, key, len))
 		return -EINVAL;
-	h = kb_hash(f->hash_id, f->seed, key, len);
+	h = kb_hash(f->b.hash_id, f->b.seed, key, len);
 	if (!abf_base(f, h))
 		return 0;	/* the first add: the base bits alone */
 	kb_probe_init(&p, h);
 	for (i = 0; i < f->k; i++)
-		kb_probe_next(&p, f->m);
+		kb_probe_next(&p, f->b.m);
 	for (i = 0; i < KBLOOM_ABF_CHAIN_MAX; i++) {
-		pos = kb_probe_next(&p, f->m);
+		pos = kb_probe_next(&p, f->b.m);
 		if (!abf_get(f, pos)) {
 			abf_set(f, pos);
 			return 0;
@@ -134,12 +122,12 @@ __u64 kbloom_abf_count(const struct kbloom_abf *f, const void *key,
 
 	if (!abf_key_ok(f, key, len))
 		return 0;
-	kb_probe_init(&p, kb_hash(f->hash_id, f->seed, key, len));
+	kb_probe_init(&p, kb_hash(f->b.hash_id, f->b.seed, key, len));
 	for (i = 0; i < f->k; i++)
-		if (!abf_get(f, kb_probe_next(&p, f->m)))
+		if (!abf_get(f, kb_probe_next(&p, f->b.m)))
 			return 0;
 	for (i = 0; i < KBLOOM_ABF_CHAIN_MAX; i++)
-		if (!abf_get(f, kb_probe_next(&p, f->m)))
+		if (!abf_get(f, kb_probe_next(&p, f->b.m)))
 			break;
 	return 1 + (__u64)i;
 }

@@ -12,39 +12,28 @@
 #include "libkbloom_survey.h"
 #include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_layout.h"
-#include "../create_v3.h"
+#include "survey_bits_int.h"
 
 struct kbloom_wbf {
-	__u64 *words;
-	__u64 m;
-	__u32 hash_id;
-	__u64 seed;
+	struct kb_sv_bits b;
 };
 
 int kbloom_wbf_create(__u64 m, const struct kbloom_opts *opts,
 		      struct kbloom_wbf **fp)
 {
 	struct kbloom_wbf *f;
-	__u32 hash_id;
-	__u64 seed;
 	int ret;
 
-	if (!fp || m < KBLOOM_M_MIN || m > KBLOOM_M_MAX || (m & 63))
+	if (!fp)
 		return -EINVAL;
-	ret = kb_opts_v3(opts, &hash_id, &seed);
-	if (ret)
-		return ret;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	f->words = kb_v3_words_alloc(m / 64);
-	if (!f->words) {
+	ret = kb_sv_bits_init(&f->b, m, opts);
+	if (ret) {
 		free(f);
-		return -ENOMEM;
+		return ret;
 	}
-	f->m = m;
-	f->hash_id = hash_id;
-	f->seed = seed;
 	*fp = f;
 	return 0;
 }
@@ -53,7 +42,7 @@ void kbloom_wbf_destroy(struct kbloom_wbf *f)
 {
 	if (!f)
 		return;
-	free(f->words);
+	free(f->b.words);
 	free(f);
 }
 
@@ -72,10 +61,10 @@ int kbloom_wbf_add(struct kbloom_wbf *f, const void *key, __u32 len,
 
 	if (!wbf_args(f, key, len, k))
 		return -EINVAL;
-	kb_probe_init(&p, kb_hash(f->hash_id, f->seed, key, len));
+	kb_probe_init(&p, kb_hash(f->b.hash_id, f->b.seed, key, len));
 	for (i = 0; i < k; i++) {
-		pos = kb_probe_next(&p, f->m);
-		__atomic_fetch_or(&f->words[pos / 64], 1ULL << (pos % 64),
+		pos = kb_probe_next(&p, f->b.m);
+		__atomic_fetch_or(&f->b.words[pos / 64], 1ULL << (pos % 64),
 				  __ATOMIC_RELAXED);
 	}
 	return 0;
@@ -90,10 +79,10 @@ int kbloom_wbf_test(const struct kbloom_wbf *f, const void *key, __u32 len,
 
 	if (!wbf_args(f, key, len, k))
 		return -EINVAL;
-	kb_probe_init(&p, kb_hash(f->hash_id, f->seed, key, len));
+	kb_probe_init(&p, kb_hash(f->b.hash_id, f->b.seed, key, len));
 	for (i = 0; i < k; i++) {
-		pos = kb_probe_next(&p, f->m);
-		w = __atomic_load_n(&f->words[pos / 64], __ATOMIC_RELAXED);
+		pos = kb_probe_next(&p, f->b.m);
+		w = __atomic_load_n(&f->b.words[pos / 64], __ATOMIC_RELAXED);
 		if (!(w & (1ULL << (pos % 64))))
 			return 0;
 	}
