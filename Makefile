@@ -357,7 +357,7 @@ $(B)/bench/kfunc: tests/bench/kfunc.c $(B)/tests/kmod/kfunc_bench.skel.h
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := image_fuzz vicbf_fuzz variant_fuzz persistent_fuzz ipbf_fuzz splitblock_fuzz \
-	survey_count_fuzz iblt_fuzz
+	survey_count_fuzz iblt_fuzz survey_c_fuzz
 fuzz: deps
 	$(Q)$(MAKE) $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -397,6 +397,19 @@ $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
 		-o $@ $< $(FUZZ_VAR_SRCS) -lm -lpthread
+
+# the shifting, distance-sensitive and matrix loaders: the core and theirs
+FUZZ_SVC_SRCS := $(wildcard userspace/lib/core/*.c) \
+	$(addprefix userspace/lib/survey/,shifting.c shifting_image.c \
+		distance_sensitive.c distance_sensitive_image.c \
+		matrix.c matrix_image.c matrix_similar.c)
+$(B)/fuzz/survey_c_fuzz: tests/fuzz/survey_c_fuzz.c tests/fuzz/fuzz_seed.h \
+		tests/fuzz/fuzz_crc.h $(FUZZ_SVC_SRCS) \
+		$(wildcard uapi/*.h userspace/lib/survey/*.h)
+	$(say) FUZZ $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
+		-o $@ $< $(FUZZ_SVC_SRCS) -lm -lpthread
 
 # the persistent archive loader: the core and the persistent family
 FUZZ_PERS_SRCS := $(wildcard userspace/lib/core/*.c userspace/lib/persistent/*.c)

@@ -401,7 +401,9 @@ static inline int kb_image_geom_check(const struct kbloom_image_hdr *h,
 	     h->type == KBLOOM_TYPE_DELETABLE ||
 	     h->type == KBLOOM_TYPE_RETOUCHED ||
 	     h->type == KBLOOM_TYPE_GENERALIZED ||
-	     h->type == KBLOOM_TYPE_IBLT) && h->saturations)
+	     h->type == KBLOOM_TYPE_IBLT ||
+	     h->type == KBLOOM_TYPE_SHIFTING ||
+	     h->type == KBLOOM_TYPE_DISTANCE_SENSITIVE) && h->saturations)
 		return -EBADMSG;
 	if (h->type != KBLOOM_TYPE_CUCKOO && h->type != KBLOOM_TYPE_DLEFT &&
 	    (g->kicks || g->overflows))

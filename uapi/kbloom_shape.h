@@ -23,6 +23,8 @@
 #include "kbloom_base.h"
 #include "kbloom_layout.h"
 #include "kbloom_plan.h"
+#include "kbloom_var_shifting.h"
+#include "kbloom_var_distance_sensitive.h"
 
 /* Count-Min update rules (struct kb_shape .update) */
 #define KB_CM_ALL		1U	/* minimum selection: every row */
@@ -120,6 +122,8 @@ static inline __u32 kb_shape_cell_bits(const struct kb_shape *s)
 	case KBLOOM_TYPE_ONE_HASHING:
 	case KBLOOM_TYPE_ULTRA_FAST:
 	case KBLOOM_TYPE_SPLIT_BLOCK:
+	case KBLOOM_TYPE_SHIFTING:
+	case KBLOOM_TYPE_DISTANCE_SENSITIVE:
 		return 1;
 	case KBLOOM_TYPE_SCALABLE:
 	case KBLOOM_TYPE_DYNAMIC:
@@ -405,6 +409,24 @@ static inline int kb_iblt_shape_ok(const struct kb_shape *s)
 	return s->m == s->buckets * s->tables && s->m <= KB_IBLT_CELLS_MAX;
 }
 
+/* Shifting (kbloom_var_shifting.h): @update the mode, @tables cmax. */
+static inline int kb_shbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->slots || s->vi_l ||
+	    s->buckets)
+		return 0;
+	return kb_shbf_geom_ok(s->k, s->m, s->update, s->tables);
+}
+
+/* Distance-sensitive (kbloom_var_distance_sensitive.h). */
+static inline int kb_dsbf_shape_ok(const struct kb_shape *s)
+{
+	if (s->counter_bits || s->fp_bits || s->vi_l)
+		return 0;
+	return kb_dsbf_geom_ok(s->k, s->buckets, s->m, s->tables, s->slots,
+			       s->update);
+}
+
 /*
  * kb_shape_check() - validate the shape of a variant of this header.
  * Return: 0; -EOPNOTSUPP for a type this header does not define (the
@@ -460,6 +482,12 @@ static inline int kb_shape_check(const struct kb_shape *s)
 		break;
 	case KBLOOM_TYPE_IBLT:
 		ok = kb_iblt_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_SHIFTING:
+		ok = kb_shbf_shape_ok(s);
+		break;
+	case KBLOOM_TYPE_DISTANCE_SENSITIVE:
+		ok = kb_dsbf_shape_ok(s);
 		break;
 	default:
 		return -EOPNOTSUPP;

@@ -319,7 +319,7 @@ TEST(shape_derive_and_words)
 
 TEST(shape_bad_fields)
 {
-	struct kb_shape s = { .type = KBLOOM_TYPE_SHIFTING };
+	struct kb_shape s = { .type = KBLOOM_TYPE_ADAPTIVE };
 
 	BAD_SHAPE(cuckoo_shape, fp_bits, 3);
 	BAD_SHAPE(cuckoo_shape, fp_bits, 33);
@@ -485,7 +485,7 @@ static int v3_broken(struct v3img *im, int what)
 	case 6: g->fp_bits = 2; break;
 	case 7: g->slots = 5; break;
 	case 8: h->type = KBLOOM_TYPE_STANDARD; break;
-	case 9: h->type = KBLOOM_TYPE_SHIFTING; break;
+	case 9: h->type = KBLOOM_TYPE_ADAPTIVE; break;
 	case 10: h->type = KBLOOM_TYPE_LAST + 1; break;
 	case 11: h->saturations = kb_le64(1); break;
 	case 12: g->overflows = kb_le64(1); break;	/* a statistic */

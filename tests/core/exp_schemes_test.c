@@ -308,4 +308,32 @@ TEST(scheme_acbf_fpcbf_rbf)
 	kb_exp_free(x);
 }
 
+TEST(scheme_shifting)
+{
+	const struct kb_exp_run *r;
+	struct kb_exp_params p;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
+	double meas, pred;
+
+	params(&p, 0, 2);
+	p.ft_k = 8;
+	p.groups = 1500;
+	p.size_max = 64;
+	p.nbits = 1;
+	p.bits[0] = 2048;
+	p.schemes |= KB_EXP_S(KB_EXP_SHIFTING);
+	ASSERT_EQ(0, model(&p, &x, why, sizeof(why))) TH_LOG("%s", why);
+	r = kb_exp_find_run(x, KB_EXP_SHIFTING, 2048);
+	ASSERT_NE(NULL, r);
+	meas = (double)r->m.cand_fp / r->m.cand;
+	pred = r->m.fp_pred / r->m.cand;
+	TH_LOG("shifting (membership, one block per test) %llu candidates: measured %.4e predicted %.4e (%+.1f%%)",
+	       (unsigned long long)r->m.cand, meas, pred,
+	       100 * (meas - pred) / pred);
+	ASSERT_LT(2000, r->m.cand_fp);
+	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	kb_exp_free(x);
+}
+
 TEST_HARNESS_MAIN

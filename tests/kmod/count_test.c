@@ -181,7 +181,7 @@ static __u64 v3_image(__u8 *buf)
 	hd->g.update = s.update;
 	hd->g.tables = s.tables;
 	hd->g.buckets = kb_le64(s.buckets);
-	hd->h.type = KBLOOM_TYPE_SHIFTING;
+	hd->h.type = KBLOOM_TYPE_ADAPTIVE;
 	hd->h.crc = kb_le32(kb_image_crc_head(hd, buf + hl, plen));
 	return hl + plen;
 }

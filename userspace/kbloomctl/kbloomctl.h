@@ -37,6 +37,7 @@
  *   xdp_count.c   what those two share: open by kind, attach devices
  *   persistent.c  persistent append test stat (archives of epochs, files)
  *   persistent_plan.c  persistent plan (the epoch filters' size)
+ *   similar.c     similar A B (the intersection of two filters' sets)
  *
  * Calls go one way: main.c calls the command files, xdp.c and
  * xdp_attach.c call the kinds' files (gate.c, ipbf/, mcbf/,
@@ -178,6 +179,7 @@ extern const struct ctl_cmd window_cmds[];
 extern const struct ctl_cmd rename_cmds[];
 extern const struct ctl_cmd iblt_cmds[];
 extern const struct ctl_cmd loss_cmds[];
+extern const struct ctl_cmd similar_cmds[];	/* similar.c */
 
 /* mcast_sync.c: the handler of mcast sync (mcast.c's table) */
 int mcast_cmd_sync(struct ctl *c, int argc, char **argv);

@@ -59,6 +59,7 @@ static const struct ctl_cmd *const cmd_tables[] = {
 	dedupe_cmds,
 	window_cmds,
 	iblt_cmds, loss_cmds,
+	similar_cmds,
 	main_cmds,
 	NULL
 };
