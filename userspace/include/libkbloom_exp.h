@@ -108,6 +108,7 @@ enum kb_exp_scheme {
 	KB_EXP_FPCBF,
 	KB_EXP_RBF,
 	KB_EXP_SHIFTING,
+	KB_EXP_WEIGHTED,
 	KB_EXP_NSCHEMES
 };
 
