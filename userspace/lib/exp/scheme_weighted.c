@@ -114,47 +114,70 @@ static __u32 wt_group(const __u8 *key)
 	return (__u32)(key[1] & 0xF) << 16 | (__u32)key[2] << 8 | key[3];
 }
 
-/* A port's spread of the plan's k around their mean: 0 (uniform) .. 2. */
+/* A port's spread of the plan's k around their mean (0: uniform k). */
 static const double wt_spread[] = { -2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4 };
 
-/* Group @g's k on a port (spread @a, shift @d), in 1..WT_K_MAX. */
-static __u32 wt_k(const struct wt_plan *pl, __u32 g, __u32 a, int d)
+/* A port's groups by the plan's k: present and candidates. */
+struct wt_hist {
+	__u64 pres[WT_K_MAX + 1];
+	__u64 cand[WT_K_MAX + 1];
+};
+
+/* The k of plan value @kg on a port (spread @a, shift @d), 1..WT_K_MAX. */
+static __u32 wt_kv(const struct wt_plan *pl, __u32 kg, __u32 a, int d)
 {
-	double k = round(pl->kbar + wt_spread[a] * (pl->k[g] - pl->kbar)) + d;
+	double k = round(pl->kbar + wt_spread[a] * (kg - pl->kbar)) + d;
 
 	return k < 1 ? 1 : k > WT_K_MAX ? WT_K_MAX : (__u32)k;
 }
 
-/*
- * The port's expected matches at shift @d: the sum over its candidates of
- * f^k, f the fill of its present groups' probes (*@kp); *@probes its
- * tests' probes.
- */
-static double wt_expected(const struct exp_port_ctx *c,
-			  const struct wt_plan *pl, __u32 a, int d, __u64 *kp,
-			  double *probes)
+static __u32 wt_k(const struct wt_plan *pl, const __u8 *key, __u32 a, int d)
+{
+	return wt_kv(pl, pl->k[wt_group(key)], a, d);
+}
+
+static void wt_count(const struct exp_port_ctx *c, const struct wt_plan *pl,
+		     struct wt_hist *h)
 {
 	const struct kb_exp *x = c->x;
-	__u64 off = x->cand_off[c->port], n = x->cand_off[c->port + 1] - off;
+	__u64 i, off = x->cand_off[c->port], n = x->cand_off[c->port + 1];
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < c->n; i++)
+		h->pres[pl->k[wt_group(c->keys + 4 * i)]]++;
+	for (i = off; i < n; i++)
+		h->cand[pl->k[x->cand_g[i]]]++;
+}
+
+/*
+ * The port's expected matches at spread @a, shift @d: the sum over its
+ * candidates of f^k, f the fill of its present groups' probes (*@kp);
+ * *@probes its tests' probes.
+ */
+static double wt_expected(const struct exp_port_ctx *c,
+			  const struct wt_plan *pl, const struct wt_hist *h,
+			  __u32 a, int d, __u64 *kp, double *probes)
+{
 	double f, s = 0;
-	__u64 i;
-	__u32 k;
+	__u32 j, k;
 
 	*kp = 0;
-	for (i = 0; i < c->n; i++)
-		*kp += wt_k(pl, wt_group(c->keys + 4 * i), a, d);
-	f = -expm1(-(double)*kp / (double)c->bits);
-	*probes = (double)*kp;
-	for (i = 0; i < n; i++) {
-		k = wt_k(pl, x->cand_g[off + i], a, d);
-		s += pow(f, k);
-		*probes += k;
+	*probes = 0;
+	for (j = 1; j <= WT_K_MAX; j++) {
+		k = wt_kv(pl, j, a, d);
+		*kp += h->pres[j] * k;
+		*probes += (double)(h->pres[j] + h->cand[j]) * k;
 	}
+	f = -expm1(-(double)*kp / (double)c->bits);
+	for (j = 1; j <= WT_K_MAX; j++)
+		if (h->cand[j])
+			s += (double)h->cand[j] * pow(f, wt_kv(pl, j, a, d));
 	return s;
 }
 
 /* The port's spread and shift of the plan's k: the least expected matches. */
-static void wt_shift(struct exp_port_ctx *c, struct wt_port *w)
+static void wt_shift(struct exp_port_ctx *c, struct wt_port *w,
+		     const struct wt_hist *h)
 {
 	double best = INFINITY, v, probes;
 	__u32 a;
@@ -163,7 +186,7 @@ static void wt_shift(struct exp_port_ctx *c, struct wt_port *w)
 
 	for (a = 0; a < sizeof(wt_spread) / sizeof(wt_spread[0]); a++) {
 		for (d = -(int)WT_K_MAX; d <= (int)WT_K_MAX; d++) {
-			v = wt_expected(c, w->pl, a, d, &kp, &probes);
+			v = wt_expected(c, w->pl, h, a, d, &kp, &probes);
 			if (v < best) {
 				best = v;
 				w->a = a;
@@ -177,16 +200,18 @@ static int wt_fill(struct exp_port_ctx *c, struct wt_port *w)
 {
 	const struct kb_exp *x = c->x;
 	__u64 i, kp, ncand = x->cand_off[c->port + 1] - x->cand_off[c->port];
+	struct wt_hist h;
 	int err;
 
+	wt_count(c, w->pl, &h);
+	wt_shift(c, w, &h);
 	for (i = 0; i < c->n; i++) {
 		err = kbloom_wbf_add(w->f, c->keys + 4 * i, 4,
-				     wt_k(w->pl, wt_group(c->keys + 4 * i),
-					  w->a, w->d));
+				     wt_k(w->pl, c->keys + 4 * i, w->a, w->d));
 		if (err)
 			return err;
 	}
-	c->pred[0] = wt_expected(c, w->pl, w->a, w->d, &kp, &c->probes);
+	c->pred[0] = wt_expected(c, w->pl, &h, w->a, w->d, &kp, &c->probes);
 	c->pred[0] = ncand ? c->pred[0] / (double)ncand : 0.0;
 	c->k_sum = (__u32)kp;
 	c->k_n = c->n ? (__u32)c->n : 1;
@@ -207,7 +232,6 @@ static int wt_build(struct exp_port_ctx *c, void **port)
 	if (err)
 		goto free_port;
 	w->pl = pl;
-	wt_shift(c, w);
 	err = wt_fill(c, w);
 	if (err)
 		goto free_filter;
@@ -225,8 +249,7 @@ static int wt_test(const void *port, const __u8 *key)
 {
 	const struct wt_port *w = port;
 
-	return kbloom_wbf_test(w->f, key, 4,
-			       wt_k(w->pl, wt_group(key), w->a, w->d)) == 1;
+	return kbloom_wbf_test(w->f, key, 4, wt_k(w->pl, key, w->a, w->d)) == 1;
 }
 
 static void wt_destroy(void *port)
