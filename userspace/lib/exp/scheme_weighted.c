@@ -11,12 +11,17 @@
  * with the tests' mean load: m = M sum_g x_g / n', n' the present groups
  * of the port a test reads, averaged over the tests.  k_g is a property
  * of the group, like MC-BF's class: the source stamps it in the packet
- * (5 bits), so a port needs no table.  Port p holds a bit array of M
- * bits, seeded per port, where each present group is added with its k_g;
- * a test reads k_g bits.  Predicted rate of a candidate of port p: the
- * paper's formula on the port's own groups, the mean over its candidates
- * of f^k_g, f = 1 - exp(-sum over present groups of k_g / M).  Memory:
- * M / 8 bytes.
+ * (5 bits), so a port needs no table of groups.  A port's load differs
+ * from the mean, so each port uses k = round(kbar + a (k_g - kbar)) + d
+ * in 1..16 (kbar the mean k_g), its spread a (wt_spread[], 0: a uniform
+ * k) and shift d chosen for the fewest expected matches among its own
+ * candidates (2 bytes of state; the `hashes` option is not used).  Port
+ * p holds a bit array of M bits, seeded per port, where each present
+ * group is added with its k; a test reads k bits.  Predicted rate of a
+ * candidate of port p: the paper's formula on the port's own groups, the
+ * mean over its candidates of f^k, f = 1 - exp(-sum of the present
+ * groups' k / M).  The table's K: the mean k of the inserted groups.
+ * Memory: M / 8 bytes.
  */
 #include <errno.h>
 #include <math.h>
