@@ -33,6 +33,7 @@
 #include "libkbloom_survey.h"
 
 #define WT_K_MAX	16U
+#define WT_NSPREAD	10U
 
 /* The plan: k per group, shared by the ports (they outlive the plan). */
 struct wt_plan {
@@ -120,7 +121,7 @@ static __u32 wt_group(const __u8 *key)
 }
 
 /* A port's spread of the plan's k around their mean (0: uniform k). */
-static const double wt_spread[] = { -2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4 };
+static const double wt_spread[WT_NSPREAD] = { -2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4 };
 
 /* A port's groups by the plan's k: present and candidates. */
 struct wt_hist {
@@ -189,7 +190,7 @@ static void wt_shift(struct exp_port_ctx *c, struct wt_port *w,
 	__u64 kp;
 	int d;
 
-	for (a = 0; a < sizeof(wt_spread) / sizeof(wt_spread[0]); a++) {
+	for (a = 0; a < WT_NSPREAD; a++) {
 		for (d = -(int)WT_K_MAX; d <= (int)WT_K_MAX; d++) {
 			v = wt_expected(c, w->pl, h, a, d, &kp, &probes);
 			if (v < best) {
