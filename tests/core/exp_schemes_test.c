@@ -91,11 +91,21 @@ static void check_scheme(struct __test_metadata *_metadata,
 	/*
 	 * At 512 bits every scheme errs: it leaks, or (a may_fn scheme
 	 * such as retouched, which trades its false positives for false
-	 * negatives) it loses deliveries.
+	 * negatives) it loses deliveries.  Complement alone is exact by
+	 * construction (its exact table answers what its two filters do
+	 * not): it neither leaks nor loses, and pays in exact lookups.
 	 */
-	EXPECT_LT(0, r0->m.tx_off + r0->m.lost)
-		TH_LOG("%s: neither a leak nor a loss at 512 bits", name);
-	EXPECT_LT(0, r0->m.cand_fp + r0->m.fn_links) TH_LOG("%s", name);
+	if (s == KB_EXP_COMPLEMENT) {
+		EXPECT_EQ(0, r0->m.tx_off + r0->m.lost + r0->m.cand_fp +
+			     r0->m.fn_links + r1->m.tx_off + r1->m.lost);
+		EXPECT_LT(0.0, r0->m.exact_tests);
+	} else {
+		EXPECT_LT(0, r0->m.tx_off + r0->m.lost)
+			TH_LOG("%s: neither a leak nor a loss at 512 bits",
+			       name);
+		EXPECT_LT(0, r0->m.cand_fp + r0->m.fn_links)
+			TH_LOG("%s", name);
+	}
 	EXPECT_LE(kb_exp_leak(&r1->m), kb_exp_leak(&r0->m)) TH_LOG("%s", name);
 	EXPECT_LE(r0->m.mem_bytes, r1->m.mem_bytes) TH_LOG("%s", name);
 	EXPECT_LT(0, r0->m.mem_bytes) TH_LOG("%s", name);
@@ -273,6 +283,36 @@ TEST(scheme_rbf)
 	EXPECT_LT(r->m.cand_fp * 1000, r->m.cand);
 	EXPECT_LT(0, r->m.lost);
 	EXPECT_LT(0, r->m.fn_links);
+	kb_exp_free(x);
+}
+
+/*
+ * Complement: no leak, no loss, and the share of port tests resolved
+ * without the exact lookup within 10% of 1 - sum(n_S f_C + n_C f_S) /
+ * sum(n_S + n_C) (the blocked formula at each filter's n, m, k).
+ */
+TEST(scheme_complement)
+{
+	static const __u32 sch[] = { KB_EXP_COMPLEMENT };
+	const struct kb_exp_run *r;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
+	double meas, pred;
+
+	ASSERT_EQ(0, model_2048(sch, 1, &x, why, sizeof(why)))
+		TH_LOG("%s", why);
+	r = rate_2048(_metadata, x, KB_EXP_COMPLEMENT, &meas, &pred);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->m.tx_off + r->m.cand_fp + r->m.lost + r->m.fn_links);
+	ASSERT_LT(2000.0, r->m.exact_tests);
+	meas = 1 - r->m.exact_tests / r->m.port_tests;
+	pred = 1 - r->m.exact_pred / r->m.port_tests;
+	TH_LOG("complement: %.0f port tests, %.0f exact lookups (predicted %.0f): resolved %.4f, predicted %.4f (%+.1f%%)",
+	       r->m.port_tests, r->m.exact_tests, r->m.exact_pred, meas, pred,
+	       100 * (meas - pred) / pred);
+	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	EXPECT_LT(fabs(r->m.exact_tests - r->m.exact_pred),
+		  0.10 * r->m.exact_pred);
 	kb_exp_free(x);
 }
 
