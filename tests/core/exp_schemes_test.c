@@ -294,25 +294,27 @@ TEST(scheme_rbf)
 TEST(scheme_complement)
 {
 	static const __u32 sch[] = { KB_EXP_COMPLEMENT };
-	const struct kb_exp_run *r;
 	struct kb_exp *x = NULL;
 	char why[256] = "";
+	const struct kb_exp_metrics *r;
+	const struct kb_exp_run *run;
 	double meas, pred;
+	int err = model_2048(sch, 1, &x, why, sizeof(why));
 
-	ASSERT_EQ(0, model_2048(sch, 1, &x, why, sizeof(why)))
-		TH_LOG("%s", why);
-	r = rate_2048(_metadata, x, KB_EXP_COMPLEMENT, &meas, &pred);
-	ASSERT_NE(NULL, r);
-	EXPECT_EQ(0, r->m.tx_off + r->m.cand_fp + r->m.lost + r->m.fn_links);
-	ASSERT_LT(2000.0, r->m.exact_tests);
-	meas = 1 - r->m.exact_tests / r->m.port_tests;
-	pred = 1 - r->m.exact_pred / r->m.port_tests;
+	ASSERT_EQ(0, err) TH_LOG("%s", why);
+	run = kb_exp_find_run(x, KB_EXP_COMPLEMENT, 2048);
+	ASSERT_NE(NULL, run);
+	r = &run->m;
+	EXPECT_EQ(0, r->tx_off + r->cand_fp + r->lost + r->fn_links);
+	ASSERT_LT(2000.0, r->exact_tests);
+	meas = 1 - r->exact_tests / r->port_tests;
+	pred = 1 - r->exact_pred / r->port_tests;
 	TH_LOG("complement: %.0f port tests, %.0f exact lookups (predicted %.0f): resolved %.4f, predicted %.4f (%+.1f%%)",
-	       r->m.port_tests, r->m.exact_tests, r->m.exact_pred, meas, pred,
+	       r->port_tests, r->exact_tests, r->exact_pred, meas, pred,
 	       100 * (meas - pred) / pred);
 	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
-	EXPECT_LT(fabs(r->m.exact_tests - r->m.exact_pred),
-		  0.10 * r->m.exact_pred);
+	EXPECT_LT(fabs(r->exact_tests - r->exact_pred),
+		  0.10 * r->exact_pred);
 	kb_exp_free(x);
 }
 

@@ -114,7 +114,8 @@ static int comp_fill(struct exp_port_ctx *c, struct comp_port *f)
 	f->keys = malloc((c->n ? c->n : 1) * sizeof(*f->keys));
 	if (!f->keys)
 		return -ENOMEM;
-	memcpy(f->keys, c->keys, c->n * 4);
+	if (c->n)
+		memcpy(f->keys, c->keys, c->n * 4);
 	qsort(f->keys, c->n, sizeof(*f->keys), comp_cmp);
 	f->n = c->n;
 	if (c->n && kbloom_add_batch(f->set, c->keys, 4 * c->n, 4,
