@@ -5,11 +5,14 @@
  *   - every registered per-port scheme: its name parses back; each
  *     receiver is delivered or counted lost; a scheme that loses none has
  *     no false-negative tree links; it leaks at a small M and no more at a
- *     4x larger M; it reports memory and probes; its results do not
- *     depend on the number of threads;
+ *     4x larger M (complement, exact by construction, neither leaks nor
+ *     loses, and asks its exact table); it reports memory and probes; its
+ *     results do not depend on the number of threads;
  *   - per scheme, a check of its own (TEST(scheme_NAME)): the variants
  *     of issue I (cuckoo, VI-CBF, d-left, partitioned): measured
- *     first-order false-positive rates against their formulas.
+ *     first-order false-positive rates against their formulas;
+ *     complement: its share of port tests resolved without the exact
+ *     lookup against its formula.
  */
 #include <errno.h>
 #include <math.h>
