@@ -5,11 +5,14 @@
  *   - every registered per-port scheme: its name parses back; each
  *     receiver is delivered or counted lost; a scheme that loses none has
  *     no false-negative tree links; it leaks at a small M and no more at a
- *     4x larger M; it reports memory and probes; its results do not
- *     depend on the number of threads;
+ *     4x larger M (complement, exact by construction, neither leaks nor
+ *     loses, and asks its exact table); it reports memory and probes; its
+ *     results do not depend on the number of threads;
  *   - per scheme, a check of its own (TEST(scheme_NAME)): the variants
  *     of issue I (cuckoo, VI-CBF, d-left, partitioned): measured
- *     first-order false-positive rates against their formulas.
+ *     first-order false-positive rates against their formulas;
+ *     complement: its share of port tests resolved without the exact
+ *     lookup against its formula.
  */
 #include <errno.h>
 #include <math.h>
@@ -91,11 +94,21 @@ static void check_scheme(struct __test_metadata *_metadata,
 	/*
 	 * At 512 bits every scheme errs: it leaks, or (a may_fn scheme
 	 * such as retouched, which trades its false positives for false
-	 * negatives) it loses deliveries.
+	 * negatives) it loses deliveries.  Complement alone is exact by
+	 * construction (its exact table answers what its two filters do
+	 * not): it neither leaks nor loses, and pays in exact lookups.
 	 */
-	EXPECT_LT(0, r0->m.tx_off + r0->m.lost)
-		TH_LOG("%s: neither a leak nor a loss at 512 bits", name);
-	EXPECT_LT(0, r0->m.cand_fp + r0->m.fn_links) TH_LOG("%s", name);
+	if (s == KB_EXP_COMPLEMENT) {
+		EXPECT_EQ(0, r0->m.tx_off + r0->m.lost + r0->m.cand_fp +
+			     r0->m.fn_links + r1->m.tx_off + r1->m.lost);
+		EXPECT_LT(0.0, r0->m.exact_tests);
+	} else {
+		EXPECT_LT(0, r0->m.tx_off + r0->m.lost)
+			TH_LOG("%s: neither a leak nor a loss at 512 bits",
+			       name);
+		EXPECT_LT(0, r0->m.cand_fp + r0->m.fn_links)
+			TH_LOG("%s", name);
+	}
 	EXPECT_LE(kb_exp_leak(&r1->m), kb_exp_leak(&r0->m)) TH_LOG("%s", name);
 	EXPECT_LE(r0->m.mem_bytes, r1->m.mem_bytes) TH_LOG("%s", name);
 	EXPECT_LT(0, r0->m.mem_bytes) TH_LOG("%s", name);
@@ -273,6 +286,38 @@ TEST(scheme_rbf)
 	EXPECT_LT(r->m.cand_fp * 1000, r->m.cand);
 	EXPECT_LT(0, r->m.lost);
 	EXPECT_LT(0, r->m.fn_links);
+	kb_exp_free(x);
+}
+
+/*
+ * Complement: no leak, no loss, and the share of port tests resolved
+ * without the exact lookup within 10% of 1 - sum(n_S f_C + n_C f_S) /
+ * sum(n_S + n_C) (the blocked formula at each filter's n, m, k).
+ */
+TEST(scheme_complement)
+{
+	static const __u32 sch[] = { KB_EXP_COMPLEMENT };
+	struct kb_exp *x = NULL;
+	char why[256] = "";
+	const struct kb_exp_metrics *r;
+	const struct kb_exp_run *run;
+	double meas, pred;
+	int err = model_2048(sch, 1, &x, why, sizeof(why));
+
+	ASSERT_EQ(0, err) TH_LOG("%s", why);
+	run = kb_exp_find_run(x, KB_EXP_COMPLEMENT, 2048);
+	ASSERT_NE(NULL, run);
+	r = &run->m;
+	EXPECT_EQ(0, r->tx_off + r->cand_fp + r->lost + r->fn_links);
+	ASSERT_LT(2000.0, r->exact_tests);
+	meas = 1 - r->exact_tests / r->port_tests;
+	pred = 1 - r->exact_pred / r->port_tests;
+	TH_LOG("complement: %.0f port tests, %.0f exact lookups (predicted %.0f): resolved %.4f, predicted %.4f (%+.1f%%)",
+	       r->port_tests, r->exact_tests, r->exact_pred, meas, pred,
+	       100 * (meas - pred) / pred);
+	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	EXPECT_LT(fabs(r->exact_tests - r->exact_pred),
+		  0.10 * r->exact_pred);
 	kb_exp_free(x);
 }
 

@@ -108,6 +108,7 @@ enum kb_exp_scheme {
 	KB_EXP_FPCBF,
 	KB_EXP_RBF,
 	KB_EXP_SHIFTING,
+	KB_EXP_COMPLEMENT,
 	KB_EXP_WEIGHTED,
 	KB_EXP_NSCHEMES
 };
@@ -261,6 +262,11 @@ int kb_exp_topo_load(const char *path, struct kb_topo **tp, char *why,
  * @probes: per-port schemes: memory locations read by the first-order
  *     port tests (each tree link and candidate link of each packet: bits,
  *     counters, buckets or blocks as the scheme reads them)
+ * @port_tests: per-port schemes: first-order port tests (each port's
+ *     present and candidate groups, once per port)
+ * @exact_tests, @exact_pred: of those, the tests a scheme answers by an
+ *     exact lookup (complement: both of its filters pass), measured and
+ *     predicted by the scheme's formula; 0 for the schemes without one
  */
 struct kb_exp_metrics {
 	__u64 groups;
@@ -284,6 +290,9 @@ struct kb_exp_metrics {
 	__u64 lost;
 	__u64 fn_links;
 	double probes;
+	double port_tests;
+	double exact_tests;
+	double exact_pred;
 };
 
 /* Group sizes in buckets [2^b, 2^(b+1) - 1]. */

@@ -137,6 +137,9 @@ static int port_build(struct exp_worker *w, struct kb_exp_state *s, __u32 p,
 	s->port_k[p] = c.k_sum;
 	s->port_kn[p] = c.k_n;
 	w->probes += c.probes;
+	w->tests += exp_port_tests(&c);
+	w->exact += c.exact;
+	w->exact_pred += c.exact_pred;
 	if (!s->ops->may_fn)
 		return 0;
 	/* the present groups it misses: their tree link will not carry them */
@@ -160,6 +163,9 @@ int exp_phase_build(struct exp_worker *w, void *arg)
 	w->fp.n = 0;
 	w->fn.n = 0;
 	w->probes = 0;
+	w->tests = 0;
+	w->exact = 0;
+	w->exact_pred = 0;
 	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
 	for (p = w->id; p < t->nports; p += T) {
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)

@@ -125,6 +125,9 @@ struct exp_worker {
 	struct exp_pairs fn;
 	double *g_pred;
 	double probes;
+	double tests;			/* first-order port tests */
+	double exact;			/* of those, exact lookups */
+	double exact_pred;
 	__u8 *keys;			/* a port's group keys, 4 bytes each */
 	__u8 *bitmap;
 	__u64 cap_keys;
@@ -198,6 +201,9 @@ struct kb_exp_state {
 	double *pred;			/* per port (x npred) */
 	__u64 mem;
 	double probes;			/* of the first-order port tests */
+	double tests;			/* those tests, and their exact lookups */
+	double exact;
+	double exact_pred;
 	/*
 	 * Per group (CSR): the candidate links that match and the sum of
 	 * their predicted probabilities (fp_off, fp_port, g_pred); the tree

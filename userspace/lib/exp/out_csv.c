@@ -7,7 +7,8 @@
  * cand_fp / cand, the predictions over cand, bytes per packet and per
  * group, memory per switch and per switch port; lost deliveries and
  * their share of the receivers, first-order false negatives, probes per
- * packet), by_size.csv (the same per bucket of group
+ * packet, the share of port tests resolved without an exact lookup),
+ * by_size.csv (the same per bucket of group
  * size), switches.csv (per switch and run: off-tree transmissions,
  * candidates, matches), fpr.csv (measured against predicted rates),
  * groups.csv (per group: size, source, class, tree) and params.csv (the
@@ -50,13 +51,22 @@ static int csv_close(struct csv *c)
 	return err;
 }
 
+/*
+ * The share of the first-order port tests answered without an exact
+ * lookup (1 for the filters, below 1 for complement); 0 without port tests.
+ */
+static double resolved(const struct kb_exp_metrics *m)
+{
+	return m->port_tests > 0 ? 1 - m->exact_tests / m->port_tests : 0.0;
+}
+
 static const char sum_header[] =
 	"scheme,bits,k_mean,groups,packets,refused,tx_tree,tx_off,leak_ratio,"
 	"tree_links,cand,cand_fp,fp_rate,fp_pred_rate,fp_pred_fill_rate,"
 	"delivered,dup,leaked_hosts,looped,hdr_bytes_per_packet,"
 	"hdr_bytes_per_group,mem_bytes,mem_bytes_per_switch,"
 	"fp_per_switch_mean,fp_per_switch_max,lost,lost_ratio,fn_links,"
-	"bytes_per_port,probes_per_packet,cpu_seconds";
+	"bytes_per_port,probes_per_packet,resolved_share,cpu_seconds";
 
 static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 {
@@ -68,7 +78,7 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 	exp_out_sw_stats(x, r, &mean, &max);
 	fprintf(f, "%s,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%.8g,%llu,%llu,%llu,"
 		"%.8g,%.8g,%.8g,%llu,%llu,%llu,%llu,%.4f,%.4f,%llu,%.2f,%.4f,%llu,"
-		"%llu,%.8g,%llu,%.2f,%.4f,%.3f\n",
+		"%llu,%.8g,%llu,%.2f,%.4f,%.6f,%.3f\n",
 		kb_exp_scheme_name(r->scheme), (unsigned long long)r->bits,
 		ratio(m->k_sum, m->k_ports), (unsigned long long)m->groups,
 		(unsigned long long)m->packets, (unsigned long long)m->refused,
@@ -87,7 +97,8 @@ static void sum_row(const struct kb_exp *x, FILE *f, const struct kb_exp_run *r)
 		ratio(m->lost, m->lost + m->delivered),
 		(unsigned long long)m->fn_links,
 		ratio(m->mem_bytes, exp_out_switch_ports(x)),
-		ratio(m->probes, m->packets), r->seconds);
+		ratio(m->probes, m->packets),
+		resolved(m), r->seconds);
 }
 
 static const char by_header[] =

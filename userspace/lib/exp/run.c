@@ -167,6 +167,9 @@ static int run_one(struct kb_exp *x, struct kb_exp_run *r)
 	r->seconds += exp_cpu_s() - c0;
 	r->m.mem_bytes = s->mem;
 	r->m.probes = s->probes;
+	r->m.port_tests = s->tests;
+	r->m.exact_tests = s->exact;
+	r->m.exact_pred = s->exact_pred;
 	if (s->fp_off && x->sw_cand) {
 		/* per switch: its candidates, and those that matched */
 		for (j = 0; j < x->nsw; j++)

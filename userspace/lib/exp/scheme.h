@@ -55,6 +55,9 @@
  *        candidate group (exp_port_tests() of them; per class in @pres and
  *        @absent), what one test reads, without early exits (a standard
  *        filter: k bits; blocked: 1 block; cuckoo: 2 buckets)
+ * @exact, @exact_pred: out, optional: of the port's exp_port_tests(),
+ *        those its scheme answers by an exact lookup, measured and
+ *        predicted (complement); 0 for the others
  */
 struct exp_port_ctx {
 	const struct kb_exp *x;
@@ -72,6 +75,8 @@ struct exp_port_ctx {
 	__u32 k_n;
 	double *pred;
 	double probes;
+	double exact;
+	double exact_pred;
 };
 
 /* The port's first-order tests: its present and candidate groups. */

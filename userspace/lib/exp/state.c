@@ -137,6 +137,9 @@ static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 		for (g = 0; g < G; g++)
 			s->g_pred[g] += x->w[i].g_pred[g];
 		s->probes += x->w[i].probes;
+		s->tests += x->w[i].tests;
+		s->exact += x->w[i].exact;
+		s->exact_pred += x->w[i].exact_pred;
 	}
 	err = state_pairs(x, 0, &s->fp_off, &s->fp_port);
 	if (err || !s->ops->may_fn)
