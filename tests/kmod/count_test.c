@@ -226,8 +226,8 @@ TEST_F(cnt, create_variant_refused)
 		/*
 		 * implemented (kmod/vicbf.c, kmod/dleft.c, kmod/cuckoo.c,
 		 * kmod/partitioned.c, kmod/scalable.c, kmod/stable.c,
-		 * kmod/window.c): planned and explicit at once, or cuckoo
-		 * fields on another type, are EINVAL
+		 * kmod/window.c, kmod/deletable.c): planned and explicit at
+		 * once, or cuckoo fields on another type, are EINVAL
 		 */
 		EXPECT_ERRNO(t == KBLOOM_TYPE_VI_COUNTING ||
 			     t == KBLOOM_TYPE_DLEFT ||
@@ -236,6 +236,7 @@ TEST_F(cnt, create_variant_refused)
 			     t == KBLOOM_TYPE_DYNAMIC ||
 			     t == KBLOOM_TYPE_STABLE ||
 			     t == KBLOOM_TYPE_AGE_PARTITIONED ||
+			     t == KBLOOM_TYPE_DELETABLE ||
 			     t == KBLOOM_TYPE_CUCKOO ? EINVAL : EOPNOTSUPP,
 			     ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	}
