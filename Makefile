@@ -291,10 +291,16 @@ $(B)/tests/kmod/%-m32: tests/kmod/%.c tests/kmod/kmod_util.h tests/kmod/guest_ha
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(TEST_CFLAGS) -m32 -static -Wno-pointer-to-int-cast -o $@ $< -lpthread
 
+# The build first, on every core (make check's own make runs one job at a
+# time unless -j is given: a fresh clone's build then took half of it).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
 check: deps
+	$(Q)$(MAKE) -j$(NPROC) all tests
 	$(Q)$(MAKE) check-all SUITES_RUN="$(SUITES) style"
 
 check-core check-bpf check-kmod check-style: deps
+	$(Q)$(MAKE) -j$(NPROC) all tests
 	$(Q)$(MAKE) check-all SUITES_RUN="$(@:check-%=%)"
 
 # the core suite's install_test checks the Debian packages: build them
