@@ -11,8 +11,9 @@
  * the switch is on the group's tree, and a packet of the group asks it
  * once there; the cache lines it reads are the probes) and reads the
  * answer for each candidate port (a match is a (group, port) first-order
- * false positive, as for a per-port scheme) and, for a may_fn scheme,
- * each present port (a miss is a false negative).  The switch's predicted
+ * false positive, as for a per-port scheme) and each present port (a
+ * miss is a false negative: the answers are at hand, so every per-switch
+ * scheme is checked, may_fn or not).  The switch's predicted
  * rate p adds to each candidate group's expected matches.
  */
 #include <errno.h>
@@ -177,7 +178,7 @@ static int switch_port_answers(struct exp_worker *w,
 	return 0;
 }
 
-/* Switch @i's candidates (and present groups, may_fn) against its answers. */
+/* Switch @i's candidates and present groups against its answers. */
 static int switch_test(struct exp_worker *w, const struct kb_exp_state *s,
 		       __u32 i, struct sw_scratch *sc)
 {
@@ -199,7 +200,7 @@ static int switch_test(struct exp_worker *w, const struct kb_exp_state *s,
 		w->tests += n + (x->pres_off[p + 1] - x->pres_off[p]);
 		err = switch_port_answers(w, s, i, j, x->cand_g + off, n, 1,
 					  &w->fp, sc);
-		if (!err && s->ops->may_fn)
+		if (!err)
 			err = switch_port_answers(w, s, i, j,
 					x->pres_g + x->pres_off[p],
 					x->pres_off[p + 1] - x->pres_off[p],

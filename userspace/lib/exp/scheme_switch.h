@@ -18,8 +18,9 @@
  *   ports()   once per group whose tree has the switch (the packet's one
  *             query there: its cache lines are the probes), and its
  *             answer gives each candidate port (a match: a first-order
- *             false positive) and, for may_fn, each present port (a
- *             miss: a false negative);
+ *             false positive) and each present port (a miss: a false
+ *             negative, a lost delivery; checked for every per-switch
+ *             scheme);
  * then, packet by packet, ports() at the switches a packet reaches off
  * its tree (switch_query.c), as the per-port test() is for the others.
  */

@@ -127,7 +127,7 @@ static int state_pairs(struct kb_exp *x, int fn, __u64 **off, __u32 **port)
 /*
  * The matching candidates of every group (the workers' fp pairs from
  * exp_phase_build()) and their predicted number; the tree links that
- * miss their group (fn pairs, may_fn schemes); the probes.
+ * miss their group (fn pairs, may_fn and per-switch schemes); the probes.
  */
 static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 {
@@ -150,7 +150,7 @@ static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 		s->exact_pred += x->w[i].exact_pred;
 	}
 	err = state_pairs(x, 0, &s->fp_off, &s->fp_port);
-	if (err || !s->ops->may_fn)
+	if (err || (!s->ops->may_fn && !s->ops->sw))
 		return err;
 	return state_pairs(x, 1, &s->fn_off, &s->fn_port);
 }
