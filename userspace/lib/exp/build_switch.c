@@ -185,7 +185,7 @@ static int switch_test(struct exp_worker *w, const struct kb_exp_state *s,
 	const struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
 	__u32 v = x->sw[i], first = t->nodes[v].first_port, j, p;
-	__u64 q, off, n;
+	__u64 q, off, n, np;
 	double pred;
 	int err;
 
@@ -197,29 +197,18 @@ static int switch_test(struct exp_worker *w, const struct kb_exp_state *s,
 		pred = exp_port_pred(s, p, 0);
 		for (q = 0; q < n; q++)
 			w->g_pred[x->cand_g[off + q]] += pred;
-		w->tests += n + (x->pres_off[p + 1] - x->pres_off[p]);
+		np = x->pres_off[p + 1] - x->pres_off[p];
+		w->tests += n + np;
 		err = switch_port_answers(w, s, i, j, x->cand_g + off, n, 1,
 					  &w->fp, sc);
 		if (!err)
 			err = switch_port_answers(w, s, i, j,
-					x->pres_g + x->pres_off[p],
-					x->pres_off[p + 1] - x->pres_off[p],
-					0, &w->fn, sc);
+						  x->pres_g + x->pres_off[p],
+						  np, 0, &w->fn, sc);
 		if (err)
 			return err;
 	}
 	return 0;
-}
-
-static void phase_reset(struct exp_worker *w)
-{
-	w->fp.n = 0;
-	w->fn.n = 0;
-	w->probes = 0;
-	w->tests = 0;
-	w->exact = 0;
-	w->exact_pred = 0;
-	memset(w->g_pred, 0, w->x->p.groups * sizeof(*w->g_pred));
 }
 
 int exp_phase_build_switch(struct exp_worker *w, void *arg)
@@ -230,7 +219,7 @@ int exp_phase_build_switch(struct exp_worker *w, void *arg)
 	__u32 i, np;
 	int err = -ENOMEM;
 
-	phase_reset(w);
+	exp_phase_reset(w);
 	sc.mark = calloc((size_t)x->p.groups + 1, sizeof(*sc.mark));
 	sc.slot = calloc((size_t)x->p.groups + 1, sizeof(*sc.slot));
 	if (!sc.mark || !sc.slot)

@@ -304,6 +304,7 @@ int exp_mcbf_port_plan(const struct kb_exp *x, __u64 m, __u32 p,
 /* build.c */
 int exp_phase_build(struct exp_worker *w, void *arg);
 int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p);
+void exp_phase_reset(struct exp_worker *w);
 
 /* state.c */
 int exp_state_build(struct kb_exp *x, __u32 scheme, __u64 bits,
