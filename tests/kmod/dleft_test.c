@@ -5,7 +5,8 @@
  * are full, SAVE loaded by libkbloom_dleft with identical answers and
  * identical cells, RESTORE of a library image, bad geometry refused;
  * lock-free readers never miss a key while a writer moves the counts of
- * their keys, split across two words (the seqcount path).
+ * their keys, split across two words (the seqcount path); the lines
+ * layout created, reported and saved as the library lays it out.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -45,7 +46,8 @@ static int dl_create(int fd, const char *name, const struct kb_shape *s,
 		.size = sizeof(c), .type = KBLOOM_TYPE_DLEFT,
 		.counter_bits = s->counter_bits, .fp_bits = s->fp_bits,
 		.slots = s->slots, .tables = s->tables, .buckets = s->buckets,
-		.seed = DL_SEED, .flags = KBLOOM_CREATE_SEED,
+		.update = s->update, .seed = DL_SEED,
+		.flags = KBLOOM_CREATE_SEED,
 	};
 	int ret;
 
@@ -232,6 +234,57 @@ TEST_F(dl, restore_library_image)
 	free(buf2);
 }
 
+/*
+ * The lines layout (KB_DLEFT_LAYOUT_LINES): planned and explicit, STAT
+ * says so, and SAVE gives the library's cells for the same keys.
+ */
+TEST_F(dl, lines_layout_matches_library)
+{
+	struct kbloom_dleft_opts o = { .seed = DL_SEED };
+	struct kb_shape s = dl_small;
+	struct kbloom_dleft *lib, *img;
+	struct kbloom_create c = {
+		.size = sizeof(c), .type = KBLOOM_TYPE_DLEFT,
+		.capacity = 24576, .fpr_pico = 6000000000ULL,
+		.update = KB_DLEFT_LAYOUT_LINES,
+	};
+	const __u64 *wl, *wi;
+	struct kbloom_stat st;
+	__u64 len, nw, nw2;
+	__u32 i, hits;
+	void *buf;
+
+	ku_name(c.name, "lp");
+	ASSERT_OK(ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
+	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, c.update);
+	EXPECT_EQ(1024, c.buckets);
+	s.update = KB_DLEFT_LAYOUT_LINES;
+	ASSERT_OK(dl_create(self->fd, "l", &s, NULL));
+	ASSERT_OK(ku_stat(self->fd, "l", &st));
+	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, st.update);
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, "l", self->keys, DL_N,
+			  NULL, NULL, NULL));
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, "l", self->keys, 500,
+			  NULL, NULL, NULL));
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, "l", self->keys, DL_N,
+			  NULL, NULL, &hits));
+	EXPECT_LE(DL_N - 500, hits);
+	ASSERT_OK(ku_save(self->fd, "l", &buf, &len));
+	ASSERT_OK(kbloom_dleft_load(buf, len, &img));
+	ASSERT_OK(kbloom_dleft_create_shape(&s, &o, &lib));
+	for (i = 0; i < DL_N; i++)
+		ASSERT_LE(0, kbloom_dleft_add(lib, self->keys + 16 * i, 16));
+	for (i = 0; i < 500; i++)
+		ASSERT_OK(kbloom_dleft_del(lib, self->keys + 16 * i, 16));
+	wl = kbloom_dleft_words(lib, &nw);
+	wi = kbloom_dleft_words(img, &nw2);
+	ASSERT_EQ(nw, nw2);
+	ASSERT_EQ(0, memcmp(wl, wi, nw * 8));
+	kbloom_dleft_destroy(lib);
+	kbloom_dleft_destroy(img);
+	free(buf);
+}
+
 /* Straddling cells and counts (17-bit cells): everything back to 0. */
 TEST_F(dl, straddling_cells)
 {
@@ -284,7 +337,10 @@ TEST_F(dl, bad_geometry)
 	ku_name(c.name, "b");
 	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	c.fp_bits = 0;
-	c.update = 1;
+	c.update = KB_DLEFT_LAYOUT_LINES + 1;	/* no such layout */
+	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
+	c.vi_l = 1;
+	c.update = 0;
 	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
 }
