@@ -241,22 +241,18 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 }
 
 /*
- * The key's d buckets into @s, each first word loaded once: the d loads
- * do not depend on each other, so their cache misses overlap instead of
- * coming one after the other in the scan.
+ * Each first word of the key's d buckets loaded once, the loads cleared:
+ * the d loads do not depend on each other, so their cache misses overlap
+ * instead of coming one after the other in the scan.
  */
-static __always_inline void dl_locate(const struct dl_ctx *c,
-				      struct dl_scan *s)
+static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 {
-	__u64 rem, *w;
 	__u32 j, idx;
+	__u64 *w;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
-		s->first[j] = (__u32)kb_dleft_locate(c->h, j, c->q, &c->shape,
-						     &rem);
-		s->rem[j] = (__u32)rem;
 		s->load[j] = 0;
 		idx = s->first[j] >> (6 - c->lb);
 		w = bpf_map_lookup_elem(&dleft_words, &idx);
@@ -273,7 +269,7 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 	int ret;
 
 	s->found = -1;
-	dl_locate(c, s);
+	dl_touch(c, s);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
@@ -431,8 +427,38 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 }
 
 /*
+ * The key's d buckets into @s, once per packet (a global function:
+ * verified once): in the lines layout a subtable of the same half-line as
+ * the one before takes the next bucket of the line and the same
+ * remainder, one permutation per half.
+ */
+__noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
+{
+	__u32 j, d;
+	__u64 rem;
+
+	if (!c || !s)
+		return -1;
+	d = c->shape.tables;
+	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
+		if (j >= d)
+			break;
+		if (j && c->shape.update == KB_DLEFT_LAYOUT_LINES &&
+		    kb_dleft_line_half(j, d) == kb_dleft_line_half(j - 1, d)) {
+			s->first[j] = s->first[j - 1] + c->shape.slots;
+			s->rem[j] = s->rem[j - 1];
+			continue;
+		}
+		s->first[j] = (__u32)kb_dleft_locate(c->h, j, c->q, &c->shape,
+						     &rem);
+		s->rem[j] = (__u32)rem;
+	}
+	return 0;
+}
+
+/*
  * @c and @s of the key of @key; the scan state is zeroed (a global
- * function takes initialized memory only).
+ * function takes initialized memory only), then the key's positions.
  */
 static __noinline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 				  const struct kbloom_dleft_params *p,
@@ -456,7 +482,7 @@ static __noinline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 	c->rems = c->cnts ^ ~0ULL;
 	c->whole = !((p->shape.slots << c->lb) & 63);
 	c->h = kb_hash(p->hash_id, p->seed, key, sizeof(*key));
-	return 0;
+	return dl_positions(c, s);
 }
 
 static __always_inline int dl_on_syn(const struct dl_ctx *c, struct dl_scan *s,
