@@ -6,7 +6,8 @@
  * directions, IPv4 and IPv6, one VLAN tag), those of unknown flows are
  * counted and passed or dropped; truncated frames and non-TCP frames
  * pass and change no cell; full buckets and saturated counters are
- * counted; shapes whose cells straddle words are refused.
+ * counted; shapes whose cells straddle words are refused.  Both layouts
+ * of the filter (spread and lines).
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>

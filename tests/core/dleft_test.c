@@ -4,7 +4,10 @@
  * d = 4, c = 8, r = 12 at 75% load against d L 2^-r and its bytes against
  * counting/4 at that rate; exact deletes; overflow and saturation refused
  * and counted; the cell layout of uapi; image round trips; bad shapes and
- * bad images refused; readers that never miss a key under writers.
+ * bad images refused; readers that never miss a key under writers.  The
+ * lines layout (KB_DLEFT_LAYOUT_LINES) too: the rate and exact deletes at
+ * 75% load, its cells, its overflow at 75% load (filling and under churn)
+ * beside the spread layout's, its images, unknown layouts refused.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -364,29 +367,6 @@ TEST(lines_cell_layout_of_uapi)
 	ASSERT_EQ(line & 8191, rem[2]);
 }
 
-/* Straddling cells in lines too: add, count, delete everything to zero. */
-TEST(lines_straddling_cells_exact)
-{
-	struct kbloom_dleft *f;
-	struct kb_shape s;
-	__u64 i, k, c;
-
-	mk_shape(&s, 3, 5, 13, 4, 1024);
-	s.update = KB_DLEFT_LAYOUT_LINES;
-	ASSERT_EQ(0, kbloom_dleft_create_shape(&s, NULL, &f));
-	for (i = 0; i < 9000; i++)
-		ASSERT_EQ(0, add_i(f, i % 3000));
-	for (i = 0; i < 3000; i++) {
-		k = key_of(i);
-		ASSERT_EQ(0, kbloom_dleft_count(f, &k, 8, &c));
-		ASSERT_GE(c, 3);
-	}
-	for (i = 0; i < 9000; i++)
-		ASSERT_EQ(0, del_i(f, i % 3000));
-	ASSERT_TRUE(all_zero(f));
-	kbloom_dleft_destroy(f);
-}
-
 /* Overflow of the two layouts, d = 4, c = 8, r = 12, w = 2, B = 4096. */
 #define OV_BUILDS	8
 #define OV_B		4096ULL
@@ -462,15 +442,14 @@ TEST(overflow_lines_vs_spread)
 	ASSERT_LE(ln.churn * 100000, ln.inserts);
 }
 
-/* Straddling cells and counts: add, count, delete everything to zero. */
-TEST(straddling_cells_exact)
+/* Add, count and delete keys of 17-bit cells of shape @s: all back to 0. */
+static void straddle_exact(struct __test_metadata *_metadata,
+			   const struct kb_shape *s)
 {
 	struct kbloom_dleft *f;
-	struct kb_shape s;
 	__u64 i, k, c;
 
-	mk_shape(&s, 3, 5, 13, 4, 1024);
-	ASSERT_EQ(0, kbloom_dleft_create_shape(&s, NULL, &f));
+	ASSERT_EQ(0, kbloom_dleft_create_shape(s, NULL, &f));
 	for (i = 0; i < 9000; i++)
 		ASSERT_EQ(0, add_i(f, i % 3000));
 	for (i = 0; i < 3000; i++) {
@@ -482,6 +461,22 @@ TEST(straddling_cells_exact)
 		ASSERT_EQ(0, del_i(f, i % 3000));
 	ASSERT_TRUE(all_zero(f));
 	kbloom_dleft_destroy(f);
+}
+
+/*
+ * Straddling cells and counts, in both layouts: add, count, delete
+ * everything to zero.
+ */
+TEST(straddling_cells_exact)
+{
+	struct kb_shape s;
+	__u32 layout;
+
+	for (layout = 0; layout <= KB_DLEFT_LAYOUT_LINES; layout++) {
+		mk_shape(&s, 3, 5, 13, 4, 1024);
+		s.update = layout;
+		straddle_exact(_metadata, &s);
+	}
 }
 
 TEST(bad_shapes_refused)

@@ -162,8 +162,13 @@ TEST_F(dl, enospc_with_done)
 	EXPECT_EQ(ones, st.ones);
 }
 
-/* The module's SAVE in the library: the same cells and answers. */
-TEST_F(dl, save_matches_library)
+/*
+ * The module's SAVE of filter @name of shape @s in the library: the same
+ * cells and answers.
+ */
+static void dl_save_matches(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dl) *self, const struct kb_shape *s,
+			    const char *name)
 {
 	struct kbloom_dleft_opts o = { .seed = DL_SEED };
 	struct kbloom_dleft *lib, *img;
@@ -173,14 +178,14 @@ TEST_F(dl, save_matches_library)
 	__u8 res[2 * DL_N / 8];
 	void *buf;
 
-	ASSERT_OK(dl_create(self->fd, "s", &dl_small, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, "s", self->keys, DL_N,
+	ASSERT_OK(dl_create(self->fd, name, s, NULL));
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, name, self->keys, DL_N,
 			  NULL, NULL, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, "s", self->keys, 500,
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, name, self->keys, 500,
 			  NULL, NULL, NULL));
-	ASSERT_OK(ku_save(self->fd, "s", &buf, &len));
+	ASSERT_OK(ku_save(self->fd, name, &buf, &len));
 	ASSERT_OK(kbloom_dleft_load(buf, len, &img));
-	ASSERT_OK(kbloom_dleft_create_shape(&dl_small, &o, &lib));
+	ASSERT_OK(kbloom_dleft_create_shape(s, &o, &lib));
 	for (i = 0; i < DL_N; i++)
 		ASSERT_LE(0, kbloom_dleft_add(lib, self->keys + 16 * i, 16));
 	for (i = 0; i < 500; i++)
@@ -189,7 +194,7 @@ TEST_F(dl, save_matches_library)
 	wi = kbloom_dleft_words(img, &nw2);
 	ASSERT_EQ(nw, nw2);
 	ASSERT_EQ(0, memcmp(wl, wi, nw * 8));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, "s", self->keys,
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, name, self->keys,
 			  2 * DL_N, res, NULL, &hits));
 	for (i = 0; i < 2 * DL_N; i++)
 		ASSERT_EQ(!!(res[i / 8] & (1 << (i % 8))),
@@ -197,6 +202,11 @@ TEST_F(dl, save_matches_library)
 	kbloom_dleft_destroy(lib);
 	kbloom_dleft_destroy(img);
 	free(buf);
+}
+
+TEST_F(dl, save_matches_library)
+{
+	dl_save_matches(_metadata, self, &dl_small, "s");
 }
 
 TEST_F(dl, restore_library_image)
@@ -240,49 +250,22 @@ TEST_F(dl, restore_library_image)
  */
 TEST_F(dl, lines_layout_matches_library)
 {
-	struct kbloom_dleft_opts o = { .seed = DL_SEED };
 	struct kb_shape s = dl_small;
-	struct kbloom_dleft *lib, *img;
 	struct kbloom_create c = {
 		.size = sizeof(c), .type = KBLOOM_TYPE_DLEFT,
 		.capacity = 24576, .fpr_pico = 6000000000ULL,
 		.update = KB_DLEFT_LAYOUT_LINES,
 	};
-	const __u64 *wl, *wi;
 	struct kbloom_stat st;
-	__u64 len, nw, nw2;
-	__u32 i, hits;
-	void *buf;
 
 	ku_name(c.name, "lp");
 	ASSERT_OK(ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, c.update);
 	EXPECT_EQ(1024, c.buckets);
-	s.update = KB_DLEFT_LAYOUT_LINES;
-	ASSERT_OK(dl_create(self->fd, "l", &s, NULL));
-	ASSERT_OK(ku_stat(self->fd, "l", &st));
+	ASSERT_OK(ku_stat(self->fd, "lp", &st));
 	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, st.update);
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, "l", self->keys, DL_N,
-			  NULL, NULL, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, "l", self->keys, 500,
-			  NULL, NULL, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, "l", self->keys, DL_N,
-			  NULL, NULL, &hits));
-	EXPECT_LE(DL_N - 500, hits);
-	ASSERT_OK(ku_save(self->fd, "l", &buf, &len));
-	ASSERT_OK(kbloom_dleft_load(buf, len, &img));
-	ASSERT_OK(kbloom_dleft_create_shape(&s, &o, &lib));
-	for (i = 0; i < DL_N; i++)
-		ASSERT_LE(0, kbloom_dleft_add(lib, self->keys + 16 * i, 16));
-	for (i = 0; i < 500; i++)
-		ASSERT_OK(kbloom_dleft_del(lib, self->keys + 16 * i, 16));
-	wl = kbloom_dleft_words(lib, &nw);
-	wi = kbloom_dleft_words(img, &nw2);
-	ASSERT_EQ(nw, nw2);
-	ASSERT_EQ(0, memcmp(wl, wi, nw * 8));
-	kbloom_dleft_destroy(lib);
-	kbloom_dleft_destroy(img);
-	free(buf);
+	s.update = KB_DLEFT_LAYOUT_LINES;
+	dl_save_matches(_metadata, self, &s, "l");
 }
 
 /* Straddling cells and counts (17-bit cells): everything back to 0. */
