@@ -64,7 +64,7 @@ int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
 			x->name);
 		return -EINVAL;
 	}
-	if (t.reserved || t.pad || t.hash_id > KBLOOM_HASH_MAX) {
+	if (t.region_bits || t.pad || t.hash_id > KBLOOM_HASH_MAX) {
 		kbx_log(x, "%s: hash id %u out of range (0..%u)", x->name,
 			t.hash_id, KBLOOM_HASH_MAX);
 		return -EINVAL;
