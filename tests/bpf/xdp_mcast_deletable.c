@@ -520,4 +520,42 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 	EXPECT_EQ(1, members_present(self, 0));
 }
 
+/* bpftool's dump of pin @pin of the switch into @out (NUL-terminated). */
+static int dump(FIXTURE_DATA(mcd) *self, const char *pin, char *out,
+		size_t size)
+{
+	char cmd[256];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "bpftool map dump pinned %s/%s/%s 2>&1",
+		 KBT_PIN_ROOT, self->name, pin);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, size - 1, p);
+	out[n] = 0;
+	return pclose(p);
+}
+
+TEST_F_TIMEOUT(mcd, bpftool_dump_typed, 60)
+{
+	static char out[1 << 16];
+	__u32 idx[3] = { 0, 1, 2 };
+	struct kbctl_res res;
+	char pin[32];
+
+	ASSERT_EQ(0, ctl_groups(self, "join", 0, idx, 3, &res));
+	kbctl_free(&res);
+	/* the port's parameters by field, its blocks as words */
+	ASSERT_EQ(0, dump(self, "mc_deletable", out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"shape\": {"));
+	EXPECT_NE(NULL, strstr(out, "\"buckets\": 4"));
+	EXPECT_NE(NULL, strstr(out, "\"predicted_nano\": "));
+	EXPECT_NE(NULL, strstr(out, "\"inserted\": 3"));
+	snprintf(pin, sizeof(pin), "filter_%d", self->port[0]);
+	ASSERT_EQ(0, dump(self, pin, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"w\": ["));
+}
+
 TEST_HARNESS_MAIN
