@@ -52,57 +52,10 @@
 #define CHUNK		128U	/* groups per kbloomctl command */
 
 FIXTURE(mcd) {
-	char name[64];
-	struct kbt_ns sw, host[NPORTS];
-	struct kbloom_xdp *x;
-	int port[NPORTS];
-	int rx[NPORTS];
-	int pass_link[NPORTS];
+	struct kbt_mcsw s;
 	__u8 member[NHOSTS][UNIVERSE];	/* 0 never joined, 1 member, 2 left */
 	struct kbt_log log;
 };
-
-static void sw_cleanup(FIXTURE_DATA(mcd) *self)
-{
-	int i;
-
-	for (i = 0; i < NPORTS; i++) {
-		if (self->rx[i] > 0)
-			close(self->rx[i]);
-		if (self->pass_link[i] > 0)
-			close(self->pass_link[i]);
-		self->rx[i] = self->pass_link[i] = 0;
-		kbt_ns_free(&self->host[i]);
-	}
-	if (self->x)
-		kbloom_xdp_close(self->x);
-	self->x = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	kbt_ns_free(&self->sw);
-}
-
-/* Port @i: the switch side attached, the host side passing, a capture. */
-static int sw_port(FIXTURE_DATA(mcd) *self, int i)
-{
-	enum kbloom_xdp_mode got;
-	int saved, ret;
-
-	ret = kbloom_xdp_attach(self->x, self->port[i], KBLOOM_XDP_MODE_NATIVE,
-				&got);
-	if (ret)
-		return ret;
-	if (kbt_ns_enter(&self->host[i], &saved))
-		return -1;
-	ret = kbloom_xdp_pass_attach(if_nametoindex("eth0"),
-				     KBLOOM_XDP_MODE_NATIVE, NULL,
-				     &self->pass_link[i]);
-	kbt_ns_leave(saved);
-	if (ret)
-		return ret;
-	self->rx[i] = kbt_psock(&self->host[i], "eth0");
-	return self->rx[i] < 0 ? -1 : 0;
-}
 
 static int sw_setup(FIXTURE_DATA(mcd) *self)
 {
@@ -112,26 +65,9 @@ static int sw_setup(FIXTURE_DATA(mcd) *self)
 			  .region_bits = REGION_BITS },
 		.log = kbt_log_line, .log_ctx = &self->log,
 	};
-	char a[16];
-	int i, ret;
 
 	unsetenv("KBLOOMCTL_PIN_ROOT");
-	kbt_janitor();
-	kbt_name(self->name, sizeof(self->name), "mcd");
-	if (kbt_ns_quiet(&self->sw))
-		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%d", i);
-		if (kbt_ns_quiet(&self->host[i]) ||
-		    kbt_veth(&self->sw, a, &self->host[i], "eth0", i))
-			return -1;
-		self->port[i] = kbt_ifindex(&self->sw, a);
-	}
-	o.netns = self->sw.path;
-	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_MCAST, &o, &self->x);
-	for (i = 0; !ret && i < NPORTS; i++)
-		ret = sw_port(self, i);
-	return ret;
+	return kbt_mcsw_new(&self->s, "mcd", NPORTS, &o);
 }
 
 FIXTURE_SETUP(mcd)
@@ -142,13 +78,13 @@ FIXTURE_SETUP(mcd)
 		SKIP(return, "needs root (BPF, namespaces)");
 	ret = sw_setup(self);
 	if (ret)
-		sw_cleanup(self);
+		kbt_mcsw_free(&self->s);
 	ASSERT_EQ(0, ret);
 }
 
 FIXTURE_TEARDOWN(mcd)
 {
-	sw_cleanup(self);
+	kbt_mcsw_free(&self->s);
 }
 
 /* Group @g (0..NGROUPS - 1): IPv4 239.1.x.y when even, else ff3e::1:x:y. */
@@ -181,7 +117,7 @@ static int ctl_chunk(FIXTURE_DATA(mcd) *self, const char *verb, int h,
 	snprintf(port, sizeof(port), "p%d", h);
 	args[k++] = "mcast";
 	args[k++] = verb;
-	args[k++] = self->name;
+	args[k++] = self->s.name;
 	args[k++] = port;
 	for (i = 0; i < n && i < CHUNK; i++) {
 		len = group_addr(a, host_group(h, idx[i]));
@@ -190,7 +126,7 @@ static int ctl_chunk(FIXTURE_DATA(mcd) *self, const char *verb, int h,
 		args[k++] = text[i];
 	}
 	args[k++] = "netns";
-	args[k++] = self->sw.path;
+	args[k++] = self->s.sw.path;
 	args[k] = NULL;
 	return kbctl_run_io(r, NULL, NULL, args);
 }
@@ -245,7 +181,7 @@ static int members_present(FIXTURE_DATA(mcd) *self, int h)
 		if (self->member[h][i] != 1)
 			continue;
 		len = group_addr(a, host_group(h, i));
-		if (kbloom_xdp_del_test(self->x, self->port[h], a, len) != 1)
+		if (kbloom_xdp_del_test(self->s.x, self->s.port[h], a, len) != 1)
 			return 0;
 	}
 	return 1;
@@ -261,7 +197,7 @@ static void cycle(struct __test_metadata *_metadata, FIXTURE_DATA(mcd) *self,
 	__u32 v[UNIVERSE], n, i;
 	struct kbctl_res res;
 
-	ASSERT_EQ(0, kbloom_mcast_port_resize(self->x, self->port[h], NULL));
+	ASSERT_EQ(0, kbloom_mcast_port_resize(self->s.x, self->s.port[h], NULL));
 	n = pick(self, h, 1, v);
 	ASSERT_GE(GROUPS, n);
 	i = GROUPS - n;
@@ -289,7 +225,7 @@ static void stats_all(FIXTURE_DATA(mcd) *self,
 	int i;
 
 	for (i = 0; i < NPORTS; i++)
-		if (kbloom_mcast_stats(self->x, self->port[i], &st[i]))
+		if (kbloom_mcast_stats(self->s.x, self->s.port[i], &st[i]))
 			memset(&st[i], 0xff, sizeof(st[i]));
 }
 
@@ -302,8 +238,8 @@ static void send_all(struct __test_metadata *_metadata,
 	size_t n;
 	int tx;
 
-	kbt_mc_drain(self->rx, NPORTS, NULL, NGROUPS, 0.05);
-	tx = kbt_psock(&self->host[SENDER], "eth0");
+	kbt_mc_drain(self->s.rx, NPORTS, NULL, NGROUPS, 0.05);
+	tx = kbt_psock(&self->s.host[SENDER], "eth0");
 	ASSERT_LE(0, tx);
 	for (r = 0; r < ROUNDS; r++) {
 		for (g = 0; g < NGROUPS; g++) {
@@ -315,7 +251,7 @@ static void send_all(struct __test_metadata *_metadata,
 		}
 	}
 	close(tx);
-	kbt_mc_drain(self->rx, NPORTS, &cnt[0][0], NGROUPS, 0.3);
+	kbt_mc_drain(self->s.rx, NPORTS, &cnt[0][0], NGROUPS, 0.3);
 }
 
 /*
@@ -342,7 +278,7 @@ static __u64 host_check(struct __test_metadata *_metadata,
 			continue;
 		}
 		len = group_addr(a, g);
-		t = kbloom_xdp_del_test(self->x, self->port[h], a, len);
+		t = kbloom_xdp_del_test(self->s.x, self->s.port[h], a, len);
 		EXPECT_EQ(t ? ROUNDS : 0, cnt[g])
 			TH_LOG("host %d group %u (filter says %d)", h, g, t);
 		fp += cnt[g];
@@ -361,7 +297,7 @@ static void shares(struct __test_metadata *_metadata,
 
 	memset(sum, 0, sizeof(*sum));
 	for (h = 0; h < NHOSTS; h++) {
-		ASSERT_EQ(0, kbloom_xdp_del_info(self->x, self->port[h], &di));
+		ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[h], &di));
 		EXPECT_EQ(GROUPS - LEAVES, di.params.inserted);
 		sum->leaves += di.params.leaves;
 		sum->deleted += di.params.deleted;
@@ -417,11 +353,11 @@ TEST_F_TIMEOUT(mcd, join_leave_traffic_rebuild_share, 600)
 	EXPECT_GE(share, want * 0.9);
 
 	/* mcast stats -j says the same */
-	ASSERT_EQ(0, kbloom_xdp_del_info(self->x, self->port[0], &di));
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], &di));
 	snprintf(want_rb, sizeof(want_rb), "\"rebuilds\":%llu,",
 		 (unsigned long long)di.params.rebuilds);
-	EXPECT_EQ(0, kbctl_run(&res, "-j", "mcast", "stats", self->name, "p0",
-			       "netns", self->sw.path)) TH_LOG("%s", res.err);
+	EXPECT_EQ(0, kbctl_run(&res, "-j", "mcast", "stats", self->s.name, "p0",
+			       "netns", self->s.sw.path)) TH_LOG("%s", res.err);
 	EXPECT_JSON(&res);
 	EXPECT_NE(NULL, strstr(res.out, want_rb)) TH_LOG("%s", res.out);
 	EXPECT_NE(NULL, strstr(res.out, "\"rebuild_share_predicted\":"));
@@ -432,7 +368,7 @@ TEST_F_TIMEOUT(mcd, join_leave_traffic_rebuild_share, 600)
 static void snap(struct __test_metadata *_metadata, FIXTURE_DATA(mcd) *self,
 		 struct kbloom_xdp_del_info *di)
 {
-	ASSERT_EQ(0, kbloom_xdp_del_info(self->x, self->port[0], di));
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], di));
 }
 
 static void same(struct __test_metadata *_metadata,
@@ -468,7 +404,7 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 
 	/* a geometry a deletable filter cannot have: no instance */
 	kbt_name(other, sizeof(other), "mcdbad");
-	o.netns = self->sw.path;
+	o.netns = self->s.sw.path;
 	o.geom = odd;
 	EXPECT_EQ(-EINVAL, kbloom_xdp_create(other, KBLOOM_XDP_MCAST, &o, &y));
 	EXPECT_NE(NULL, strstr(self->log.text, "not a deletable filter"));
@@ -481,19 +417,19 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 
 	/* on the switch: refused, nothing changed */
 	self->log.len = 0;
-	EXPECT_EQ(-EINVAL, kbloom_mcast_port_resize(self->x, self->port[0],
+	EXPECT_EQ(-EINVAL, kbloom_mcast_port_resize(self->s.x, self->s.port[0],
 						    &bk));
 	EXPECT_NE(NULL, strstr(self->log.text, "not a deletable filter"));
 	len = group_addr(g, host_group(0, 7));
-	EXPECT_EQ(-ENOENT, kbloom_mcast_leave(self->x, self->port[0], g, len));
-	EXPECT_EQ(-EOPNOTSUPP, kbloom_mcast_router(self->x, self->port[0], 1,
+	EXPECT_EQ(-ENOENT, kbloom_mcast_leave(self->s.x, self->s.port[0], g, len));
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_mcast_router(self->s.x, self->s.port[0], 1,
 						   KBLOOM_MEMBER_STATIC));
 	EXPECT_NE(NULL, strstr(self->log.text, "not on a deletable switch"));
 	snap(_metadata, self, &b);
 	same(_metadata, &a, &b);
 
 	/* the same through kbloomctl: one line naming the field */
-	snprintf(ns, sizeof(ns), "%s", self->sw.path);
+	snprintf(ns, sizeof(ns), "%s", self->s.sw.path);
 	kbctl_run(&res, "xdp", "attach", "mcast", other, "dev", "p1", "netns",
 		  ns, "filter", "deletable", "region-bits", "3");
 	EXPECT_USAGE(&res, "region-bits '3': not a power of two");
@@ -511,7 +447,7 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 	EXPECT_USAGE(&res, "region-bits: only with filter deletable");
 	kbctl_free(&res);
 	EXPECT_FALSE(inst_exists(other));
-	kbctl_run(&res, "mcast", "leave", self->name, "p0", "239.1.0.7",
+	kbctl_run(&res, "mcast", "leave", self->s.name, "p0", "239.1.0.7",
 		  "netns", ns);
 	EXPECT_SYS(&res, "not joined");
 	kbctl_free(&res);
@@ -529,7 +465,7 @@ static int dump(FIXTURE_DATA(mcd) *self, const char *pin, char *out,
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd), "bpftool map dump pinned %s/%s/%s 2>&1",
-		 KBT_PIN_ROOT, self->name, pin);
+		 KBT_PIN_ROOT, self->s.name, pin);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -553,7 +489,7 @@ TEST_F_TIMEOUT(mcd, bpftool_dump_typed, 60)
 	EXPECT_NE(NULL, strstr(out, "\"buckets\": 4"));
 	EXPECT_NE(NULL, strstr(out, "\"predicted_nano\": "));
 	EXPECT_NE(NULL, strstr(out, "\"inserted\": 3"));
-	snprintf(pin, sizeof(pin), "filter_%d", self->port[0]);
+	snprintf(pin, sizeof(pin), "filter_%d", self->s.port[0]);
 	ASSERT_EQ(0, dump(self, pin, out, sizeof(out))) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\"w\": ["));
 }
