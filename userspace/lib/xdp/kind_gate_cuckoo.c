@@ -241,19 +241,13 @@ int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 int kbx_cuckoo_remove(struct kbloom_xdp *x, __u32 id)
 {
 	struct kbloom_cuckoo_params p;
-	char path[PATH_MAX];
-	__u32 slot;
 	int ret;
 
 	ret = gc_get(x, id, &p, NULL);
 	if (ret)
 		return ret;
 	bpf_map_delete_elem(x->cuckoo->params_fd, &id);
-	kbp_rcu_sync();
-	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++)
-		kbx_slot_drop(x, slot);
-	if (!kbp_path(x->dir, path, "filter_%u", id))
-		unlink(path);
+	kbx_slots_release(x, id, p.slot);
 	return 0;
 }
 

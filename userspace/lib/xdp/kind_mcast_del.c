@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "uapi/kbloom_xdp_maps.h"
@@ -226,8 +225,6 @@ err_slot:
 int kbx_mcast_del_port_del(struct kbloom_xdp *x, __u32 id)
 {
 	struct kbloom_del_params p;
-	char path[PATH_MAX];
-	__u32 slot;
 	int ret;
 
 	bpf_map_delete_elem(x->params_fd, &id);
@@ -235,11 +232,7 @@ int kbx_mcast_del_port_del(struct kbloom_xdp *x, __u32 id)
 	if (ret)
 		return ret;
 	bpf_map_delete_elem(x->del_fd, &id);
-	kbp_rcu_sync();
-	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++)
-		kbx_slot_drop(x, slot);
-	if (!kbp_path(x->dir, path, "filter_%u", id))
-		unlink(path);
+	kbx_slots_release(x, id, p.slot);
 	return 0;
 }
 

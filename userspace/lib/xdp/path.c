@@ -599,15 +599,20 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	return ret;
 }
 
-/* The cuckoo variant: a kind that has it, no module filter, a plan. */
-static int kbx_variant_cuckoo(struct kbloom_xdp *x,
-			      const struct kbloom_xdp_opts *o)
+/*
+ * The cuckoo and deletable variants: a kind whose object [@obj] exists
+ * (else "a @what filter is for @kinds only"), no module filter, a plan.
+ */
+static int kbx_variant_own(struct kbloom_xdp *x,
+			   const struct kbloom_xdp_opts *o, __u32 v, int obj,
+			   const char *what, const char *kinds)
 {
-	struct kbloom_cuckoo_params p;
+	struct kbloom_cuckoo_params cp;
+	struct kbloom_del_params dp;
 
-	if (!x->desc->objs[2].name) {
-		kbx_log(x, "%s: a cuckoo filter is for the gate and mcast only",
-			x->name);
+	if (!x->desc->objs[obj].name) {
+		kbx_log(x, "%s: a %s filter is for %s only", x->name, what,
+			kinds);
 		return -EINVAL;
 	}
 	if (o->module_filter && *o->module_filter) {
@@ -615,28 +620,10 @@ static int kbx_variant_cuckoo(struct kbloom_xdp *x,
 			x->name);
 		return -EINVAL;
 	}
-	x->variant = KBLOOM_XDP_VARIANT_CUCKOO;
-	return kbx_cuckoo_geom(x, &o->geom, &p);
-}
-
-/* The deletable variant: mcast, no module filter, a geometry it can have. */
-static int kbx_variant_del(struct kbloom_xdp *x,
-			   const struct kbloom_xdp_opts *o)
-{
-	struct kbloom_del_params p;
-
-	if (!x->desc->objs[3].name) {
-		kbx_log(x, "%s: a deletable filter is for mcast ports only",
-			x->name);
-		return -EINVAL;
-	}
-	if (o->module_filter && *o->module_filter) {
-		kbx_log(x, "%s: a module filter needs the kfunc variant",
-			x->name);
-		return -EINVAL;
-	}
-	x->variant = KBLOOM_XDP_VARIANT_DELETABLE;
-	return kbx_del_geom(x, &o->geom, &p);
+	x->variant = v;
+	if (v == KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbx_cuckoo_geom(x, &o->geom, &cp);
+	return kbx_del_geom(x, &o->geom, &dp);
 }
 
 /* The variant of a new instance (see enum kbloom_xdp_variant). */
@@ -652,9 +639,9 @@ static int kbx_variant_pick(struct kbloom_xdp *x,
 		return -EINVAL;
 	}
 	if (v == KBLOOM_XDP_VARIANT_CUCKOO)
-		return kbx_variant_cuckoo(x, o);
+		return kbx_variant_own(x, o, v, 2, "cuckoo", "the gate and mcast");
 	if (v == KBLOOM_XDP_VARIANT_DELETABLE)
-		return kbx_variant_del(x, o);
+		return kbx_variant_own(x, o, v, 3, "deletable", "mcast ports");
 	if (mf && *mf && kbx_name_make(x, 0, mf, tmp))
 		return -EINVAL;
 	if (v == KBLOOM_XDP_VARIANT_AUTO) {

@@ -167,6 +167,7 @@ int kbx_slot_fill(struct kbloom_xdp *x, __u32 id, __u32 slot,
 		  __u32 nblocks, const __u64 *words, __u64 nwords, int le);
 void kbx_slot_drop(struct kbloom_xdp *x, __u32 slot);
 void kbx_slot_retire(struct kbloom_xdp *x, __u32 id, __u32 slot, __u32 old);
+void kbx_slots_release(struct kbloom_xdp *x, __u32 id, __u32 slot);
 int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd);
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
 int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
