@@ -57,6 +57,11 @@ int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 			x->name, id);
 		return -EOPNOTSUPP;
 	}
+	if (x->variant == KBLOOM_XDP_VARIANT_DELETABLE) {
+		kbx_log(x, "%s: filter %u is a deletable filter (kbloomctl mcast ports, mcast stats; kbloom_xdp_del_info())",
+			x->name, id);
+		return -EOPNOTSUPP;
+	}
 	ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 	if (ret)
 		return ret;
