@@ -9,6 +9,9 @@
  *   bench_kget   bpf_kbloom_get + put alone (name lookup and reference)
  *   bench_kid    kbloom.ko's filter by id: bpf_kbloom_test_id, no name
  *                lookup, no reference
+ *   bench_kref   the lookup of the shipped kfunc paths: the filter's
+ *                reference (struct kbloom_kfunc_ref) from a hash map, as
+ *                gate_kfilter, then by its id (bpf/kbloom_kfunc_ref.h)
  *   bench_map    the map-backed blocked filter of the XDP paths
  *                (bpf/kbloom_bpf.h): params lookup, blocks map lookup from
  *                the filter table, test
@@ -20,6 +23,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
 #include "uapi/kbloom_kfunc.h"
+#include "bpf/kbloom_kfunc_ref.h"
 
 #define NKEYS	4096	/* a power of two */
 
@@ -52,6 +56,14 @@ struct {
 } filters SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kbloom_kfunc_ref);
+} kref SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
 	__uint(max_entries, 10000);	/* set by the benchmark */
 	__uint(value_size, 16);
@@ -61,7 +73,7 @@ struct {
 char filter_name[32];
 __u32 filter_id;
 __u32 cursor;
-__u64 hits[6];
+__u64 hits[7];
 
 static __always_inline int next_key(struct bench_key *out)
 {
@@ -136,6 +148,27 @@ int bench_kid(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	if (ret == 1)
 		hits[5]++;
+	return ret == 1 ? XDP_PASS : XDP_DROP;
+}
+
+SEC("xdp")
+int bench_kref(struct xdp_md *ctx)
+{
+	struct kbloom_kfunc_ref *ref;
+	struct bench_key k;
+	__u32 zero = 0;
+	int ret;
+
+	if (next_key(&k))
+		return XDP_ABORTED;
+	ref = bpf_map_lookup_elem(&kref, &zero);
+	if (!ref)
+		return XDP_ABORTED;
+	ret = kbloom_kfunc_ref_test(ref, k.k, sizeof(k.k));
+	if (ret < 0)
+		return XDP_ABORTED;
+	if (ret == 1)
+		hits[6]++;
 	return ret == 1 ? XDP_PASS : XDP_DROP;
 }
 
