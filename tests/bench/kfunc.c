@@ -44,7 +44,7 @@
 #define N		10000U
 #define NKEYS		4096U		/* as in kfunc_bench.bpf.c */
 #define P_PICO		10000000000ULL	/* 1% */
-#define REPS		7
+#define REPS		21
 #define NAME		"kb.bench"
 
 enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, P_KREF, NPROG };
@@ -149,7 +149,7 @@ static double ratio(const double *net, int other)
 int main(void)
 {
 	static __u8 ins[N * 16], look[NKEYS * 16];
-	__u32 t[NPROG][REPS], repeat = 20000, i, r, zero = 0;
+	__u32 t[NPROG][REPS], repeat = 5000, i, r, zero = 0;
 	double med[NPROG], net[NPROG];
 	struct kbloom_kfunc_ref ref = {};
 	struct kbloom_create c;
