@@ -47,16 +47,16 @@
 #define REPS		21
 #define NAME		"kb.bench"
 
-enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, P_KREF, NPROG };
+enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, P_KREF, P_KREFH, NPROG };
 
 static const char *const prog_name[NPROG] = {
 	"key fetch (base)", "kfunc get+test+put", "map-backed blocked",
 	"BPF_MAP_TYPE_BLOOM_FILTER", "kfunc get+put only", "kfunc test by id",
-	"kfunc path (ref map + id)",
+	"kfunc gate (ref array + id)", "kfunc port (ref hash + id)",
 };
 static const char *const json_name[NPROG] = {
 	"base", "kfunc", "map_backed", "bloom_map", "kfunc_get_put", "kfunc_id",
-	"kfunc_ref",
+	"kfunc_gate_ref", "kfunc_port_ref",
 };
 
 static int die(const char *what, int err)
@@ -196,6 +196,8 @@ int main(void)
 	ref.id = c.id;
 	ret = bpf_map__update_elem(skel->maps.kref, &zero, 4, &ref, sizeof(ref),
 				   0);
+	ret = ret ?: bpf_map__update_elem(skel->maps.krefh, &zero, 4, &ref,
+					  sizeof(ref), 0);
 	if (ret)
 		return die("reference map", ret);
 	for (i = 0; i < NKEYS; i++) {
@@ -218,7 +220,7 @@ int main(void)
 		skel->progs.bench_base, skel->progs.bench_kfunc,
 		skel->progs.bench_map, skel->progs.bench_bloom,
 		skel->progs.bench_kget, skel->progs.bench_kid,
-		skel->progs.bench_kref,
+		skel->progs.bench_kref, skel->progs.bench_krefh,
 	};
 
 	/* answers: each program once over the NKEYS keys */
@@ -229,7 +231,7 @@ int main(void)
 	}
 	memcpy(hits, (const void *)skel->bss->hits, sizeof(hits));
 	if (hits[P_KFUNC] != hits[P_MAP] || hits[P_KID] != hits[P_MAP] ||
-	    hits[P_KREF] != hits[P_MAP] ||
+	    hits[P_KREF] != hits[P_MAP] || hits[P_KREFH] != hits[P_MAP] ||
 	    hits[P_KFUNC] < NKEYS / 2 ||
 	    hits[P_BLOOM] < NKEYS / 2) {
 		fprintf(stderr, "kfunc bench: answers differ: kfunc %llu, map-backed %llu, bloom map %llu of %u (%u inserted)\n",
@@ -272,8 +274,10 @@ int main(void)
 	       ratio_of(net, P_KID, P_MAP));
 	printf("kfunc lookup by id vs by name: %.2fx\n",
 	       ratio_of(net, P_KID, P_KFUNC));
-	printf("kfunc path lookup (reference map + id) vs map-backed: %.2fx\n",
+	printf("kfunc gate lookup (reference array + id) vs map-backed: %.2fx\n",
 	       ratio_of(net, P_KREF, P_MAP));
+	printf("kfunc port lookup (reference hash + id) vs map-backed: %.2fx\n",
+	       ratio_of(net, P_KREFH, P_MAP));
 
 	printf("KFUNC-BENCH-JSON {\"n\": %u, \"p\": 0.01, \"key_bytes\": 16, \"lookups\": %u, \"m\": %llu, \"k\": %u, \"reps\": %d, \"repeat\": %u, \"statistic\": \"median\", \"unit\": \"ns per run\", \"machine\": \"qemu guest %s %s\", \"ns_per_run\": {",
 	       N, NKEYS, (unsigned long long)c.m, c.k, REPS, repeat, u.sysname,
@@ -283,9 +287,10 @@ int main(void)
 	printf("}, \"lookup_ns\": {");
 	for (p = 1; p < NPROG; p++)
 		printf("%s\"%s\": %.0f", p > 1 ? ", " : "", json_name[p], net[p]);
-	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f, \"kfunc_id_vs_map_backed\": %.2f, \"kfunc_ref_vs_map_backed\": %.2f}}\n",
+	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f, \"kfunc_id_vs_map_backed\": %.2f, \"kfunc_gate_ref_vs_map_backed\": %.2f, \"kfunc_port_ref_vs_map_backed\": %.2f}}\n",
 	       ratio(net, P_MAP), ratio(net, P_BLOOM),
-	       ratio_of(net, P_KID, P_MAP), ratio_of(net, P_KREF, P_MAP));
+	       ratio_of(net, P_KID, P_MAP), ratio_of(net, P_KREF, P_MAP),
+	       ratio_of(net, P_KREFH, P_MAP));
 
 	kfunc_bench__destroy(skel);
 	ku_destroy(fd, NAME);

@@ -25,7 +25,8 @@
  *           del / test / stats, mcast join / leave / ports on module
  *           filters made and tested with kbloomctl create / test
  * ids       the references' ids (struct kbloom_kfunc_ref in gate_kfilter,
- *           mc_kfilter): resolved by create, by setting a name, by a
+ *           mc_kfilter): resolved by create, by setting a name (a new
+ *           gen), by a
  *           port made from the pattern (the pattern itself: 0); a name
  *           of no filter: 0, found by kbloom_xdp_module_resolve() once
  *           the filter exists; after a SWAP the programs keep their
@@ -460,7 +461,7 @@ static void kl_ids_mcast(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(kl, ids, 300)
 {
 	struct kbloom_kfunc_ref r;
-	__u32 id;
+	__u32 id, gen;
 
 	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
 	ASSERT_EQ(0, kl_counting(self->fd, KL_EMPTY));
@@ -475,9 +476,13 @@ TEST_F_TIMEOUT(kl, ids, 300)
 	ASSERT_EQ(0, kbloom_gate_add(self->x, kl_in, 4));
 	EXPECT_EQ(XDP_DROP, kl_gate_run());
 
-	/* a name set: its id at once */
+	/* a name set: its id at once, a new gen */
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0));
+	gen = r.gen;
 	ASSERT_EQ(0, kbloom_xdp_set_module_filter(self->x, 0, KL_EMPTY));
 	EXPECT_EQ(kl_id(self->fd, KL_EMPTY), kl_gate_id());
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0));
+	EXPECT_EQ(gen + 1, r.gen);
 	EXPECT_EQ(XDP_PASS, kl_gate_run());
 	/* a name of no filter: 0, until resolved once the filter exists */
 	ASSERT_EQ(0, kbloom_xdp_set_module_filter(self->x, 0, KL_LATER));

@@ -18,7 +18,7 @@
  *                drops; the devmap egress program loads
  * gate.by_id     the reference's id (struct kbloom_kfunc_ref): a name
  *                alone is resolved by the first packet, which stores the
- *                filter's id; then the id decides and the name is not
+ *                filter's id and keeps the loader's gen; then the id decides and the name is not
  *                read (a wrong name changes nothing); RESTORE --replace:
  *                the old id misses, the packet tests the restored filter
  *                and keeps its new id, no error; destroyed: a miss, an
@@ -343,10 +343,14 @@ TEST_F(gate, by_id)
 	id = kp_id(self->fd, KP_GATE);
 	ASSERT_NE(0, id);
 
-	/* a name alone (id 0): the first packet resolves it */
+	/* a name alone (id 0): the first packet resolves it, gen kept */
+	kp_name(&r, KP_GATE);
+	r.gen = 7;
+	ASSERT_EQ(0, gate_ref(skel, &r, 1));
 	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
 	ASSERT_EQ(0, gate_ref(skel, &r, 0));
 	EXPECT_EQ(id, r.id);
+	EXPECT_EQ(7, r.gen);
 	gate_id_decides(_metadata, self, in, id);
 
 	/* RESTORE --replace: the restored (empty) filter at once, its id kept */

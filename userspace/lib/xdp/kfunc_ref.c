@@ -4,7 +4,9 @@
  * of gate_kfilter and mc_kfilter (struct kbloom_kfunc_ref, one per filter
  * id): a kbloom.ko filter name and the id of the filter bound to it,
  * which the programs test with bpf_kbloom_test_id(), looking the name up
- * only when the id misses (bpf/kbloom_kfunc_ref.h).  Ids are resolved
+ * only when the id misses (bpf/kbloom_kfunc_ref.h).  Every write bumps
+ * the reference's gen, so a program never stores an id it resolved from
+ * the name before the write.  Ids are resolved
  * here with KBLOOM_IOCTL_STAT whenever a name is written, and all at once
  * on kbloom_xdp_module_resolve() and kbloom_xdp_replace().  A name whose
  * filter does not exist (yet), a "%s" pattern, or no /dev/kbloom: id 0,
@@ -43,15 +45,51 @@ static __u32 kbx_module_id(struct kbloom_xdp *x, const char *name)
 	return st.id;
 }
 
+/* The reference of @id now, its gen kept; a zeroed one when none. */
+static void kbx_module_ref_get(struct kbloom_xdp *x, __u32 id,
+			       struct kbloom_kfunc_ref *r)
+{
+	if (bpf_map_lookup_elem(x->kfilter_fd, &id, r))
+		memset(r, 0, sizeof(*r));
+	r->name[sizeof(r->name) - 1] = 0;
+}
+
 int kbx_module_ref_set(struct kbloom_xdp *x, __u32 id,
 		       const char name[KBLOOM_NAME_LEN])
 {
-	struct kbloom_kfunc_ref r = {};
+	struct kbloom_kfunc_ref r;
 
+	kbx_module_ref_get(x, id, &r);
 	memcpy(r.name, name, sizeof(r.name));
 	r.name[sizeof(r.name) - 1] = 0;
 	r.id = kbx_module_id(x, r.name);
+	r.gen++;
 	return kbp_err(bpf_map_update_elem(x->kfilter_fd, &id, &r, BPF_ANY));
+}
+
+/*
+ * Remove the name of @id: a hash map's element goes, the gate's array
+ * element becomes an empty name.  Return: 0, -ENOENT when there is none.
+ */
+int kbx_module_ref_clear(struct kbloom_xdp *x, __u32 id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct kbloom_kfunc_ref r;
+	int ret;
+
+	ret = kbp_err(bpf_obj_get_info_by_fd(x->kfilter_fd, &info, &len));
+	if (ret)
+		return ret;
+	if (info.type != BPF_MAP_TYPE_ARRAY)
+		return kbp_err(bpf_map_delete_elem(x->kfilter_fd, &id));
+	kbx_module_ref_get(x, id, &r);
+	if (!r.name[0])
+		return -ENOENT;
+	memset(r.name, 0, sizeof(r.name));
+	r.id = 0;
+	r.gen++;
+	return kbp_err(bpf_map_update_elem(x->kfilter_fd, &id, &r, BPF_EXIST));
 }
 
 /* The keys of the references into @keys (up to @max): how many. */
@@ -81,6 +119,7 @@ static int kbx_module_resolve_one(struct kbloom_xdp *x, __u32 key)
 	if (id == r.id)
 		return !!id;
 	r.id = id;
+	r.gen++;
 	if (bpf_map_update_elem(x->kfilter_fd, &key, &r, BPF_EXIST))
 		return errno == ENOENT ? 0 : -errno;
 	return !!id;

@@ -389,14 +389,14 @@ int kbx_module_name(struct kbloom_xdp *x, __u32 id,
 		return ret;
 	memcpy(name, r.name, KBLOOM_NAME_LEN);
 	name[KBLOOM_NAME_LEN - 1] = 0;
-	return 0;
+	return name[0] ? 0 : -ENOENT;	/* the gate's array: no name */
 }
 
 int kbx_module_name_del(struct kbloom_xdp *x, __u32 id)
 {
 	if (!kbx_kfunc(x))
 		return 0;
-	return kbp_err(bpf_map_delete_elem(x->kfilter_fd, &id));
+	return kbx_module_ref_clear(x, id);
 }
 
 int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)

@@ -151,6 +151,7 @@ int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
 int kbx_module_dev(struct kbloom_xdp *x);
 int kbx_module_ref_set(struct kbloom_xdp *x, __u32 id,
 		       const char name[KBLOOM_NAME_LEN]);
+int kbx_module_ref_clear(struct kbloom_xdp *x, __u32 id);
 int kbx_module_resolve(struct kbloom_xdp *x);
 
 /* filter.c */
