@@ -13,11 +13,12 @@
  * A port is still a port by its mc_params entry (which also holds its
  * counters index); its filter is the module filter of mc_kfilter, tested
  * with bpf_kbloom_test_id() (by its name when the id misses:
- * bpf/kbloom_kfunc_ref.h, uapi/kbloom_kfunc.h).  With a counting module filter a leave is one
- * KBLOOM_IOCTL_DEL: the group's counters go down and the copies stop,
- * with no rebuild.  No mc_kfilter entry, or no module filter of that
- * name: the copy is dropped and counted in tx_errors, as a port without a
- * filter in the map-backed switch.  mc_filters is not read.
+ * bpf/kbloom_kfunc_ref.h, uapi/kbloom_kfunc.h).  With a counting module
+ * filter a leave is one KBLOOM_IOCTL_DEL: the group's counters go down
+ * and the copies stop, with no rebuild.  No mc_kfilter entry, or no
+ * module filter of that name: the copy is dropped and counted in
+ * tx_errors, as a port without a filter in the map-backed switch.
+ * mc_filters is not read.
  *
  * Loading needs kbloom.ko with BTF (/sys/kernel/btf/kbloom); without the
  * module, load kbloom_mcast.bpf.c.

@@ -169,6 +169,18 @@ static int kl_gate_run(void)
 	return kl_run(KL_GATE, "prog_gate", 0, kl_in, kl_dst);
 }
 
+/* The gate KL_GATE (DENY) on a new counting module filter KL_GFILTER. */
+static void kl_gate_make(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(kl) *self)
+{
+	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
+	self->o.module_filter = KL_GFILTER;
+	self->o.mode = KBLOOM_GATE_DENY;
+	ASSERT_EQ(0, kbloom_xdp_create(KL_GATE, KBLOOM_XDP_GATE, &self->o,
+				       &self->x))
+		TH_LOG("log: %s", self->log.text);
+}
+
 TEST_F_TIMEOUT(kl, gate, 300)
 {
 	struct kbloom_gate_stats st, st2;
@@ -178,12 +190,8 @@ TEST_F_TIMEOUT(kl, gate, 300)
 	size_t xdp_len = 0;
 	__u32 id0;
 
-	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
-	self->o.module_filter = KL_GFILTER;
-	self->o.mode = KBLOOM_GATE_DENY;
-	ASSERT_EQ(0, kbloom_xdp_create(KL_GATE, KBLOOM_XDP_GATE, &self->o,
-				       &self->x))
-		TH_LOG("log: %s", self->log.text);
+	kl_gate_make(_metadata, self);
+	ASSERT_NE(NULL, self->x);
 	EXPECT_EQ(KBLOOM_XDP_VARIANT_KFUNC, kbloom_xdp_variant(self->x));
 	ASSERT_EQ(0, kbloom_xdp_module_filter(self->x, 0, name));
 	EXPECT_STREQ(KL_GFILTER, name);
@@ -463,13 +471,9 @@ TEST_F_TIMEOUT(kl, ids, 300)
 	struct kbloom_kfunc_ref r;
 	__u32 id, gen;
 
-	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
 	ASSERT_EQ(0, kl_counting(self->fd, KL_EMPTY));
-	self->o.module_filter = KL_GFILTER;
-	self->o.mode = KBLOOM_GATE_DENY;
-	ASSERT_EQ(0, kbloom_xdp_create(KL_GATE, KBLOOM_XDP_GATE, &self->o,
-				       &self->x))
-		TH_LOG("log: %s", self->log.text);
+	kl_gate_make(_metadata, self);
+	ASSERT_NE(NULL, self->x);
 	id = kl_id(self->fd, KL_GFILTER);
 	ASSERT_NE(0, id);
 	EXPECT_EQ(id, kl_gate_id());
