@@ -186,6 +186,9 @@ $(B)/bpf/kbloom_countmin.bpf.o: BPF_CFLAGS += -mcpu=v3
 $(B)/bpf/kbloom_window.bpf.o: BPF_CFLAGS += -mcpu=v3
 # the loss digest folds with atomic XOR (BPF v3)
 $(B)/bpf/kbloom_loss_digest.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the kfunc paths store a resolved filter id by compare-and-exchange (BPF v3)
+$(B)/bpf/kbloom_kfunc_gate.bpf.o $(B)/bpf/kbloom_kfunc_mcast.bpf.o \
+$(B)/tests/kmod/kfunc_bench.bpf.o: BPF_CFLAGS += -mcpu=v3
 
 $(B)/tests/%.bpf.o: tests/%.bpf.c
 	$(say) BPF $@

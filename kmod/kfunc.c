@@ -39,15 +39,21 @@
  *
  * bpf_kbloom_test_id() is the lookup without a name: the id is the one
  * KBLOOM_IOCTL_STAT, LIST and bpf_kbloom_stat() report, looked up in the
- * registry's id table (an xarray load) under rcu_read_lock(), with no
- * reference taken.  The id names one filter object, not a name: after a
- * RESTORE --replace or a SWAP the name has another filter with another id
- * (the old id answers -ENOENT once that filter is unpublished; after a
- * SWAP both ids stay valid, each with its own filter).  A control plane
- * that rebinds names writes the new id where its program reads it.  A
- * filter destroyed during a call is still whole until the call returns:
- * the registry erases the id before it drops its reference, and the last
- * reference frees the filter a grace period later.
+ * registry's id table (an xarray load) with no lock and no reference
+ * taken: a BPF program runs in an RCU read-side section (XDP with BH
+ * disabled in NAPI or under rcu_read_lock() for generic XDP and
+ * BPF_PROG_TEST_RUN), which is what keeps the filter whole.  A blocked
+ * filter is tested inline, the other types through kb_filter_test().  The
+ * id names one filter object, not a name: after a RESTORE --replace or a
+ * SWAP the name has another filter with another id (the old id answers
+ * -ENOENT once that filter is unpublished; after a SWAP both ids stay
+ * valid, each with its own filter).  A control plane that rebinds names
+ * writes the new id where its program reads it; the shipped kfunc paths
+ * also look the name up themselves when the id answers -ENOENT
+ * (bpf/kbloom_kfunc_ref.h).  A filter destroyed during a call is still
+ * whole until the call returns: the registry erases the id before it
+ * drops its reference, and the last reference frees the filter a grace
+ * period later.
  *
  * bpf_kbloom_test() and bpf_kbloom_stat() are KF_TRUSTED_ARGS: they only
  * take the unmodified pointer bpf_kbloom_get() returned.  The key is
@@ -63,7 +69,9 @@
 #include <linux/string.h>
 
 #include "kbloom_int.h"
+#include "uapi/kbloom_hash.h"
 #include "uapi/kbloom_kfunc.h"
+#include "uapi/kbloom_layout.h"
 #include "kfunc_compat.h"
 
 /**
@@ -112,28 +120,57 @@ __bpf_kfunc int bpf_kbloom_test(struct kb_filter *f, const void *key,
 	return kb_filter_test(f, key, key__sz);
 }
 
+/*
+ * The blocked type's test, inline in bpf_kbloom_test_id(): the bits of
+ * kb_blocked_test() (kb_block_mask(), kb_block_index() of
+ * uapi/kbloom_layout.h) without the two calls of kb_filter_test(), folded
+ * without a branch as the map-backed lookup folds them
+ * (bpf/kbloom_bpf.h): one 64-bit load per word of the key's block.
+ */
+static __always_inline bool kb_kfunc_blocked(const struct kb_filter *f,
+					     const void *key, u32 len)
+{
+	u64 h = kb_hash(f->g.hash_id, f->g.seed, key, len);
+	u64 mask[KBLOOM_BLOCK_WORDS], missing = 0;
+	const atomic64_t *blk;
+	unsigned int i;
+
+	kb_block_mask(h, f->g.k, mask);
+	blk = f->words + (u64)kb_block_index(h, f->g.m / KBLOOM_BLOCK_BITS) *
+			 KBLOOM_BLOCK_WORDS;
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		missing |= mask[i] & ~(u64)atomic64_read(&blk[i]);
+	return !missing;
+}
+
 /**
  * bpf_kbloom_test_id() - membership test of a key in the filter of an id
  * @id: the filter's id (KBLOOM_IOCTL_STAT, LIST, bpf_kbloom_stat())
  * @key: the key
  * @key__sz: its length, 1..KBLOOM_KEY_MAX
  *
+ * The hot path of the kfunc paths, one call per packet: the id's filter
+ * from kb_reg_by_id() (one xarray walk, no lock, no reference: the
+ * program's own RCU read-side section keeps the filter), then a blocked
+ * filter's test inline, every other type's through kb_filter_test().
+ * The verifier has checked that @key__sz bytes are readable at @key;
+ * only the range of the length is checked here.
+ *
  * Return: 1 possibly present, 0 definitely absent, -ENOENT when no
  * published filter has that id, -EINVAL for a length out of range.
  */
 __bpf_kfunc int bpf_kbloom_test_id(u32 id, const void *key, u32 key__sz)
 {
-	struct kb_filter *f;
-	int ret = -ENOENT;
+	const struct kb_filter *f;
 
-	if (!key__sz || key__sz > KBLOOM_KEY_MAX)
+	if (unlikely(key__sz - 1 >= KBLOOM_KEY_MAX))
 		return -EINVAL;
-	rcu_read_lock();
 	f = kb_reg_by_id(id);
-	if (f)
-		ret = kb_filter_test(f, key, key__sz);
-	rcu_read_unlock();
-	return ret;
+	if (unlikely(!f))
+		return -ENOENT;
+	if (likely(f->g.type == KBLOOM_TYPE_BLOCKED))
+		return kb_kfunc_blocked(f, key, key__sz);
+	return kb_filter_test(f, key, key__sz);
 }
 
 /**

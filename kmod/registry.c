@@ -405,14 +405,23 @@ u32 kb_reg_list(struct kbloom_list_entry *ents, u32 cap)
 }
 
 /*
- * The published filter of id @id, or NULL; the caller holds
- * rcu_read_lock() and uses the filter only until it drops it (a filter is
- * freed a grace period after its last reference, which the registry puts
- * only after erasing the id).
+ * The published filter of id @id, or NULL: xa_load() without its own
+ * rcu_read_lock(), for bpf_kbloom_test_id(), which a BPF program calls in
+ * its RCU read-side section (see kmod/kfunc.c).  The caller uses the
+ * filter only within that section: a filter is freed a grace period after
+ * its last reference, which the registry puts only after erasing the id.
  */
 struct kb_filter *kb_reg_by_id(u32 id)
 {
-	return xa_load(&kb_ids, id);
+	XA_STATE(xas, &kb_ids, id);
+	struct kb_filter *f;
+
+	do {
+		f = xas_load(&xas);
+		if (xa_is_zero(f))
+			f = NULL;
+	} while (unlikely(xas_retry(&xas, f)));
+	return f;
 }
 
 void kb_reg_device_stat(u32 *filters, u64 *bytes)

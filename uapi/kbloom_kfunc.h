@@ -64,9 +64,41 @@ struct kbloom_kfunc_stat {
 	__u64 saturations;
 };
 
-/* A filter name as a map value (the kfunc paths' name maps). */
+/* A filter name as a map value (the kfunc paths' maps up to 1.2.0). */
 struct kbloom_kfunc_name {
 	char name[32];		/* KBLOOM_NAME_LEN, NUL-padded */
+};
+
+/**
+ * struct kbloom_kfunc_ref - a module filter as the kfunc paths' programs
+ * find it: the value of gate_kfilter and mc_kfilter
+ * @name: the filter's name (KBLOOM_NAME_LEN, NUL-padded)
+ * @id: the id of the filter of that name when it was last resolved, 0:
+ *      none (ids start at 1)
+ * @gen: bumped by the loader at each write of the reference
+ *
+ * A packet tests @id with bpf_kbloom_test_id(): no name lookup, no
+ * reference.  When @id answers -ENOENT (never resolved; the filter was
+ * destroyed, or replaced by a RESTORE, which gives the name a filter
+ * with a new id) the program looks @name up with bpf_kbloom_get(), tests
+ * that filter and stores its id in @id, so the next packets take the id
+ * path again; when no filter has the name the lookup is a miss (see each
+ * path).  The program stores the id with a compare-and-exchange of the
+ * eight bytes of @id and @gen as it read them before the lookup: an id
+ * found under a name the loader has changed since (a new @gen) is never
+ * stored, even where the loader's write is not atomic (an array map).
+ * A packet that reads a reference while the loader writes it tests the
+ * old or the new filter, or finds a torn name (a miss).  The loader
+ * resolves @id (KBLOOM_IOCTL_STAT) whenever it writes @name and on
+ * kbloom_xdp_module_resolve() and kbloom_xdp_replace().  A SWAP or
+ * RENAME leaves both ids valid: the program keeps testing the filter it
+ * resolved, now under the other name, until the next resolve (or until
+ * that filter is destroyed).
+ */
+struct kbloom_kfunc_ref {
+	char name[32];
+	__u32 id;
+	__u32 gen;
 };
 
 #ifdef __bpf__

@@ -44,17 +44,19 @@
 #define N		10000U
 #define NKEYS		4096U		/* as in kfunc_bench.bpf.c */
 #define P_PICO		10000000000ULL	/* 1% */
-#define REPS		7
+#define REPS		21
 #define NAME		"kb.bench"
 
-enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, NPROG };
+enum { P_BASE, P_KFUNC, P_MAP, P_BLOOM, P_KGET, P_KID, P_KREF, P_KREFH, NPROG };
 
 static const char *const prog_name[NPROG] = {
 	"key fetch (base)", "kfunc get+test+put", "map-backed blocked",
 	"BPF_MAP_TYPE_BLOOM_FILTER", "kfunc get+put only", "kfunc test by id",
+	"kfunc gate (ref array + id)", "kfunc port (ref hash + id)",
 };
 static const char *const json_name[NPROG] = {
 	"base", "kfunc", "map_backed", "bloom_map", "kfunc_get_put", "kfunc_id",
+	"kfunc_gate_ref", "kfunc_port_ref",
 };
 
 static int die(const char *what, int err)
@@ -147,8 +149,9 @@ static double ratio(const double *net, int other)
 int main(void)
 {
 	static __u8 ins[N * 16], look[NKEYS * 16];
-	__u32 t[NPROG][REPS], repeat = 20000, i, r;
+	__u32 t[NPROG][REPS], repeat = 5000, i, r, zero = 0;
 	double med[NPROG], net[NPROG];
+	struct kbloom_kfunc_ref ref = {};
 	struct kbloom_create c;
 	struct kfunc_bench *skel;
 	__u64 s = 0x6b6662, img_len = 0, hits[NPROG];
@@ -189,6 +192,14 @@ int main(void)
 		return die("load the programs (module BTF?)", ret);
 	memcpy(skel->bss->filter_name, NAME, sizeof(NAME));
 	skel->bss->filter_id = c.id;
+	memcpy(ref.name, NAME, sizeof(NAME));
+	ref.id = c.id;
+	ret = bpf_map__update_elem(skel->maps.kref, &zero, 4, &ref, sizeof(ref),
+				   0);
+	ret = ret ?: bpf_map__update_elem(skel->maps.krefh, &zero, 4, &ref,
+					  sizeof(ref), 0);
+	if (ret)
+		return die("reference map", ret);
 	for (i = 0; i < NKEYS; i++) {
 		ret = bpf_map__update_elem(skel->maps.keys, &i, 4, look + 16 * i,
 					   16, 0);
@@ -209,6 +220,7 @@ int main(void)
 		skel->progs.bench_base, skel->progs.bench_kfunc,
 		skel->progs.bench_map, skel->progs.bench_bloom,
 		skel->progs.bench_kget, skel->progs.bench_kid,
+		skel->progs.bench_kref, skel->progs.bench_krefh,
 	};
 
 	/* answers: each program once over the NKEYS keys */
@@ -219,6 +231,7 @@ int main(void)
 	}
 	memcpy(hits, (const void *)skel->bss->hits, sizeof(hits));
 	if (hits[P_KFUNC] != hits[P_MAP] || hits[P_KID] != hits[P_MAP] ||
+	    hits[P_KREF] != hits[P_MAP] || hits[P_KREFH] != hits[P_MAP] ||
 	    hits[P_KFUNC] < NKEYS / 2 ||
 	    hits[P_BLOOM] < NKEYS / 2) {
 		fprintf(stderr, "kfunc bench: answers differ: kfunc %llu, map-backed %llu, bloom map %llu of %u (%u inserted)\n",
@@ -261,6 +274,10 @@ int main(void)
 	       ratio_of(net, P_KID, P_MAP));
 	printf("kfunc lookup by id vs by name: %.2fx\n",
 	       ratio_of(net, P_KID, P_KFUNC));
+	printf("kfunc gate lookup (reference array + id) vs map-backed: %.2fx\n",
+	       ratio_of(net, P_KREF, P_MAP));
+	printf("kfunc port lookup (reference hash + id) vs map-backed: %.2fx\n",
+	       ratio_of(net, P_KREFH, P_MAP));
 
 	printf("KFUNC-BENCH-JSON {\"n\": %u, \"p\": 0.01, \"key_bytes\": 16, \"lookups\": %u, \"m\": %llu, \"k\": %u, \"reps\": %d, \"repeat\": %u, \"statistic\": \"median\", \"unit\": \"ns per run\", \"machine\": \"qemu guest %s %s\", \"ns_per_run\": {",
 	       N, NKEYS, (unsigned long long)c.m, c.k, REPS, repeat, u.sysname,
@@ -270,9 +287,10 @@ int main(void)
 	printf("}, \"lookup_ns\": {");
 	for (p = 1; p < NPROG; p++)
 		printf("%s\"%s\": %.0f", p > 1 ? ", " : "", json_name[p], net[p]);
-	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f, \"kfunc_id_vs_map_backed\": %.2f}}\n",
+	printf("}, \"ratios\": {\"kfunc_vs_map_backed\": %.2f, \"kfunc_vs_bloom_map\": %.2f, \"kfunc_id_vs_map_backed\": %.2f, \"kfunc_gate_ref_vs_map_backed\": %.2f, \"kfunc_port_ref_vs_map_backed\": %.2f}}\n",
 	       ratio(net, P_MAP), ratio(net, P_BLOOM),
-	       ratio_of(net, P_KID, P_MAP));
+	       ratio_of(net, P_KID, P_MAP), ratio_of(net, P_KREF, P_MAP),
+	       ratio_of(net, P_KREFH, P_MAP));
 
 	kfunc_bench__destroy(skel);
 	ku_destroy(fd, NAME);

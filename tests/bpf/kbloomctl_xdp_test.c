@@ -81,7 +81,10 @@ TEST(help_every_command)
 #define ATT(...) A("xdp", "attach", "mcast", UNAME, "dev", "p0", __VA_ARGS__)
 
 static const struct usage_case usage_cases[] = {
-	{ A("xdp"), "missing subcommand (allowed: attach detach status)" },
+	{ A("xdp"), "missing subcommand (allowed: attach detach status resolve)" },
+	{ A("xdp", "resolve"), "missing NAME" },
+	{ A("xdp", "resolve", UNAME, "x"), "argument 'x': unexpected" },
+	{ A("xdp", "resolve", "bad.name"), "NAME 'bad.name': invalid character '.'" },
 	{ A("xdp", "bogus"), "subcommand 'bogus': unknown" },
 	{ A("xdp", "attach", "mcast"), "missing NAME" },
 	{ A("xdp", "attach", "vlan", UNAME, "dev", "p0"),

@@ -9,7 +9,8 @@
  *    so in one line and exits 3;
  *  - auto with a module filter name falls back to the map-backed variant
  *    with a note, and the instance works as one (a packet test-run);
- *  - map-backed instances have no module filters (-EOPNOTSUPP), keep
+ *  - map-backed instances have no module filters (-EOPNOTSUPP, also
+ *    kbloom_xdp_module_resolve() and kbloomctl xdp resolve), keep
  *    their variant through kbloom_xdp_replace() and show it in status;
  *  - bad names and variants are -EINVAL / usage errors.
  *
@@ -122,6 +123,7 @@ TEST_F(var, auto_falls_back_to_map)
 	EXPECT_NE(NULL, strstr(self->log.text, "blocked"));
 	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_set_module_filter(x, 0, "blocked"));
 	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_module_filter(x, 0, name));
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_module_resolve(x));
 	/* no kfunc name map was pinned */
 	fd = kbt_prog(self->name, "gate_kfilter");
 	EXPECT_GT(0, fd);
@@ -267,6 +269,9 @@ TEST_F(var, kbloomctl)
 	kbctl_run(&r, "xdp", "attach", "gate", self->name, "dev", "lo",
 		  "netns", ns.path, "variant", "kfunc", "-exist");
 	EXPECT_EXIT(&r, 3, "variant applies when the instance is made");
+	kbctl_free(&r);
+	kbctl_run(&r, "xdp", "resolve", self->name);
+	EXPECT_EXIT(&r, 3, "map-backed");
 	kbctl_free(&r);
 	EXPECT_EQ(0, kbctl_run(&r, "xdp", "detach", self->name, "netns",
 			       ns.path)) TH_LOG("stderr: %s", r.err);

@@ -9,6 +9,10 @@
  *   bench_kget   bpf_kbloom_get + put alone (name lookup and reference)
  *   bench_kid    kbloom.ko's filter by id: bpf_kbloom_test_id, no name
  *                lookup, no reference
+ *   bench_kref   the lookup of the kfunc gate: the filter's reference
+ *                (struct kbloom_kfunc_ref) from an array, as gate_kfilter,
+ *                then by its id (bpf/kbloom_kfunc_ref.h)
+ *   bench_krefh  the same from a hash map, as an mcast port's mc_kfilter
  *   bench_map    the map-backed blocked filter of the XDP paths
  *                (bpf/kbloom_bpf.h): params lookup, blocks map lookup from
  *                the filter table, test
@@ -20,6 +24,7 @@
 #include <bpf/bpf_helpers.h>
 #include "bpf/kbloom_bpf.h"
 #include "uapi/kbloom_kfunc.h"
+#include "bpf/kbloom_kfunc_ref.h"
 
 #define NKEYS	4096	/* a power of two */
 
@@ -52,6 +57,21 @@ struct {
 } filters SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kbloom_kfunc_ref);
+} kref SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kbloom_kfunc_ref);
+} krefh SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
 	__uint(max_entries, 10000);	/* set by the benchmark */
 	__uint(value_size, 16);
@@ -61,7 +81,7 @@ struct {
 char filter_name[32];
 __u32 filter_id;
 __u32 cursor;
-__u64 hits[6];
+__u64 hits[8];
 
 static __always_inline int next_key(struct bench_key *out)
 {
@@ -137,6 +157,39 @@ int bench_kid(struct xdp_md *ctx)
 	if (ret == 1)
 		hits[5]++;
 	return ret == 1 ? XDP_PASS : XDP_DROP;
+}
+
+/* A lookup through the reference in @map (its element 0). */
+static __always_inline int kref_run(void *map, __u32 hit)
+{
+	struct kbloom_kfunc_ref *ref;
+	struct bench_key k;
+	__u32 zero = 0;
+	int ret;
+
+	if (next_key(&k))
+		return XDP_ABORTED;
+	ref = bpf_map_lookup_elem(map, &zero);
+	if (!ref)
+		return XDP_ABORTED;
+	ret = kbloom_kfunc_ref_test(ref, k.k, sizeof(k.k));
+	if (ret < 0)
+		return XDP_ABORTED;
+	if (ret == 1)
+		hits[hit & 7]++;
+	return ret == 1 ? XDP_PASS : XDP_DROP;
+}
+
+SEC("xdp")
+int bench_kref(struct xdp_md *ctx)
+{
+	return kref_run(&kref, 6);
+}
+
+SEC("xdp")
+int bench_krefh(struct xdp_md *ctx)
+{
+	return kref_run(&krefh, 7);
 }
 
 SEC("xdp")

@@ -24,11 +24,21 @@
  * kbloomctl xdp attach gate|mcast ... module-filter, status, gate add /
  *           del / test / stats, mcast join / leave / ports on module
  *           filters made and tested with kbloomctl create / test
+ * ids       the references' ids (struct kbloom_kfunc_ref in gate_kfilter,
+ *           mc_kfilter): resolved by create, by setting a name (a new
+ *           gen), by a
+ *           port made from the pattern (the pattern itself: 0); a name
+ *           of no filter: 0, found by kbloom_xdp_module_resolve() once
+ *           the filter exists; after a SWAP the programs keep their
+ *           filter until kbloomctl xdp resolve, which makes them follow
+ *           the name; kbloom_xdp_replace() resolves a stale id; xdp
+ *           resolve of a missing instance fails naming it
  */
 #include "guest_harness.h"
 #include "kmod_util.h"
 #include "bpf/xdp_util.h"
 #include "core/kbloomctl_util.h"
+#include "uapi/kbloom_kfunc.h"
 
 #define KL_GATE		"kl-gate"	/* instances */
 #define KL_MCAST	"kl-mcast"
@@ -37,6 +47,7 @@
 #define KL_GFILTER	"kl.gate"	/* module filters */
 #define KL_EMPTY	"kl.empty"
 #define KL_PORT		"kl.lo"
+#define KL_LATER	"kl.later"
 #define KL_LO		1		/* the port of the mcast tests: lo */
 
 /* Fail with the reason when the kfuncs cannot be used. */
@@ -72,7 +83,7 @@ FIXTURE(kl) {
 static void kl_clean(int fd)
 {
 	static const char *const names[] = {
-		KL_GFILTER, KL_EMPTY, KL_PORT, "kl.ctl",
+		KL_GFILTER, KL_EMPTY, KL_PORT, "kl.ctl", KL_LATER,
 	};
 	static const char *const inst[] = {
 		KL_GATE, KL_MCAST, KL_CTL_GATE, KL_CTL_MCAST,
@@ -158,6 +169,18 @@ static int kl_gate_run(void)
 	return kl_run(KL_GATE, "prog_gate", 0, kl_in, kl_dst);
 }
 
+/* The gate KL_GATE (DENY) on a new counting module filter KL_GFILTER. */
+static void kl_gate_make(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(kl) *self)
+{
+	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
+	self->o.module_filter = KL_GFILTER;
+	self->o.mode = KBLOOM_GATE_DENY;
+	ASSERT_EQ(0, kbloom_xdp_create(KL_GATE, KBLOOM_XDP_GATE, &self->o,
+				       &self->x))
+		TH_LOG("log: %s", self->log.text);
+}
+
 TEST_F_TIMEOUT(kl, gate, 300)
 {
 	struct kbloom_gate_stats st, st2;
@@ -167,12 +190,8 @@ TEST_F_TIMEOUT(kl, gate, 300)
 	size_t xdp_len = 0;
 	__u32 id0;
 
-	ASSERT_EQ(0, kl_counting(self->fd, KL_GFILTER));
-	self->o.module_filter = KL_GFILTER;
-	self->o.mode = KBLOOM_GATE_DENY;
-	ASSERT_EQ(0, kbloom_xdp_create(KL_GATE, KBLOOM_XDP_GATE, &self->o,
-				       &self->x))
-		TH_LOG("log: %s", self->log.text);
+	kl_gate_make(_metadata, self);
+	ASSERT_NE(NULL, self->x);
 	EXPECT_EQ(KBLOOM_XDP_VARIANT_KFUNC, kbloom_xdp_variant(self->x));
 	ASSERT_EQ(0, kbloom_xdp_module_filter(self->x, 0, name));
 	EXPECT_STREQ(KL_GFILTER, name);
@@ -364,6 +383,137 @@ TEST_F_TIMEOUT(kl, mcast, 300)
 	EXPECT_EQ(-ENOENT, kbloom_xdp_module_filter(self->x, KL_LO, name));
 	ASSERT_EQ(0, kbloom_xdp_destroy(self->x));
 	self->x = NULL;
+}
+
+/* ---- ids ------------------------------------------------------------------------ */
+
+/* The id of module filter @name, 0 when there is none. */
+static __u32 kl_id(int fd, const char *name)
+{
+	struct kbloom_stat st;
+
+	return ku_stat(fd, name, &st) ? 0 : st.id;
+}
+
+/* Reference @key of instance @inst's pinned map @map: read or written. */
+static int kl_ref(const char *inst, const char *map, __u32 key,
+		  struct kbloom_kfunc_ref *r, int set)
+{
+	int fd = kbt_prog(inst, map), ret;
+
+	if (fd < 0)
+		return -errno;
+	if (set)
+		ret = bpf_map_update_elem(fd, &key, r, BPF_EXIST);
+	else
+		ret = bpf_map_lookup_elem(fd, &key, r);
+	close(fd);
+	return ret ? -errno : 0;
+}
+
+/* The id in the gate's reference, or ~0U when it cannot be read. */
+static __u32 kl_gate_id(void)
+{
+	struct kbloom_kfunc_ref r;
+
+	return kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0) ? ~0U : r.id;
+}
+
+/* After a SWAP the filter resolved before, until kbloomctl xdp resolve. */
+static void kl_ids_swap(struct __test_metadata *_metadata, int fd)
+{
+	struct kbctl_res r;
+	__u32 id = kl_id(fd, KL_GFILTER);
+
+	ASSERT_EQ(id, kl_gate_id());
+	ASSERT_EQ(0, ku_name_pair(fd, KBLOOM_IOCTL_SWAP, KL_GFILTER, KL_EMPTY,
+				  0));
+	EXPECT_EQ(id, kl_gate_id());
+	EXPECT_EQ(XDP_DROP, kl_gate_run());
+	EXPECT_EQ(0, kbctl_run(&r, "xdp", "resolve", KL_GATE))
+		TH_LOG("stderr: %s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, KL_GATE ": 1 module filter found"))
+		TH_LOG("out: %s", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(kl_id(fd, KL_GFILTER), kl_gate_id());
+	EXPECT_NE(id, kl_gate_id());
+	EXPECT_EQ(XDP_PASS, kl_gate_run());
+	EXPECT_NE(0, kbctl_run(&r, "xdp", "resolve", "kl-none"));
+	EXPECT_NE(NULL, strstr(r.err, "kl-none")) TH_LOG("err: %s", r.err);
+	kbctl_free(&r);
+}
+
+static void kl_ids_mcast(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(kl) *self)
+{
+	struct kbloom_kfunc_ref r;
+
+	ASSERT_EQ(0, kl_counting(self->fd, KL_PORT));
+	self->o.mode = 0;
+	self->o.variant = KBLOOM_XDP_VARIANT_KFUNC;
+	self->o.module_filter = "kl.%s";
+	ASSERT_EQ(0, kbloom_xdp_create(KL_MCAST, KBLOOM_XDP_MCAST, &self->o,
+				       &self->x))
+		TH_LOG("log: %s", self->log.text);
+	ASSERT_EQ(0, kbloom_mcast_port_add(self->x, KL_LO, NULL))
+		TH_LOG("log: %s", self->log.text);
+	ASSERT_EQ(0, kl_ref(KL_MCAST, "mc_kfilter", KL_LO, &r, 0));
+	EXPECT_STREQ(KL_PORT, r.name);
+	EXPECT_EQ(kl_id(self->fd, KL_PORT), r.id);
+	ASSERT_EQ(0, kl_ref(KL_MCAST, "mc_kfilter", 0, &r, 0));
+	EXPECT_EQ(0, r.id);
+	ASSERT_EQ(0, kbloom_xdp_destroy(self->x));
+	self->x = NULL;
+}
+
+TEST_F_TIMEOUT(kl, ids, 300)
+{
+	struct kbloom_kfunc_ref r;
+	__u32 id, gen;
+
+	ASSERT_EQ(0, kl_counting(self->fd, KL_EMPTY));
+	kl_gate_make(_metadata, self);
+	ASSERT_NE(NULL, self->x);
+	id = kl_id(self->fd, KL_GFILTER);
+	ASSERT_NE(0, id);
+	EXPECT_EQ(id, kl_gate_id());
+	ASSERT_EQ(0, kbloom_gate_add(self->x, kl_in, 4));
+	EXPECT_EQ(XDP_DROP, kl_gate_run());
+
+	/* a name set: its id at once, a new gen */
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0));
+	gen = r.gen;
+	ASSERT_EQ(0, kbloom_xdp_set_module_filter(self->x, 0, KL_EMPTY));
+	EXPECT_EQ(kl_id(self->fd, KL_EMPTY), kl_gate_id());
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0));
+	EXPECT_EQ(gen + 1, r.gen);
+	EXPECT_EQ(XDP_PASS, kl_gate_run());
+	/* a name of no filter: 0, until resolved once the filter exists */
+	ASSERT_EQ(0, kbloom_xdp_set_module_filter(self->x, 0, KL_LATER));
+	EXPECT_EQ(0, kl_gate_id());
+	EXPECT_EQ(0, kbloom_xdp_module_resolve(self->x));
+	ASSERT_EQ(0, kl_counting(self->fd, KL_LATER));
+	EXPECT_EQ(1, kbloom_xdp_module_resolve(self->x));
+	EXPECT_EQ(kl_id(self->fd, KL_LATER), kl_gate_id());
+	EXPECT_EQ(-EINVAL, kbloom_xdp_module_resolve(NULL));
+
+	/* SWAP, then kbloomctl xdp resolve */
+	ASSERT_EQ(0, kbloom_xdp_set_module_filter(self->x, 0, KL_GFILTER));
+	kl_ids_swap(_metadata, self->fd);
+
+	/* replace resolves a stale id (another live filter's) */
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 0));
+	r.id = kl_id(self->fd, KL_EMPTY);
+	ASSERT_EQ(0, kl_ref(KL_GATE, "gate_kfilter", 0, &r, 1));
+	EXPECT_EQ(XDP_DROP, kl_gate_run());
+	ASSERT_EQ(0, kbloom_xdp_replace(self->x))
+		TH_LOG("log: %s", self->log.text);
+	EXPECT_EQ(kl_id(self->fd, KL_GFILTER), kl_gate_id());
+	EXPECT_EQ(XDP_PASS, kl_gate_run());
+	ASSERT_EQ(0, kbloom_xdp_destroy(self->x));
+	self->x = NULL;
+
+	kl_ids_mcast(_metadata, self);
 }
 
 /* ---- kbloomctl ------------------------------------------------------------------ */

@@ -16,6 +16,17 @@
  *                another group is dropped, a leave (DEL) stops it, IGMP
  *                and MLD never pass, a port without a module filter
  *                drops; the devmap egress program loads
+ * gate.by_id     the reference's id (struct kbloom_kfunc_ref): a name
+ *                alone is resolved by the first packet, which stores the
+ *                filter's id and keeps the loader's gen; then the id decides and the name is not
+ *                read (a wrong name changes nothing); RESTORE --replace:
+ *                the old id misses, the packet tests the restored filter
+ *                and keeps its new id, no error; destroyed: a miss, an
+ *                error, the exact map decides, created again: resolved by
+ *                the next packet; SWAP: the id keeps testing its filter
+ * mcast.by_id    the same for a port: resolved by the first copy, a
+ *                RESTORE --replace followed at once, a destroyed filter
+ *                drops the copies
  */
 #include "guest_harness.h"
 #include "kmod_util.h"
@@ -26,6 +37,7 @@
 
 #define KP_BTF		"/sys/kernel/btf/kbloom"
 #define KP_GATE		"kp.gate"
+#define KP_EMPTY	"kp.empty"
 #define KP_PORT		"kp.port1"
 #define KP_LO		1	/* the port of the mcast tests: lo */
 
@@ -37,7 +49,8 @@
 	ASSERT_EQ(0, access(KP_BTF, F_OK));				\
 } while (0)
 
-static void kp_name(struct kbloom_kfunc_name *n, const char *name)
+/* A reference by name only (id 0): the program resolves it. */
+static void kp_name(struct kbloom_kfunc_ref *n, const char *name)
 {
 	memset(n, 0, sizeof(*n));
 	strncpy(n->name, name, sizeof(n->name) - 1);
@@ -71,7 +84,7 @@ FIXTURE(gate) {
 
 FIXTURE_SETUP(gate)
 {
-	struct kbloom_kfunc_name n;
+	struct kbloom_kfunc_ref n;
 	__u32 zero = 0;
 
 	KP_NEED_BTF();
@@ -252,6 +265,133 @@ TEST_F(gate, deny_allow_delete)
 	gate_case(_metadata, self, 1);
 }
 
+/* The id of module filter @name, 0 when there is none. */
+static __u32 kp_id(int fd, const char *name)
+{
+	struct kbloom_stat st;
+
+	return ku_stat(fd, name, &st) ? 0 : st.id;
+}
+
+/* RESTORE --replace of @name by an empty counting filter. */
+static int kp_replace_empty(int fd, const char *name)
+{
+	void *img = NULL;
+	__u64 len = 0;
+	int ret;
+
+	ku_destroy(fd, KP_EMPTY);
+	ret = ku_create_mk(fd, KP_EMPTY, KBLOOM_TYPE_COUNTING, 1 << 14, 4, 4,
+			   0);
+	ret = ret ?: ku_save(fd, KP_EMPTY, &img, &len);
+	ret = ret ?: ku_restore(fd, name, img, len, KBLOOM_RESTORE_REPLACE);
+	free(img);
+	return ret;
+}
+
+/* The gate's reference (gate_kfilter 0): read, or written when @set. */
+static int gate_ref(struct kbloom_kfunc_gate *skel, struct kbloom_kfunc_ref *r,
+		    int set)
+{
+	__u32 zero = 0;
+
+	if (set)
+		return bpf_map__update_elem(skel->maps.gate_kfilter, &zero, 4,
+					    r, sizeof(*r), 0);
+	return bpf_map__lookup_elem(skel->maps.gate_kfilter, &zero, 4, r,
+				    sizeof(*r), 0);
+}
+
+/* The id path: a wrong name beside the right id changes nothing. */
+static void gate_id_decides(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(gate) *self, const __u8 *in, __u32 id)
+{
+	struct kbloom_kfunc_gate *skel = self->skel;
+	struct kbloom_kfunc_ref r;
+
+	kp_name(&r, "kp.nothing");
+	r.id = id;
+	ASSERT_EQ(0, gate_ref(skel, &r, 1));
+	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_DEL, KP_GATE, in, 4, 4, 1,
+			     NULL, NULL, NULL));
+	EXPECT_EQ(XDP_PASS, gate_run(skel, 0, in));
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_ADD, KP_GATE, in, 4, 4, 1,
+			     NULL, NULL, NULL));
+	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(id, r.id);
+	EXPECT_STREQ("kp.nothing", r.name);
+	kp_name(&r, KP_GATE);
+	r.id = id;
+	ASSERT_EQ(0, gate_ref(skel, &r, 1));
+}
+
+TEST_F(gate, by_id)
+{
+	struct kbloom_kfunc_gate *skel = self->skel;
+	struct kbloom_gate_stats st;
+	struct kbloom_kfunc_ref r;
+	__u32 id, id2;
+	__u8 in[16];
+
+	kp_addr(in, 0, 1);
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_ADD, KP_GATE, in, 4, 4, 1,
+			     NULL, NULL, NULL));
+	ASSERT_EQ(0, gate_exact(skel, in, 4, 1));
+	ASSERT_EQ(0, gate_mode(skel, KBLOOM_GATE_DENY));
+	id = kp_id(self->fd, KP_GATE);
+	ASSERT_NE(0, id);
+
+	/* a name alone (id 0): the first packet resolves it, gen kept */
+	kp_name(&r, KP_GATE);
+	r.gen = 7;
+	ASSERT_EQ(0, gate_ref(skel, &r, 1));
+	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(id, r.id);
+	EXPECT_EQ(7, r.gen);
+	gate_id_decides(_metadata, self, in, id);
+
+	/* RESTORE --replace: the restored (empty) filter at once, its id kept */
+	ASSERT_EQ(0, kp_replace_empty(self->fd, KP_GATE));
+	id2 = kp_id(self->fd, KP_GATE);
+	ASSERT_NE(id, id2);
+	EXPECT_EQ(XDP_PASS, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(id2, r.id);
+	ASSERT_EQ(0, gate_stats(skel, &st));
+	EXPECT_EQ(0, st.errors);
+
+	/* destroyed: a miss (an error), the exact map decides */
+	ASSERT_EQ(0, ku_destroy(self->fd, KP_GATE));
+	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_stats(skel, &st));
+	EXPECT_EQ(1, st.errors);
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(id2, r.id);
+	/* created again (empty): the next packet resolves it */
+	ASSERT_EQ(0, ku_create_mk(self->fd, KP_GATE, KBLOOM_TYPE_COUNTING,
+				  1 << 14, 4, 4, 0));
+	EXPECT_EQ(XDP_PASS, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(kp_id(self->fd, KP_GATE), r.id);
+	ASSERT_EQ(0, gate_stats(skel, &st));
+	EXPECT_EQ(1, st.errors);
+
+	/* SWAP: the id keeps testing its filter, now named KP_EMPTY */
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_ADD, KP_GATE, in, 4, 4, 1,
+			     NULL, NULL, NULL));
+	id = r.id;
+	ASSERT_EQ(0, ku_name_pair(self->fd, KBLOOM_IOCTL_SWAP, KP_GATE,
+				  KP_EMPTY, 0));
+	EXPECT_EQ(id, kp_id(self->fd, KP_EMPTY));
+	EXPECT_EQ(XDP_DROP, gate_run(skel, 0, in));
+	ASSERT_EQ(0, gate_ref(skel, &r, 0));
+	EXPECT_EQ(id, r.id);
+	ku_destroy(self->fd, KP_EMPTY);
+}
+
 /* ---- mcast ---------------------------------------------------------------- */
 
 FIXTURE(mcast) {
@@ -313,7 +453,7 @@ static void mcast_case(struct __test_metadata *_metadata,
 {
 	struct kbloom_kfunc_mcast *skel = self->skel;
 	__u32 len = kp_alen(v6), port = KP_LO;
-	struct kbloom_kfunc_name n;
+	struct kbloom_kfunc_ref n;
 	__u8 g1[16];
 
 	kbt_group(g1, v6, 1);
@@ -355,6 +495,55 @@ TEST_F(mcast, join_leave)
 {
 	mcast_case(_metadata, self, 0);
 	mcast_case(_metadata, self, 1);
+}
+
+/* Port KP_LO's reference (mc_kfilter): read, or written when @set. */
+static int mcast_ref(struct kbloom_kfunc_mcast *skel,
+		     struct kbloom_kfunc_ref *r, int set)
+{
+	__u32 port = KP_LO;
+
+	if (set)
+		return bpf_map__update_elem(skel->maps.mc_kfilter, &port, 4, r,
+					    sizeof(*r), 0);
+	return bpf_map__lookup_elem(skel->maps.mc_kfilter, &port, 4, r,
+				    sizeof(*r), 0);
+}
+
+TEST_F(mcast, by_id)
+{
+	struct kbloom_kfunc_mcast *skel = self->skel;
+	struct kbloom_kfunc_ref r;
+	__u32 id;
+	__u8 g1[16];
+
+	kbt_group(g1, 0, 1);
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_ADD, KP_PORT, g1, 4, 4, 1,
+			     NULL, NULL, NULL));
+	id = kp_id(self->fd, KP_PORT);
+	ASSERT_NE(0, id);
+	kp_name(&r, KP_PORT);
+	ASSERT_EQ(0, mcast_ref(skel, &r, 1));
+	/* resolved by the first copy */
+	EXPECT_EQ(XDP_PASS, mcast_check(skel, 0, 1, 0));
+	ASSERT_EQ(0, mcast_ref(skel, &r, 0));
+	EXPECT_EQ(id, r.id);
+	EXPECT_EQ(XDP_DROP, mcast_check(skel, 0, 2, 0));
+
+	/* RESTORE --replace by an empty filter: followed at once */
+	ASSERT_EQ(0, kp_replace_empty(self->fd, KP_PORT));
+	EXPECT_EQ(XDP_DROP, mcast_check(skel, 0, 1, 0));
+	ASSERT_EQ(0, mcast_ref(skel, &r, 0));
+	EXPECT_NE(id, r.id);
+	EXPECT_EQ(kp_id(self->fd, KP_PORT), r.id);
+	ASSERT_EQ(0, ku_keys(self->fd, KBLOOM_IOCTL_ADD, KP_PORT, g1, 4, 4, 1,
+			     NULL, NULL, NULL));
+	EXPECT_EQ(XDP_PASS, mcast_check(skel, 0, 1, 0));
+
+	/* destroyed: the copies are dropped */
+	ASSERT_EQ(0, ku_destroy(self->fd, KP_PORT));
+	EXPECT_EQ(XDP_DROP, mcast_check(skel, 0, 1, 0));
+	ku_destroy(self->fd, KP_EMPTY);
 }
 
 

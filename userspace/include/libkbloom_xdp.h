@@ -387,10 +387,20 @@ enum kbloom_xdp_variant kbloom_xdp_variant(const struct kbloom_xdp *x);
  * In a kfunc instance the programs test, for filter @id (0: the gate; an
  * mcast port's ifindex), the kbloom.ko filter of the name set here: one
  * that /dev/kbloom users fill, delete from and swap (RESTORE --replace)
- * while the programs run.  The name is looked up per packet, so a filter
- * can be named before it exists, destroyed and created again; while
- * there is none, the gate counts an error and lets its exact map decide,
- * and the port drops the copy (tx_errors).
+ * while the programs run.  The programs test the filter by its id
+ * (bpf_kbloom_test_id(): no name lookup per packet), kept beside the name
+ * (struct kbloom_kfunc_ref) and resolved by the loader (KBLOOM_IOCTL_STAT)
+ * whenever it writes a name, on kbloom_xdp_module_resolve() and on
+ * kbloom_xdp_replace().  When the id misses (a RESTORE --replace gives
+ * the name a filter with a new id; the filter was destroyed, or did not
+ * exist when the name was set) the program looks the name up, tests that
+ * filter and keeps its id for the next packets.  So a filter can be named
+ * before it exists, destroyed and created again; while there is none,
+ * the gate counts an error and lets its exact map decide, and the port
+ * drops the copy (tx_errors).  A SWAP or RENAME in the module leaves the
+ * old id valid: the programs go on testing the filter they resolved,
+ * under its new name, until kbloom_xdp_module_resolve() (kbloomctl xdp
+ * resolve) or until that filter is destroyed.
  *
  * kbloom_gate_add() and kbloom_mcast_join() add the key to the module
  * filter too (KBLOOM_IOCTL_ADD through /dev/kbloom; without the filter,
@@ -432,6 +442,16 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 /* The name set for @id into @name; -ENOENT if none, -EOPNOTSUPP (map). */
 int kbloom_xdp_module_filter(struct kbloom_xdp *x, __u32 id,
 			     char name[KBLOOM_NAME_LEN]);
+
+/**
+ * kbloom_xdp_module_resolve() - resolve every module filter name to the id
+ * of its filter now (after a SWAP or RENAME in kbloom.ko)
+ *
+ * Return: how many names have a filter (the others get id 0: the
+ * programs look them up by name); -EOPNOTSUPP for a map-backed instance;
+ * -errno.
+ */
+int kbloom_xdp_module_resolve(struct kbloom_xdp *x);
 
 /* ---- interfaces ---------------------------------------------------------- */
 

@@ -559,6 +559,27 @@ out:
 	return ret;
 }
 
+/* ---- xdp resolve ------------------------------------------------------------ */
+
+static int cmd_resolve(struct ctl *c, int argc, char **argv)
+{
+	struct kbloom_xdp *x = NULL;
+	int ret;
+
+	ret = xdp_arg_name(c, argv[0]);
+	ret = ret ?: xdp_open(c, argv[0], NULL, NULL, &x);
+	if (ret)
+		return ret;
+	ret = kbloom_xdp_module_resolve(x);
+	kbloom_xdp_close(x);
+	if (ret < 0)
+		return xdp_fail(c, ret, "%s %s", c->cmd_path, argv[0]);
+	if (!ctl_quiet(c))
+		printf("%s: %d module filter%s found\n", argv[0], ret,
+		       ret == 1 ? "" : "s");
+	return ctl_flush_stdout(c);
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static const struct ctl_cmd xdp_sub[] = {
@@ -668,14 +689,30 @@ static const struct ctl_cmd xdp_sub[] = {
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_status,
 	},
+	{
+		.name = "resolve",
+		.synopsis = "NAME",
+		.summary = "a kfunc gate or mcast: look its module filters' ids up again",
+		.help =
+"The programs of a kfunc instance test each module filter by its id,\n"
+"resolved from its name when the name is set, and again by the programs\n"
+"themselves when the id is gone (the filter was destroyed or replaced by\n"
+"restore --replace).  After swap or rename the old id still names a\n"
+"filter, now under another name: resolve looks every name up again, so\n"
+"that the programs test the filters the names have now.  Prints how many\n"
+"names have a filter in kbloom.ko.\n",
+		.min_args = 1,
+		.max_args = 1,
+		.run = cmd_resolve,
+	},
 	{ 0 }
 };
 
 const struct ctl_cmd xdp_cmds[] = {
 	{
 		.name = "xdp",
-		.synopsis = "attach|detach|status ...",
-		.summary = "XDP paths on interfaces: attach, detach, status",
+		.synopsis = "attach|detach|status|resolve ...",
+		.summary = "XDP paths on interfaces: attach, detach, status, resolve",
 		.sub = xdp_sub,
 	},
 	{ 0 }

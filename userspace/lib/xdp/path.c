@@ -393,33 +393,24 @@ bad:
 int kbx_module_name(struct kbloom_xdp *x, __u32 id,
 		    char name[KBLOOM_NAME_LEN])
 {
-	struct kbloom_kfunc_name n;
+	struct kbloom_kfunc_ref r;
 	int ret;
 
 	if (!kbx_kfunc(x))
 		return -EOPNOTSUPP;
-	ret = kbp_err(bpf_map_lookup_elem(x->kfilter_fd, &id, &n));
+	ret = kbp_err(bpf_map_lookup_elem(x->kfilter_fd, &id, &r));
 	if (ret)
 		return ret;
-	memcpy(name, n.name, KBLOOM_NAME_LEN);
+	memcpy(name, r.name, KBLOOM_NAME_LEN);
 	name[KBLOOM_NAME_LEN - 1] = 0;
-	return 0;
+	return name[0] ? 0 : -ENOENT;	/* the gate's array: no name */
 }
 
 int kbx_module_name_del(struct kbloom_xdp *x, __u32 id)
 {
 	if (!kbx_kfunc(x))
 		return 0;
-	return kbp_err(bpf_map_delete_elem(x->kfilter_fd, &id));
-}
-
-static int kbx_module_name_set(struct kbloom_xdp *x, __u32 id,
-			       const char name[KBLOOM_NAME_LEN])
-{
-	struct kbloom_kfunc_name n;
-
-	memcpy(n.name, name, sizeof(n.name));
-	return kbp_err(bpf_map_update_elem(x->kfilter_fd, &id, &n, BPF_ANY));
+	return kbx_module_ref_clear(x, id);
 }
 
 int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)
@@ -434,7 +425,7 @@ int kbx_module_name_port(struct kbloom_xdp *x, int ifindex)
 		return ret == -ENOENT ? 0 : ret;
 	ret = kbx_name_make(x, ifindex, pat, name);
 	ret = ret ?: kbx_may_fn_module(x, name);
-	return ret ?: kbx_module_name_set(x, ifindex, name);
+	return ret ?: kbx_module_ref_set(x, ifindex, name);
 }
 
 /* One key into (or out of) the module filter of @id, by /dev/kbloom. */
@@ -455,14 +446,11 @@ int kbx_module_keys(struct kbloom_xdp *x, __u32 id, unsigned long req,
 			x->name, id);
 	if (ret)
 		return ret;
-	if (x->dev_fd < 0) {
-		ret = kbloom_dev_open(NULL);
-		if (ret < 0) {
-			kbx_log(x, "%s: module filter %s: %s: %s", x->name,
-				name, KBLOOM_DEVICE, strerror(-ret));
-			return ret;
-		}
-		x->dev_fd = ret;
+	ret = kbx_module_dev(x);
+	if (ret) {
+		kbx_log(x, "%s: module filter %s: %s: %s", x->name, name,
+			KBLOOM_DEVICE, strerror(-ret));
+		return ret;
 	}
 	ret = kbloom_dev_keys(x->dev_fd, req, name, &k);
 	if (ret)
@@ -505,7 +493,7 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 	if (ret)
 		return ret;
 	if (name && *name)
-		ret = kbx_module_name_set(x, id, n);
+		ret = kbx_module_ref_set(x, id, n);
 	else
 		ret = kbx_module_name_del(x, id);
 	kbx_unlock(x);
@@ -803,6 +791,10 @@ int kbx_inst_replace(struct kbloom_inst *inst)
 		kbp_close_fd(&x->prog_fd[i]);
 		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
 	}
+	/* the new programs start from ids resolved now (a failure: by name) */
+	if (!ret && kbx_kfunc(x) && kbx_module_resolve(x) < 0)
+		kbx_log(x, "%s: module filter ids not resolved: the programs look the names up",
+			x->name);
 	ret = ret ?: kbx_reload(x, nfd);
 	ret = ret ?: kbx_switch(x, nfd);
 	for (i = 0; !ret && i < XDP_NPROGS; i++) {

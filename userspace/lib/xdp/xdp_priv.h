@@ -108,7 +108,7 @@ struct kbloom_xdp {
 	__u32 btf_key_id;
 	__u32 btf_block_id;
 
-	/* kfunc variant: module filter names (gate_kfilter, mc_kfilter) */
+	/* kfunc variant: module filter references (gate_kfilter, mc_kfilter) */
 	enum kbloom_xdp_variant variant;	/* MAP or KFUNC */
 	int kfilter_fd;		/* -1 for MAP */
 	int dev_fd;		/* /dev/kbloom, opened on first use, or -1 */
@@ -151,6 +151,13 @@ int kbx_module_keys(struct kbloom_xdp *x, __u32 id, unsigned long req,
 		    const void *key, __u32 len);
 int kbx_module_name_port(struct kbloom_xdp *x, int ifindex);
 int kbx_module_name_del(struct kbloom_xdp *x, __u32 id);
+
+/* kfunc_ref.c: the references' ids (struct kbloom_kfunc_ref) */
+int kbx_module_dev(struct kbloom_xdp *x);
+int kbx_module_ref_set(struct kbloom_xdp *x, __u32 id,
+		       const char name[KBLOOM_NAME_LEN]);
+int kbx_module_ref_clear(struct kbloom_xdp *x, __u32 id);
+int kbx_module_resolve(struct kbloom_xdp *x);
 
 /* filter.c */
 int kbx_slot_blocks(struct kbloom_xdp *x, __u32 slot, __u32 nblocks,
