@@ -14,6 +14,15 @@
  * the hosts delivered (a receiver's first copy), dup (again) and
  * leaked_hosts (not a receiver).
  *
+ * Model runs (s->fast) need only the counts and the off-tree
+ * transmissions: a group none of whose candidates matched goes along its
+ * tree, and one with matches (but no tree link that misses it) follows
+ * only the copies its matching candidates send, with the tree's
+ * transmissions and deliveries counted whole (fwd_cascades()); the walk
+ * of every copy from the source (fwd_bfs()) is for the rest, for packets
+ * that max_tx may cut (the order of the copies then counts), and for
+ * kb_exp_state_forward(), whose trace is every transmission.
+ *
  * The in-packet schemes are in in_packet.c; exp_state_group() picks.
  */
 #include <string.h>
