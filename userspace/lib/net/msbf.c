@@ -65,8 +65,8 @@ void kb_msbf_free(struct kb_msbf *m)
 		return;
 	free(m->pos);
 	free(m->neg);
-	free((void *)m->px);
-	free((void *)m->nx);
+	free(m->px);
+	free(m->nx);
 	free(m->words);
 	free(m->tmp);
 	free(m->act);
