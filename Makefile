@@ -402,7 +402,7 @@ $(B)/fuzz/variant_fuzz: tests/fuzz/variant_fuzz.c tests/fuzz/fuzz_seed.h \
 	$(say) FUZZ $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(INCS) -D_GNU_SOURCE \
-		-o $@ $< $(FUZZ_VAR_SRCS) -lm -lpthread
+		-o $@ $< $(FUZZ_VAR_SRCS) -lbpf -lm -lpthread
 
 # the shifting, distance-sensitive and matrix loaders: the core and theirs
 FUZZ_SVC_SRCS := $(wildcard userspace/lib/core/*.c) \

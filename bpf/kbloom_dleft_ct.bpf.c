@@ -14,6 +14,18 @@
  * insert, delete and test are those of libkbloom_dleft and kbloom.ko, so
  * the map's words are an image's payload.
  *
+ * Both layouts of the filter (KB_DLEFT_LAYOUT_*, uapi/kbloom_var_dleft.h)
+ * are served; the lines layout puts a flow's d buckets in two cache lines.
+ *
+ * The verifier: the key's positions, the scan and one update attempt are
+ * global functions (dl_positions(), dl_scan(), dl_once()), verified once
+ * each whatever calls them, on arguments that hold only scalars (the
+ * filter's shape is copied into struct dl_ctx for them); none calls
+ * another, since 6.1 adds up the stacks of a chain (512 bytes at most).
+ * Debian 6.1's verifier refused the earlier form, whose inlined scans and
+ * retries it walked call site by call site, at its limit of a million
+ * instructions (tests/kmod/bpf_objects_test.c loads it there).
+ *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
  * insert or a delete is one compare-and-exchange of that word after a scan
@@ -70,12 +82,15 @@ enum dl_result {
 };
 
 /*
- * The filter's constants.  A word holds 64 / 2^lb cells ("lanes"); the
- * bucket scan tests all the lanes of a word at once (SIMD within a
- * register): one = 1 in every lane, top = the top bit of every lane.
+ * The filter's constants, scalars only (the argument of the global
+ * functions).  A word holds 64 / 2^lb cells ("lanes"); the bucket scan
+ * tests all the lanes of a word at once (SIMD within a register): one = 1
+ * in every lane, top = the top bit of every lane.
  */
 struct dl_ctx {
-	const struct kbloom_dleft_params *p;
+	struct kb_shape shape;	/* params.shape */
+	__u32 q;		/* params.q */
+	__u32 miss;		/* params.miss */
 	__u64 h;
 	__u32 lb;		/* log2 of the cell bits: 3, 4 or 5 */
 	__u32 cb;		/* counter bits */
@@ -175,7 +190,7 @@ static __always_inline __u64 dl_bucket_lanes(const struct dl_ctx *c,
 					     __u32 idx, __u64 f)
 {
 	__u64 cpw = 64 >> c->lb, base = (__u64)idx * cpw;
-	__u64 end = f + c->p->shape.slots, lo, hi;
+	__u64 end = f + c->shape.slots, lo, hi;
 
 	if (c->whole)
 		return c->top;
@@ -189,19 +204,21 @@ static __always_inline __u64 dl_bucket_lanes(const struct dl_ctx *c,
 static __always_inline __u32 dl_bucket_word(const struct dl_ctx *c, __u64 f,
 					    __u32 *last)
 {
-	*last = (__u32)((f + c->p->shape.slots - 1) >> (6 - c->lb));
+	*last = (__u32)((f + c->shape.slots - 1) >> (6 - c->lb));
 	return (__u32)(f >> (6 - c->lb));
 }
 
 /*
- * One bucket: its load, and the first cell holding the key's remainder
- * into @s.  A word is looked up once and all its cells tested at once.
+ * One bucket, of first cell @f and remainder @rem: its load into
+ * s->load[@j], and the first cell holding the remainder into @s.  A word
+ * is looked up once and all its cells tested at once.
  */
 static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
-					  struct dl_scan *s, __u32 j)
+					  struct dl_scan *s, __u32 j, __u32 f,
+					  __u32 rem)
 {
-	__u64 pat = ((__u64)s->rem[j] << c->cb) * c->one, *w, word, occ, match;
-	__u32 k, idx, last, first = dl_bucket_word(c, s->first[j], &last);
+	__u64 pat = ((__u64)rem << c->cb) * c->one, *w, word, occ, match;
+	__u32 k, idx, last, first = dl_bucket_word(c, f, &last);
 
 	for (k = 0; k < DL_BUCKET_WORDS; k++) {
 		idx = first + k;
@@ -212,13 +229,13 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 			return -1;
 		word = dl_read(w);
 		occ = dl_nonzero(c, word & c->cnts) &
-		      dl_bucket_lanes(c, idx, s->first[j]);
+		      dl_bucket_lanes(c, idx, f);
 		s->load[j] += dl_lanes_set(c, occ);
 		match = dl_zero(c, (word ^ pat) & c->rems) & occ;
 		if (match) {
 			s->found = ((__u64)idx << (6 - c->lb)) +
 				   dl_lane(c, match);
-			s->found_rem = s->rem[j];
+			s->found_rem = rem;
 			return 1;
 		}
 	}
@@ -226,23 +243,18 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 }
 
 /*
- * The key's d buckets into @s, each first word loaded once: the d loads
- * do not depend on each other, so their cache misses overlap instead of
- * coming one after the other in the scan.
+ * Each first word of the key's d buckets loaded once, the loads cleared:
+ * the d loads do not depend on each other, so their cache misses overlap
+ * instead of coming one after the other in the scan.
  */
-static __always_inline void dl_locate(const struct dl_ctx *c,
-				      struct dl_scan *s)
+static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 {
-	const struct kbloom_dleft_params *p = c->p;
-	__u64 rem, *w;
 	__u32 j, idx;
+	__u64 *w;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= p->shape.tables)
+		if (j >= c->shape.tables)
 			break;
-		s->first[j] = (__u32)kb_dleft_locate(c->h, j, p->q, &p->shape,
-						     &rem);
-		s->rem[j] = (__u32)rem;
 		s->load[j] = 0;
 		idx = s->first[j] >> (6 - c->lb);
 		w = bpf_map_lookup_elem(&dleft_words, &idx);
@@ -252,21 +264,35 @@ static __always_inline void dl_locate(const struct dl_ctx *c,
 }
 
 /* Return: 1 found (s->found), 0 not (s->load complete), -1 error. */
-static __noinline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
+static __always_inline int dl_scan_all(const struct dl_ctx *c,
+				       struct dl_scan *s)
 {
 	__u32 j;
 	int ret;
 
 	s->found = -1;
-	dl_locate(c, s);
+	dl_touch(c, s);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->p->shape.tables)
+		if (j >= c->shape.tables)
 			break;
-		ret = dl_scan_bucket(c, s, j);
+		ret = dl_scan_bucket(c, s, j, s->first[j], s->rem[j]);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * The key's d buckets, for a lookup (a global function: verified once;
+ * dl_once() inlines its own scan, so that no global function calls
+ * another: 6.1 adds up the stacks of a call chain, 512 bytes at most).
+ * Return: dl_scan_all()'s.
+ */
+__noinline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
+{
+	if (!c || !s)
+		return -1;
+	return dl_scan_all(c, s);
 }
 
 /* How dl_swap() changes a cell. */
@@ -319,7 +345,7 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 
 	*rem = s->rem[0];
 	for (j = 1; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->p->shape.tables)
+		if (j >= c->shape.tables)
 			break;
 		if (s->load[j] < min) {
 			min = s->load[j];
@@ -327,7 +353,7 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 			*rem = s->rem[j];
 		}
 	}
-	if (min >= c->p->shape.slots)
+	if (min >= c->shape.slots)
 		return -1;
 	fw = dl_bucket_word(c, first, &last);
 	for (k = 0; k < DL_BUCKET_WORDS; k++) {
@@ -350,7 +376,7 @@ static __always_inline int dl_insert_once(const struct dl_ctx *c,
 {
 	__u64 rem;
 	__s64 n;
-	int ret = dl_scan(c, s);
+	int ret = dl_scan_all(c, s);
 
 	if (ret < 0)
 		return DL_ERROR;
@@ -369,7 +395,7 @@ static __always_inline int dl_insert_once(const struct dl_ctx *c,
 static __always_inline int dl_delete_once(const struct dl_ctx *c,
 					  struct dl_scan *s)
 {
-	int ret = dl_scan(c, s);
+	int ret = dl_scan_all(c, s);
 
 	if (ret <= 0)
 		return ret < 0 ? DL_ERROR : DL_ABSENT;
@@ -378,29 +404,78 @@ static __always_inline int dl_delete_once(const struct dl_ctx *c,
 	return ret < 0 ? DL_ERROR : ret ? DL_DONE : DL_RACE;
 }
 
+/*
+ * One attempt at an insert (@insert) or a delete (a global function:
+ * verified once).  Return: enum dl_result.
+ */
+__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int insert)
+{
+	if (!c || !s)
+		return DL_ERROR;
+	return insert ? dl_insert_once(c, s) : dl_delete_once(c, s);
+}
+
 static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 				     int insert)
 {
 	int t, ret = DL_RACE;
 
 	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = insert ? dl_insert_once(c, s) : dl_delete_once(c, s);
+		ret = dl_once(c, s, insert);
 		if (ret != DL_RACE)
 			break;
 	}
 	return ret;
 }
 
-static __noinline int dl_ctx_init(struct dl_ctx *c,
+/*
+ * The key's d buckets into @s, once per packet (a global function:
+ * verified once): in the lines layout a subtable of the same half-line as
+ * the one before takes the next bucket of the line and the same
+ * remainder, one permutation per half.
+ */
+__noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
+{
+	__u32 j, d;
+	__u64 rem;
+
+	if (!c || !s)
+		return -1;
+	d = c->shape.tables;
+	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
+		if (j >= d)
+			break;
+		if (j && c->shape.update == KB_DLEFT_LAYOUT_LINES &&
+		    kb_dleft_line_half(j, d) == kb_dleft_line_half(j - 1, d)) {
+			s->first[j] = s->first[j - 1] + c->shape.slots;
+			s->rem[j] = s->rem[j - 1];
+			continue;
+		}
+		s->first[j] = (__u32)kb_dleft_locate(c->h, j, c->q, &c->shape,
+						     &rem);
+		s->rem[j] = (__u32)rem;
+	}
+	return 0;
+}
+
+/*
+ * @c and @s of the key of @key; the scan state is zeroed (a global
+ * function takes initialized memory only), then the key's positions.
+ */
+static __noinline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 				  const struct kbloom_dleft_params *p,
 				  const struct kbloom_dleft_flow *key)
 {
 	__u32 bits = p->shape.fp_bits + p->shape.counter_bits;
 
+	__builtin_memset(c, 0, sizeof(*c));
+	__builtin_memset(s, 0, sizeof(*s));
 	c->lb = bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
 	if (!c->lb || p->shape.tables > KB_DLEFT_TABLES_MAX)
 		return -1;
-	c->p = p;
+	c->shape = p->shape;
+	c->q = p->q;
+	c->miss = p->miss;
 	c->cb = p->shape.counter_bits;
 	c->cmask = kb_field_mask(bits);
 	c->one = ~0ULL / c->cmask;
@@ -409,7 +484,7 @@ static __noinline int dl_ctx_init(struct dl_ctx *c,
 	c->rems = c->cnts ^ ~0ULL;
 	c->whole = !((p->shape.slots << c->lb) & 63);
 	c->h = kb_hash(p->hash_id, p->seed, key, sizeof(*key));
-	return 0;
+	return dl_positions(c, s);
 }
 
 static __always_inline int dl_on_syn(const struct dl_ctx *c, struct dl_scan *s,
@@ -451,7 +526,7 @@ static __always_inline int dl_on_other(const struct dl_ctx *c,
 		return XDP_PASS;
 	}
 	st->misses++;
-	if (c->p->miss != KBLOOM_DLEFT_MISS_DROP)
+	if (c->miss != KBLOOM_DLEFT_MISS_DROP)
 		return XDP_PASS;
 	st->dropped++;
 	return XDP_DROP;
@@ -516,7 +591,7 @@ int xdp_dleft(struct xdp_md *ctx)
 		return XDP_PASS;
 	}
 	dl_key(&key, &pkt, tcp->source, tcp->dest);
-	if (dl_ctx_init(&c, p, &key)) {
+	if (dl_ctx_init(&c, &s, p, &key)) {
 		st->not_ready++;
 		return XDP_PASS;
 	}

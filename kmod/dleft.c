@@ -252,7 +252,7 @@ static u64 kb_dleft_ones(const struct kb_filter *f)
 	return used;
 }
 
-/* A planned shape: (capacity, fpr_pico), optional d, c and w. */
+/* A planned shape: (capacity, fpr_pico), optional d, c, w and layout. */
 static int kb_dleft_planned(const struct kbloom_create *cmd,
 			    struct kb_shape *s)
 {
@@ -261,6 +261,7 @@ static int kb_dleft_planned(const struct kbloom_create *cmd,
 	s->tables = cmd->tables;
 	s->slots = cmd->slots;
 	s->counter_bits = cmd->counter_bits;
+	s->update = cmd->update;
 	return kb_dleft_plan(cmd->capacity, cmd->fpr_pico, s);
 }
 
@@ -271,7 +272,7 @@ static int kb_dleft_explicit(const struct kbloom_create *cmd,
 	*s = (struct kb_shape){ .type = KBLOOM_TYPE_DLEFT,
 				.counter_bits = cmd->counter_bits,
 				.fp_bits = cmd->fp_bits, .slots = cmd->slots,
-				.tables = cmd->tables,
+				.tables = cmd->tables, .update = cmd->update,
 				.buckets = cmd->buckets };
 	if (kb_shape_derive(s))
 		return -EINVAL;
@@ -285,7 +286,7 @@ static int kb_dleft_create(const struct kbloom_create *cmd, struct kb_geom *g)
 	struct kb_shape s = { 0 };
 	int ret;
 
-	if (cmd->vi_l || cmd->update)
+	if (cmd->vi_l)
 		return -EINVAL;
 	if (cmd->capacity || cmd->fpr_pico)
 		ret = kb_dleft_planned(cmd, &s);
@@ -299,6 +300,7 @@ static int kb_dleft_create(const struct kbloom_create *cmd, struct kb_geom *g)
 	g->fp_bits = s.fp_bits;
 	g->slots = s.slots;
 	g->tables = s.tables;
+	g->update = s.update;
 	g->buckets = s.buckets;
 	g->capacity = cmd->capacity;
 	g->fpr_pico = cmd->fpr_pico;

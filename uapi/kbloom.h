@@ -138,7 +138,9 @@ struct kbloom_version {
  *     window and must be 0 for a count window.  Deletable
  *     (uapi/kbloom_var_deletable.h) takes (@m, @k) or (n, p) planned by
  *     kb_del_plan(), and @buckets = region bits s (a power of two up to
- *     KB_DEL_REGION_MAX; 0 means KB_DEL_REGION_DEFAULT).  Out: the geometry used
+ *     KB_DEL_REGION_MAX; 0 means KB_DEL_REGION_DEFAULT).  D-left takes
+ *     @update = its layout (KB_DLEFT_LAYOUT_SPREAD 0 or _LINES 1,
+ *     uapi/kbloom_var_dleft.h).  Out: the geometry used
  *     (planned fields filled in), as STAT reports it
  * @reserved1: must be 0
  * @window: (ABI 1.2) age-partitioned: the window guaranteed, in keys or

@@ -42,6 +42,9 @@
 #define KB_DLEFT_CELLS_MAX	16U
 #define KB_DLEFT_REM_MIN	4U
 #define KB_DLEFT_REM_MAX	32U
+/* d-left layouts (struct kb_shape .update, kbloom_var_dleft.h) */
+#define KB_DLEFT_LAYOUT_SPREAD	0U	/* subtable after subtable */
+#define KB_DLEFT_LAYOUT_LINES	1U	/* a key's buckets in two lines */
 #define KB_CM_ROWS_MAX		16U
 #define KB_CM_WIDTH_MIN		16ULL
 #define KB_STABLE_P_MAX		4096U	/* stable: decrements per insert */
@@ -71,7 +74,8 @@
  * @tables: d-left subtables or Count-Min rows, age-partitioned l (the
  *     slices beyond k), 0 otherwise
  * @vi_l: VI-CBF increments are drawn from [L, 2L), 0 otherwise
- * @update: Count-Min KB_CM_*, age-partitioned KB_WIN_CLOCK_*, 0 otherwise
+ * @update: Count-Min KB_CM_*, age-partitioned KB_WIN_CLOCK_*, d-left
+ *     KB_DLEFT_LAYOUT_*, 0 otherwise
  * @buckets: cuckoo buckets, d-left buckets per subtable, Count-Min
  *     columns, partitioned and age-partitioned slice bits, stable
  *     decrements P, 0 otherwise
@@ -172,7 +176,9 @@ static inline int kb_dleft_shape_ok(const struct kb_shape *s)
 {
 	__u32 cb = s->counter_bits;
 
-	if (s->vi_l || s->update || (cb != 2 && cb != 4 && cb != 8))
+	if (s->vi_l || s->update > KB_DLEFT_LAYOUT_LINES)
+		return 0;
+	if (cb != 2 && cb != 4 && cb != 8)
 		return 0;
 	if (s->fp_bits < KB_DLEFT_REM_MIN || s->fp_bits > KB_DLEFT_REM_MAX)
 		return 0;

@@ -27,6 +27,29 @@
  *   test: some cell holds the key; count: the sum of the holding cells'
  *     counts (one cell unless lock-free writers raced on one print).
  *
+ * Layouts (struct kb_shape .update, recorded in the image's geometry
+ * tail; a reader that knows only the first refuses the second's images
+ * and shapes, since it takes update = 0 only):
+ *   KB_DLEFT_LAYOUT_SPREAD (0): subtable after subtable, as above: a
+ *     key's d buckets lie in d subtables spread over the array (d cache
+ *     misses).
+ *   KB_DLEFT_LAYOUT_LINES (1): line i is bucket i of every subtable, one
+ *     after the other, and a key's d buckets lie in two lines: subtables
+ *     j < e = ceil(d / 2) (the left half of a line) take the bucket and
+ *     remainder of v_0, subtables j >= e (the right half) those of v_1:
+ *       g = j < e ? 0 : 1, bucket_j = v_g >> r, rem_j = v_g mod 2^r,
+ *       cell (j, bucket_j, s) is cell number (bucket_j d + j) c + s.
+ *     A left half-line is e buckets of the one bucket index x(v), so a
+ *     key's print still determines its (bucket, remainder) in each
+ *     subtable (v -> v_g is a permutation): deletes stay exact, and an
+ *     absent key still meets d L cells, p = d L 2^-r.  The load balance is
+ *     that of two choices among half-lines of e c cells instead of d
+ *     choices among buckets of c cells: at the planned 75% load neither
+ *     overflows in a build (tests/core/dleft_test.c); past it, and under
+ *     churn, the lines layout overflows earlier (README, d-left).  With
+ *     d = 4, c = 8 and 16-bit cells a line is one 64-byte cache line and
+ *     a key touches two of them.
+ *
  * Range reduction is kb_reduce32() (multiply-shift) everywhere.
  */
 #ifndef _UAPI_KBLOOM_VAR_DLEFT_H
@@ -112,18 +135,44 @@ static inline int kb_dleft_cell_holds(__u64 cell, __u64 rem,
 	       kb_dleft_cell_rem(cell, counter_bits) == rem;
 }
 
+/* Lines layout: cell number of cell @s of bucket @b in subtable @j. */
+static inline __u64 kb_dleft_cell_lines(__u32 j, __u64 b, __u32 s,
+					__u32 tables, __u32 cells)
+{
+	return (b * tables + j) * cells + s;
+}
+
+/* Lines layout: the permuted print subtable @j takes (0 or 1). */
+static inline __u32 kb_dleft_line_half(__u32 j, __u32 tables)
+{
+	return j < (tables + 1) / 2 ? 0 : 1;
+}
+
 /*
  * Where key hash @h lives in subtable @j (q = log2(buckets) + r, see
- * kb_dleft_print_q()): the number of the first cell of its bucket, and
- * its remainder in *@rem.
+ * kb_dleft_print_q()), in the layout of @s: the number of the first cell
+ * of its bucket, and its remainder in *@rem.
  */
 static inline __u64 kb_dleft_locate(__u64 h, __u32 j, __u32 q,
 				    const struct kb_shape *s, __u64 *rem)
 {
-	__u64 vj = kb_dleft_perm_q(kb_dleft_print_q(h, q), j, q);
+	__u32 lines = s->update == KB_DLEFT_LAYOUT_LINES;
+	__u32 g = lines ? kb_dleft_line_half(j, s->tables) : j;
+	__u64 vj = kb_dleft_perm_q(kb_dleft_print_q(h, q), g, q);
 
 	*rem = vj & kb_field_mask(s->fp_bits);
+	if (lines)
+		return kb_dleft_cell_lines(j, vj >> s->fp_bits, 0, s->tables,
+					   s->slots);
 	return kb_dleft_cell(j, vj >> s->fp_bits, 0, s->buckets, s->slots);
+}
+
+/* The subtable cell number @n lies in, in the layout of @s. */
+static inline __u32 kb_dleft_cell_table(__u64 n, const struct kb_shape *s)
+{
+	if (s->update == KB_DLEFT_LAYOUT_LINES)
+		return (__u32)(n / s->slots % s->tables);
+	return (__u32)(n / s->slots / s->buckets);
 }
 
 /*
@@ -172,8 +221,8 @@ static inline __u64 kb_dleft_fpr_pico(__u64 n, __u64 buckets,
 /*
  * kb_dleft_plan() - a d-left shape for @n keys at rate @p_pico
  * @s: in: tables (d), slots (c) and counter_bits (w), each 0 for the
- *     default (4, 8, 2); out: the whole shape (type, k, m, fp_bits,
- *     buckets)
+ *     default (4, 8, 2), and the layout (update: KB_DLEFT_LAYOUT_*); out:
+ *     the whole shape (type, k, m, fp_bits, buckets)
  *
  * B = the power of two at or above n / (d c 3/4) (at least 2): n keys
  * fill at most 3/4 of the d B c cells, where overflow of a bucket is
@@ -184,7 +233,8 @@ static inline __u64 kb_dleft_fpr_pico(__u64 n, __u64 buckets,
  * 0.59% at 14 / 0.75 = 18.7 bits per key.
  *
  * Return: 0; -EINVAL for n = 0, p outside [KBLOOM_P_TARGET_MIN,
- * KBLOOM_P_TARGET_MAX], a bad d, c or w, or a rate no r reaches; -E2BIG
+ * KBLOOM_P_TARGET_MAX], a bad d, c, w or layout, or a rate no r reaches;
+ * -E2BIG
  * when the cells would exceed KBLOOM_M_MAX.
  */
 static inline int kb_dleft_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
@@ -193,9 +243,11 @@ static inline int kb_dleft_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
 	__u32 c = s->slots ? s->slots : KB_DLEFT_PLAN_CELLS;
 	__u32 w = s->counter_bits ? s->counter_bits : KB_DLEFT_PLAN_COUNTER;
 	__u64 per = (__u64)d * c * KB_DLEFT_LOAD_NUM, b = 2;
-	__u32 r;
+	__u32 r, layout = s->update;
 
 	if (!n || p_pico < KBLOOM_P_TARGET_MIN || p_pico > KBLOOM_P_TARGET_MAX)
+		return -EINVAL;
+	if (layout > KB_DLEFT_LAYOUT_LINES)
 		return -EINVAL;
 	if (d < KB_DLEFT_TABLES_MIN || d > KB_DLEFT_TABLES_MAX || !c ||
 	    c > KB_DLEFT_CELLS_MAX)
@@ -213,7 +265,7 @@ static inline int kb_dleft_plan(__u64 n, __u64 p_pico, struct kb_shape *s)
 		return -EINVAL;
 	*s = (struct kb_shape){ .type = KBLOOM_TYPE_DLEFT, .counter_bits = w,
 				.fp_bits = r, .slots = c, .tables = d,
-				.buckets = b };
+				.update = layout, .buckets = b };
 	return kb_shape_derive(s);
 }
 

@@ -165,13 +165,15 @@ static inline int kb_member_key(struct kbloom_member_key *k, __u32 ifindex,
 
 /*
  * The instance's settings: @flags for the programs, the default filter of
- * a new port (struct kbloom_xdp_geom of libkbloom_xdp.h) for the loader.
+ * a new port (struct kbloom_xdp_geom of libkbloom_xdp.h) for the loader;
+ * @def_region_bits: the deletable variant's region bits (was reserved, 0
+ * for the other variants).
  */
 struct kbloom_mcast_cfg {
 	__u32 flags;
 	__u32 def_k;
 	__u32 def_hash_id;
-	__u32 reserved;
+	__u32 def_region_bits;
 	__u64 def_m;
 	__u64 def_seed;
 	__u64 def_capacity;
@@ -407,6 +409,73 @@ struct kbloom_cuckoo_params {
 struct kbloom_cuckoo_seq {
 	__u32 seq;
 	__u32 reserved;
+};
+
+/* ---- deletable filters (the mcast ports' deletable variant) ------------ */
+
+/*
+ * A deletable filter (uapi/kbloom_var_deletable.h) in BPF is a blocks map
+ * as above holding the filter's array word for word: the body (m bits in
+ * the standard layout), then the collision bitmap; word w of the array
+ * is word w % 8 of block w / 8, so the first nwords words of the map are
+ * the payload of the filter's version-3 image and the rest of the last
+ * block is zero.  The programs test the body (bpf/kbloom_standard.h); the
+ * bitmap is the loader's only.
+ *
+ *   <path>_deletable  BPF_MAP_TYPE_HASH, BPF_F_NO_PREALLOC, filter id ->
+ *                     struct kbloom_del_params: the shape and hash, the
+ *                     slot of <path>_filters holding the blocks map, and
+ *                     the loader's counts of leaves.
+ *
+ * The loader (libkbloom_deletable over the mmapped blocks map, serialised
+ * by the instance lock) sets a join's bits with atomic OR; a leave of a
+ * deletable group clears the group's bits in collision-free regions, bits
+ * no other group has set; a leave of any other group rewrites the body
+ * from the remaining members word by word: each word goes from its old
+ * value to a subset of it that still holds every member's bits, so a
+ * member never tests absent meanwhile.
+ */
+
+/**
+ * struct kbloom_del_params - a deletable filter, as the programs see it
+ * @shape: the geometry (KBLOOM_TYPE_DELETABLE, kb_shape_check(); buckets:
+ *         region bits s)
+ * @version: KBLOOM_XDP_LAYOUT_VERSION
+ * @hash_id: enum kbloom_hash_id
+ * @seed: hash seed
+ * @nwords: words of the array, kb_shape_words(@shape)
+ * @nblocks: blocks of the blocks map, (@nwords + 7) / 8
+ * @slot: index in <path>_filters of the blocks map holding the filter
+ * @gen: generation, bumped each time the filter is rebuilt or replaced
+ * @inserted: keys in the filter (joins minus leaves deleted in place)
+ * @built: keys added since the filter was last built: the keys whose
+ *         probes made the collision bitmap
+ * @leaves: leaves that took a group out of the filter
+ * @deleted: of @leaves, deleted in place (the group was deletable)
+ * @rebuilds: of @leaves, rebuilt from the members (not deletable)
+ * @predicted_nano: the sum over @leaves of the predicted chance that the
+ *                  leave needs a rebuild (1 - formula (2) of
+ *                  kbloom_var_deletable.h at @built keys), in 1e-9 units
+ * @capacity: planned n, 0 for an explicit shape
+ * @fpr_pico: planned p in 1e-12 units, 0 for an explicit shape
+ */
+struct kbloom_del_params {
+	struct kb_shape shape;
+	__u32 version;
+	__u32 hash_id;
+	__u64 seed;
+	__u64 nwords;
+	__u32 nblocks;
+	__u32 slot;
+	__u64 gen;
+	__u64 inserted;
+	__u64 built;
+	__u64 leaves;
+	__u64 deleted;
+	__u64 rebuilds;
+	__u64 predicted_nano;
+	__u64 capacity;
+	__u64 fpr_pico;
 };
 
 #endif /* _UAPI_KBLOOM_XDP_MAPS_H */

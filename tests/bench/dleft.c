@@ -2,17 +2,20 @@
 /*
  * make bench BENCH=dleft: the XDP d-left tracker's insert + delete against
  * the XDP blocked insert, on the host, through BPF_PROG_TEST_RUN with
- * repeat (tests/bench/dleft_bench.bpf.c).
+ * repeat (tests/bench/dleft_bench.bpf.c), for both layouts of the filter.
  *
- * The d-left filter: d = 4, c = 8, 16-bit cells (r = 12, w = 4), B =
- * 2^16 buckets (2 Mi cells, 4 MiB), half full with library keys before
- * the run; each run inserts then deletes a fresh key, so the load stays
- * at 50%.  The blocked filter: planned by libkbloom for 1M keys at 1%
- * (1.2 MiB); each run inserts a fresh key.  Both hash the same 40-byte
- * flow key.  Each figure is ns per run, the median of ROUNDS rounds of
- * REPEAT runs, the two programs alternating.
+ * The d-left filters: d = 4, c = 8, 16-bit cells (r = 12, w = 4), B =
+ * 2^16 buckets (2 Mi cells, 4 MiB), one in the spread layout, one in the
+ * lines layout (KB_DLEFT_LAYOUT_*: a key's buckets in two cache lines),
+ * each half full with the same library keys before the run; each run
+ * inserts then deletes a fresh key, so the load stays at 50%.  The blocked
+ * filter: planned by libkbloom for 1M keys at 1% (1.2 MiB); each run
+ * inserts a fresh key.  All hash the same 40-byte flow keys.  Each figure
+ * is ns per run, the median of ROUNDS rounds of REPEAT runs, the three
+ * programs alternating.
  *
- * Output: the two figures and "dleft insert+delete time vs blocked insert:
+ * Output: the three figures, "dleft insert+delete time vs blocked insert:
+ * N.Nx" (spread) and "dleft lines insert+delete time vs blocked insert:
  * N.Nx" (the goal is at most 2x); build/bench-dleft.json (or
  * $KBLOOM_BENCH_JSON).
  */
@@ -54,12 +57,15 @@ static int db_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The tracker's filter, half full, as the library's. */
-static int db_prefill(struct kbloom_dleft **fp)
+/* The tracker's filter in @layout, half full, as the library's. */
+static int db_prefill(__u32 layout, struct kbloom_dleft **fp)
 {
+	struct kb_shape s = db_shape;
 	__u64 i, k;
-	int ret = kbloom_dleft_create_shape(&db_shape, NULL, fp);
+	int ret;
 
+	s.update = layout;
+	ret = kbloom_dleft_create_shape(&s, NULL, fp);
 	for (i = 0; !ret && i < DB_PREFILL; i++) {
 		k = i;
 		ret = kbloom_dleft_add(*fp, &k, sizeof(k));
@@ -75,11 +81,15 @@ static int db_load(struct dleft_bench **sp, const struct kbloom_dleft *f)
 	__u64 nw;
 	__u32 zero = 0, i;
 	struct kbloom_dleft_params p = {
-		.shape = db_shape, .hash_id = KBLOOM_HASH_FAST,
-		.miss = KBLOOM_DLEFT_MISS_PASS, .ready = 1,
+		.hash_id = KBLOOM_HASH_FAST, .miss = KBLOOM_DLEFT_MISS_PASS,
+		.ready = 1,
 	};
 	const __u64 *w = kbloom_dleft_words(f, &nw);
+	struct kbloom_dleft_stats st;
 	int ret;
+
+	kbloom_dleft_stats(f, &st);
+	p.shape = st.shape;
 
 	ret = kbloom_create(KBLOOM_TYPE_BLOCKED, 1000000, 10000000000ULL,
 			    NULL, &blk);
@@ -108,49 +118,84 @@ static int db_load(struct dleft_bench **sp, const struct kbloom_dleft *f)
 	return ret;
 }
 
-static void db_json(double dl, double blk)
+static void db_json(double dl, double ln, double blk)
 {
 	const char *path = getenv("KBLOOM_BENCH_JSON") ?: "build/bench-dleft.json";
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return;
-	fprintf(f, "{\"dleft_insdel_ns\": %.1f, \"blocked_insert_ns\": %.1f, \"dleft insert+delete time vs blocked insert\": %.3f}\n",
-		dl, blk, dl / blk);
+	fprintf(f, "{\"dleft_insdel_ns\": %.1f, \"dleft_lines_insdel_ns\": %.1f, \"blocked_insert_ns\": %.1f, \"dleft insert+delete time vs blocked insert\": %.3f, \"dleft lines insert+delete time vs blocked insert\": %.3f}\n",
+		dl, ln, blk, dl / blk, ln / blk);
 	fclose(f);
+}
+
+/* The filters of both layouts, their programs loaded. */
+struct db_side {
+	struct kbloom_dleft *f;
+	struct dleft_bench *s;
+};
+
+static int db_side_init(struct db_side *d, __u32 layout)
+{
+	int ret = db_prefill(layout, &d->f);
+
+	return ret ? ret : db_load(&d->s, d->f);
+}
+
+static void db_side_fini(struct db_side *d)
+{
+	dleft_bench__destroy(d->s);
+	kbloom_dleft_destroy(d->f);
+}
+
+/* ROUNDS rounds, the three programs alternating: spread, lines, blocked. */
+static int db_rounds(struct db_side *sp, struct db_side *ln, double *dl,
+		     double *dln, double *blk)
+{
+	int r;
+
+	for (r = 0; r < DB_ROUNDS; r++) {
+		dl[r] = db_run(sp->s->progs.db_insdel);
+		dln[r] = db_run(ln->s->progs.db_insdel);
+		blk[r] = db_run(sp->s->progs.db_blocked);
+		if (dl[r] < 0 || dln[r] < 0 || blk[r] < 0)
+			return -EIO;
+	}
+	qsort(dl, DB_ROUNDS, sizeof(double), db_cmp);
+	qsort(dln, DB_ROUNDS, sizeof(double), db_cmp);
+	qsort(blk, DB_ROUNDS, sizeof(double), db_cmp);
+	return 0;
 }
 
 int main(void)
 {
-	double dl[DB_ROUNDS], blk[DB_ROUNDS];
-	struct kbloom_dleft *f = NULL;
-	struct dleft_bench *s = NULL;
-	int r, ret;
+	double dl[DB_ROUNDS], dln[DB_ROUNDS], blk[DB_ROUNDS], m, mln, mb;
+	struct db_side sp = { 0 }, ln = { 0 };
+	int ret;
 
-	ret = db_prefill(&f);
+	ret = db_side_init(&sp, KB_DLEFT_LAYOUT_SPREAD);
 	if (!ret)
-		ret = db_load(&s, f);
-	for (r = 0; !ret && r < DB_ROUNDS; r++) {
-		dl[r] = db_run(s->progs.db_insdel);
-		blk[r] = db_run(s->progs.db_blocked);
-		if (dl[r] < 0 || blk[r] < 0)
-			ret = -EIO;
-	}
+		ret = db_side_init(&ln, KB_DLEFT_LAYOUT_LINES);
+	if (!ret)
+		ret = db_rounds(&sp, &ln, dl, dln, blk);
 	if (ret) {
 		fprintf(stderr, "bench dleft: %s\n", strerror(-ret));
 		goto out;
 	}
-	qsort(dl, DB_ROUNDS, sizeof(double), db_cmp);
-	qsort(blk, DB_ROUNDS, sizeof(double), db_cmp);
-	printf("dleft insert+delete (d=4 c=8 16-bit cells, 50%% load): %.1f ns\n",
-	       dl[DB_ROUNDS / 2]);
-	printf("blocked insert (1M keys, 1%%): %.1f ns\n", blk[DB_ROUNDS / 2]);
+	m = dl[DB_ROUNDS / 2];
+	mln = dln[DB_ROUNDS / 2];
+	mb = blk[DB_ROUNDS / 2];
+	printf("dleft insert+delete (d=4 c=8 16-bit cells, 50%% load): spread %.1f ns, lines %.1f ns\n",
+	       m, mln);
+	printf("blocked insert (1M keys, 1%%): %.1f ns\n", mb);
 	printf("dleft insert+delete time vs blocked insert: %.2fx (failed updates: %llu)\n",
-	       dl[DB_ROUNDS / 2] / blk[DB_ROUNDS / 2],
-	       (unsigned long long)s->bss->db_failed);
-	db_json(dl[DB_ROUNDS / 2], blk[DB_ROUNDS / 2]);
+	       m / mb, (unsigned long long)sp.s->bss->db_failed);
+	printf("dleft lines insert+delete time vs blocked insert: %.2fx (failed updates: %llu)\n",
+	       mln / mb, (unsigned long long)ln.s->bss->db_failed);
+	db_json(m, mln, mb);
 out:
-	dleft_bench__destroy(s);
-	kbloom_dleft_destroy(f);
+	db_side_fini(&ln);
+	db_side_fini(&sp);
 	return ret ? 1 : 0;
 }

@@ -47,7 +47,7 @@ int db_insdel(struct xdp_md *ctx)
 	if (!p)
 		return XDP_ABORTED;
 	db_key(&key, db_next_dl++);
-	if (dl_ctx_init(&c, p, &key))
+	if (dl_ctx_init(&c, &s, p, &key))
 		return XDP_ABORTED;
 	if (dl_update(&c, &s, 1) != DL_DONE || dl_update(&c, &s, 0) != DL_DONE)
 		db_failed++;

@@ -6,7 +6,8 @@
  * directions, IPv4 and IPv6, one VLAN tag), those of unknown flows are
  * counted and passed or dropped; truncated frames and non-TCP frames
  * pass and change no cell; full buckets and saturated counters are
- * counted; shapes whose cells straddle words are refused.
+ * counted; shapes whose cells straddle words are refused.  Both layouts
+ * of the filter (spread and lines).
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -122,6 +123,20 @@ FIXTURE_VARIANT_ADD(dp, cells8) {
 FIXTURE_VARIANT_ADD(dp, straddle32) {
 	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
 		   .fp_bits = 28, .counter_bits = 4, .buckets = 128 },
+};
+
+/* The lines layout: a flow's buckets in two lines of whole words */
+FIXTURE_VARIANT_ADD(dp, lines) {
+	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+		   .fp_bits = 12, .counter_bits = 4,
+		   .update = KB_DLEFT_LAYOUT_LINES, .buckets = 64 },
+};
+
+/* The lines layout, 3 cells of 16 bits, d = 3: buckets straddle words */
+FIXTURE_VARIANT_ADD(dp, lines_straddle16) {
+	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 3,
+		   .fp_bits = 12, .counter_bits = 4,
+		   .update = KB_DLEFT_LAYOUT_LINES, .buckets = 256 },
 };
 
 FIXTURE_SETUP(dp)
@@ -302,19 +317,16 @@ TEST_F(dp, saturation_counted)
 	EXPECT_EQ(max, c);
 }
 
-TEST(overflow_counted)
+static void dp_overflow(struct __test_metadata *_metadata,
+			const struct kb_shape *tiny)
 {
-	static const struct kb_shape tiny = {
-		.type = KBLOOM_TYPE_DLEFT, .tables = 2, .slots = 1,
-		.fp_bits = 12, .counter_bits = 4, .buckets = 2,
-	};
 	struct kbloom_dleft_xdp_stats st;
 	struct kbloom_dleft_xdp *x;
 	struct kbloom_dleft *f;
 	struct dp_flow fl;
 	__u32 i;
 
-	ASSERT_EQ(0, kbloom_dleft_create_shape(&tiny, NULL, &f));
+	ASSERT_EQ(0, kbloom_dleft_create_shape(tiny, NULL, &f));
 	ASSERT_EQ(0, kbloom_dleft_xdp_open(f, KBLOOM_DLEFT_MISS_PASS, &x));
 	for (i = 0; i < 32; i++) {
 		dp_flow_of(&fl, i);
@@ -327,6 +339,23 @@ TEST(overflow_counted)
 	EXPECT_LE(28, st.overflows);
 	kbloom_dleft_xdp_close(x);
 	kbloom_dleft_destroy(f);
+}
+
+/* A full filter of each layout: the refused SYNs are counted. */
+TEST(overflow_counted)
+{
+	static const struct kb_shape tiny = {
+		.type = KBLOOM_TYPE_DLEFT, .tables = 2, .slots = 1,
+		.fp_bits = 12, .counter_bits = 4, .buckets = 2,
+	};
+	__u32 layout;
+
+	for (layout = 0; layout <= KB_DLEFT_LAYOUT_LINES; layout++) {
+		struct kb_shape s = tiny;
+
+		s.update = layout;
+		dp_overflow(_metadata, &s);
+	}
 }
 
 /* Cells that straddle words have no BPF form. */

@@ -15,9 +15,9 @@
  *     share of leaves that needed a rebuild is within +-10% of the one
  *     kbloom_del_predict() gives (formula (2), the exact one, at the keys
  *     of the filter the leave found).
- * Not here: the mcast loader (xdp attach mcast ... filter deletable) is
- * not built yet; this checks the lookup and the leave policy it would
- * use.
+ * This checks the lookup and the leave policy on their own; the mcast
+ * loader that applies them (xdp attach mcast ... filter deletable) is
+ * tested end to end in xdp_mcast_deletable.c.
  */
 #include <stdlib.h>
 

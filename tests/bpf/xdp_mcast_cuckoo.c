@@ -37,56 +37,9 @@
 #define ROUNDS		20
 
 FIXTURE(mck) {
-	char name[64];
-	struct kbt_ns sw, host[NPORTS];
-	struct kbloom_xdp *x;
-	int port[NPORTS];
-	int rx[NPORTS];
-	int pass_link[NPORTS];
+	struct kbt_mcsw s;
 	struct kbt_log log;
 };
-
-static void sw_cleanup(FIXTURE_DATA(mck) *self)
-{
-	int i;
-
-	for (i = 0; i < NPORTS; i++) {
-		if (self->rx[i] > 0)
-			close(self->rx[i]);
-		if (self->pass_link[i] > 0)
-			close(self->pass_link[i]);
-		self->rx[i] = self->pass_link[i] = 0;
-		kbt_ns_free(&self->host[i]);
-	}
-	if (self->x)
-		kbloom_xdp_close(self->x);
-	self->x = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	kbt_ns_free(&self->sw);
-}
-
-/* Port @i: the switch side attached, the host side passing, a capture. */
-static int sw_port(FIXTURE_DATA(mck) *self, int i)
-{
-	enum kbloom_xdp_mode got;
-	int saved, ret;
-
-	ret = kbloom_xdp_attach(self->x, self->port[i], KBLOOM_XDP_MODE_NATIVE,
-				&got);
-	if (ret)
-		return ret;
-	if (kbt_ns_enter(&self->host[i], &saved))
-		return -1;
-	ret = kbloom_xdp_pass_attach(if_nametoindex("eth0"),
-				     KBLOOM_XDP_MODE_NATIVE, NULL,
-				     &self->pass_link[i]);
-	kbt_ns_leave(saved);
-	if (ret)
-		return ret;
-	self->rx[i] = kbt_psock(&self->host[i], "eth0");
-	return self->rx[i] < 0 ? -1 : 0;
-}
 
 static int sw_setup(FIXTURE_DATA(mck) *self)
 {
@@ -95,25 +48,8 @@ static int sw_setup(FIXTURE_DATA(mck) *self)
 		.geom = { .capacity = 64 },
 		.log = kbt_log_line, .log_ctx = &self->log,
 	};
-	char a[16];
-	int i, ret;
 
-	kbt_janitor();
-	kbt_name(self->name, sizeof(self->name), "mck");
-	if (kbt_ns_quiet(&self->sw))
-		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%d", i);
-		if (kbt_ns_quiet(&self->host[i]) ||
-		    kbt_veth(&self->sw, a, &self->host[i], "eth0", i))
-			return -1;
-		self->port[i] = kbt_ifindex(&self->sw, a);
-	}
-	o.netns = self->sw.path;
-	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_MCAST, &o, &self->x);
-	for (i = 0; !ret && i < NPORTS; i++)
-		ret = sw_port(self, i);
-	return ret;
+	return kbt_mcsw_new(&self->s, "mck", NPORTS, &o);
 }
 
 FIXTURE_SETUP(mck)
@@ -121,13 +57,13 @@ FIXTURE_SETUP(mck)
 	int ret = sw_setup(self);
 
 	if (ret)
-		sw_cleanup(self);
+		kbt_mcsw_free(&self->s);
 	ASSERT_EQ(0, ret);
 }
 
 FIXTURE_TEARDOWN(mck)
 {
-	sw_cleanup(self);
+	kbt_mcsw_free(&self->s);
 }
 
 static void group_addr(__u8 a[16], __u32 g, __u32 *len)
@@ -147,8 +83,8 @@ static int member(FIXTURE_DATA(mck) *self, int h, __u32 m, int join)
 		if (!(m >> g & 1))
 			continue;
 		group_addr(a, g, &len);
-		ret = join ? kbloom_mcast_join(self->x, self->port[h], a, len) :
-			     kbloom_mcast_leave(self->x, self->port[h], a, len);
+		ret = join ? kbloom_mcast_join(self->s.x, self->s.port[h], a, len) :
+			     kbloom_mcast_leave(self->s.x, self->s.port[h], a, len);
 	}
 	return ret;
 }
@@ -165,7 +101,7 @@ static int fingerprints_distinct(FIXTURE_DATA(mck) *self, int h)
 	__u8 a[16];
 	__u64 hash;
 
-	if (kbloom_xdp_cuckoo_info(self->x, self->port[h], &ci))
+	if (kbloom_xdp_cuckoo_info(self->s.x, self->s.port[h], &ci))
 		return 0;
 	for (g = 0; g < NGROUPS; g++) {
 		group_addr(a, g, &len);
@@ -191,7 +127,7 @@ static size_t group_frame(__u8 *f, __u32 g, __u32 seq)
 static void drain(FIXTURE_DATA(mck) *self, __u32 cnt[NPORTS][NGROUPS],
 		  double quiet)
 {
-	kbt_mc_drain(self->rx, NPORTS, cnt ? &cnt[0][0] : NULL, NGROUPS,
+	kbt_mc_drain(self->s.rx, NPORTS, cnt ? &cnt[0][0] : NULL, NGROUPS,
 		     quiet);
 }
 
@@ -202,7 +138,7 @@ static void stats_delta(FIXTURE_DATA(mck) *self,
 	int i;
 
 	for (i = 0; i < NPORTS; i++) {
-		if (kbloom_mcast_stats(self->x, self->port[i], &now))
+		if (kbloom_mcast_stats(self->s.x, self->s.port[i], &now))
 			memset(&now, 0xff, sizeof(now));
 		now.rx_packets -= st[i].rx_packets;
 		now.rx_mcast -= st[i].rx_mcast;
@@ -231,8 +167,8 @@ static void traffic(struct __test_metadata *_metadata,
 
 	drain(self, NULL, 0.05);
 	for (i = 0; i < NPORTS; i++)
-		ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->port[i], &st[i]));
-	tx = kbt_psock(&self->host[SENDER], "eth0");
+		ASSERT_EQ(0, kbloom_mcast_stats(self->s.x, self->s.port[i], &st[i]));
+	tx = kbt_psock(&self->s.host[SENDER], "eth0");
 	ASSERT_LE(0, tx);
 	for (r = 0; r < ROUNDS; r++) {
 		for (g = 0; g < NGROUPS; g++, sent++) {
@@ -270,7 +206,7 @@ static void filter_state(struct __test_metadata *_metadata,
 {
 	struct kbloom_gate_cuckoo_info ci;
 
-	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->x, self->port[h], &ci));
+	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->s.x, self->s.port[h], &ci));
 	*used = ci.used;
 	*gen = ci.params.gen;
 }
@@ -318,31 +254,31 @@ TEST_F_TIMEOUT(mck, resize_replace_keep_groups_router_refused, 120)
 
 	for (h = 0; h < NHOSTS; h++)
 		ASSERT_EQ(0, member(self, h, want[h], 1));
-	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->x, self->port[1], &ci));
+	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->s.x, self->s.port[1], &ci));
 	buckets = ci.params.shape.buckets;
-	ASSERT_EQ(0, kbloom_mcast_port_resize(self->x, self->port[1], &big));
-	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->x, self->port[1], &ci));
+	ASSERT_EQ(0, kbloom_mcast_port_resize(self->s.x, self->s.port[1], &big));
+	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->s.x, self->s.port[1], &ci));
 	EXPECT_EQ(8, ci.params.inserted);
 	EXPECT_EQ(8, ci.used);
 	EXPECT_EQ(5000, ci.params.capacity);
 	EXPECT_LT(buckets * 50, ci.params.shape.buckets);
 	traffic(_metadata, self, want);
 	/* the programs replaced: the cuckoo variant again, on the same maps */
-	ASSERT_EQ(0, kbloom_xdp_replace(self->x));
-	EXPECT_EQ(KBLOOM_XDP_VARIANT_CUCKOO, kbloom_xdp_variant(self->x));
+	ASSERT_EQ(0, kbloom_xdp_replace(self->s.x));
+	EXPECT_EQ(KBLOOM_XDP_VARIANT_CUCKOO, kbloom_xdp_variant(self->s.x));
 	traffic(_metadata, self, want);
 
 	/* refused, nothing changed */
 	self->log.len = 0;
 	self->log.text[0] = 0;
-	EXPECT_EQ(-EINVAL, kbloom_mcast_port_resize(self->x, self->port[1],
+	EXPECT_EQ(-EINVAL, kbloom_mcast_port_resize(self->s.x, self->s.port[1],
 						    &bk));
 	EXPECT_NE(NULL, strstr(self->log.text,
 			       "bits and hashes are for blocked filters"));
-	EXPECT_EQ(-EOPNOTSUPP, kbloom_mcast_router(self->x, self->port[0], 1,
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_mcast_router(self->s.x, self->s.port[0], 1,
 						   KBLOOM_MEMBER_STATIC));
 	EXPECT_NE(NULL, strstr(self->log.text, "not on a cuckoo switch"));
-	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->x, self->port[1], &ci));
+	ASSERT_EQ(0, kbloom_xdp_cuckoo_info(self->s.x, self->s.port[1], &ci));
 	EXPECT_EQ(8, ci.params.inserted);
 	EXPECT_EQ(5000, ci.params.capacity);
 	traffic(_metadata, self, want);

@@ -3,9 +3,10 @@
  * The contract of the survey variants I (uapi/kbloom_variants.h) and of
  * image version 3 and container images (uapi/kbloom_image.h):
  *  - golden vectors: cuckoo (fingerprint, bucket, alternate bucket), d-left
- *    (bucket and remainder per subtable), Count-Min (counter per row) and
- *    VI-CBF (position and increment) for fixed hashes, computed once by an
- *    independent implementation of the formulas in the header's comment;
+ *    (bucket and remainder per subtable, both layouts), Count-Min (counter
+ *    per row) and VI-CBF (position and increment) for fixed hashes,
+ *    computed once by an independent implementation of the formulas in the
+ *    header's comment;
  *  - the properties the executors rely on: the cuckoo alternate is an
  *    involution for every bucket count, the d-left permutations are
  *    bijections whose subtables are not correlated, packed fields round
@@ -32,6 +33,10 @@ struct gold_variant {
 	__u32 cm[5];			/* Count-Min w = 2719, d = 5 */
 	__u32 vi_pos[3], vi_inc[3];	/* VI m = 4096, L = 4, k = 3 */
 };
+
+/* d-left lines layout, h = 0xDEADBEEFCAFEBABE, subtable 3 (B = 1024, r = 12) */
+#define GOLD_LINES_FIRST	3768ULL
+#define GOLD_LINES_REM		894ULL
 
 static const struct gold_variant gold[] = {
 	{ 0x0123456789ABCDEFULL, 2203, 4444, 524434,
@@ -90,6 +95,33 @@ TEST(golden_dleft)
 	vj = kb_dleft_perm(v, 1, 1ULL << 32, 32);
 	EXPECT_EQ(3514955523ULL, vj >> 32);
 	EXPECT_EQ(3618691122ULL, vj & 0xFFFFFFFFULL);
+}
+
+/*
+ * The lines layout (d = 4, c = 8, B = 1024, r = 12): subtables 0 and 1 take
+ * the bucket and remainder of subtable 0's pinned print, 2 and 3 those of
+ * subtable 1's; bucket b of subtable j is cell (4 b + j) 8.
+ */
+TEST(golden_dleft_lines)
+{
+	struct kb_shape s = { .type = KBLOOM_TYPE_DLEFT, .tables = 4,
+			      .slots = 8, .fp_bits = 12, .counter_bits = 4,
+			      .update = KB_DLEFT_LAYOUT_LINES,
+			      .buckets = 1024 };
+	unsigned int i, j;
+	__u64 first, rem;
+
+	ASSERT_EQ(0, kb_shape_derive(&s));
+	for (i = 0; i < ARRAY_SIZE(gold); i++) {
+		for (j = 0; j < 4; j++) {
+			first = kb_dleft_locate(gold[i].h, j, 22, &s, &rem);
+			EXPECT_EQ((gold[i].dl_b[j / 2] * 4 + j) * 8, first);
+			EXPECT_EQ(gold[i].dl_r[j / 2], rem);
+		}
+	}
+	first = kb_dleft_locate(0xDEADBEEFCAFEBABEULL, 3, 22, &s, &rem);
+	EXPECT_EQ(GOLD_LINES_FIRST, first);
+	EXPECT_EQ(GOLD_LINES_REM, rem);
 }
 
 TEST(golden_count_min_and_vi)

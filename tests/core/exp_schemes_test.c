@@ -352,4 +352,37 @@ TEST(scheme_weighted)
 	kb_exp_free(x);
 }
 
+/*
+ * The shifting which-port scheme (one structure per switch, a group on
+ * port j sets h_i(g) + j, a query ANDs k windows of P bits): it never
+ * misses a member port (every present port of every tree switch is read
+ * in its answer: 0 false-negative links, 0 lost), and its false port
+ * rate is within 10% of (1 - (1 - 1/B)^(k n))^k per switch (n pairs in
+ * B = P M bits).  Blocked per-port filters logged for comparison.
+ */
+TEST(scheme_shifting_ports)
+{
+	static const __u32 sch[] = { KB_EXP_SHIFTING_PORTS, KB_EXP_BLOCKED };
+	const struct kb_exp_run *r, *rb;
+	struct kb_exp *x = NULL;
+	char why[256] = "";
+	double meas, pred, mb, pb;
+
+	ASSERT_EQ(0, model_2048(sch, 2, &x, why, sizeof(why)))
+		TH_LOG("%s", why);
+	r = rate_2048(_metadata, x, KB_EXP_SHIFTING_PORTS, &meas, &pred);
+	rb = rate_2048(_metadata, x, KB_EXP_BLOCKED, &mb, &pb);
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, rb);
+	ASSERT_LT(2000, r->m.cand_fp);
+	EXPECT_LT(fabs(meas - pred), 0.10 * pred);
+	EXPECT_EQ(0, r->m.fn_links);
+	EXPECT_EQ(0, r->m.lost);
+	EXPECT_EQ(rb->m.mem_bytes, r->m.mem_bytes);
+	TH_LOG("probes (cache lines) per packet: shifting-ports %.1f (K %.1f), blocked %.1f",
+	       r->m.probes / r->m.packets,
+	       (double)r->m.k_sum / r->m.k_ports, rb->m.probes / rb->m.packets);
+	kb_exp_free(x);
+}
+
 TEST_HARNESS_MAIN

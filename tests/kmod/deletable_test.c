@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "libkbloom_deletable.h"
 #include "uapi/kbloom_var_deletable.h"
 
@@ -50,36 +51,7 @@ static int del_create(int fd, const char *name, __u64 m, __u32 k, __u64 s)
 	return ku_ioctl(fd, KBLOOM_IOCTL_CREATE, &c);
 }
 
-static int del_batch(int fd, unsigned long cmd, const char *name,
-		     const __u8 *keys, __u32 n, void *res, __u32 *done,
-		     __u32 *hits)
-{
-	return ku_keys(fd, cmd, name, keys, 16ULL * n, 16, n, res, done,
-		       hits);
-}
-
-FIXTURE(del) {
-	int fd;
-	__u8 *keys;	/* N_KEYS keys, then N_KEYS non-keys */
-};
-
-FIXTURE_SETUP(del)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_KEYS);
-	ASSERT_NE(NULL, self->keys);
-	ku_keys16(self->keys, 16, 0, 2 * N_KEYS);
-}
-
-FIXTURE_TEARDOWN(del)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-}
+KU_TYPE_FIXTURE(del, 16, N_KEYS);
 
 static const __u8 *key(const __u8 *keys, __u32 i)
 {
@@ -95,14 +67,14 @@ TEST_F(del, keys)
 	__u64 est[2];
 
 	ASSERT_OK(del_create(self->fd, "d", 64 * 1000, 5, 8));
-	ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_ADD, "d", self->keys,
-			    1000, NULL, &done, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "d", self->keys,
+			     1000, NULL, &done, NULL));
 	EXPECT_EQ(1000, done);
-	ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_TEST, "d", self->keys,
-			    1000, NULL, &done, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "d", self->keys,
+			     1000, NULL, &done, &hits));
 	EXPECT_EQ(1000, hits);
-	EXPECT_EQ(-EOPNOTSUPP, del_batch(self->fd, KBLOOM_IOCTL_COUNT, "d",
-					 self->keys, 2, est, NULL, NULL));
+	EXPECT_EQ(-EOPNOTSUPP, ku_batch16(self->fd, KBLOOM_IOCTL_COUNT, "d",
+					  self->keys, 2, est, NULL, NULL));
 	ASSERT_OK(ku_stat(self->fd, "d", &st));
 	EXPECT_EQ(KBLOOM_TYPE_DELETABLE, st.type);
 	EXPECT_EQ(5, st.k);
@@ -133,8 +105,8 @@ static int del_one(int fd, const char *name, const __u8 *keys, __u32 i)
 	__u32 done = 0, hits = 0;
 	int ret;
 
-	ret = del_batch(fd, KBLOOM_IOCTL_DEL, name, key(keys, i), 1, NULL,
-			&done, &hits);
+	ret = ku_batch16(fd, KBLOOM_IOCTL_DEL, name, key(keys, i), 1, NULL,
+			 &done, &hits);
 	return ret ? ret : (int)done;
 }
 
@@ -145,9 +117,9 @@ static __u32 present_every_other(int fd, const char *name, const __u8 *keys,
 	__u32 i, hits, n = 0;
 
 	for (i = lo; i < hi; i += 2)
-		if (!del_batch(fd, KBLOOM_IOCTL_TEST, name, key(keys, i), 1,
-			       NULL, NULL, &hits))
-			n += hits;
+		if (!ku_batch16(fd, KBLOOM_IOCTL_TEST, name, key(keys, i), 1,
+				NULL, NULL, &hits))
+				n += hits;
 	return n;
 }
 
@@ -165,8 +137,8 @@ TEST_F(del, delete_half)
 	/* 10 bits per key, k = 7, regions of 4 bits */
 	ASSERT_OK(del_create(self->fd, "dh", 10ULL * N_KEYS, 7, 4));
 	ASSERT_OK(kbloom_del_create_mk(10ULL * N_KEYS, 7, 4, &o, &f));
-	ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_ADD, "dh", self->keys,
-			    N_KEYS, NULL, NULL, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "dh", self->keys,
+			     N_KEYS, NULL, NULL, NULL));
 	for (i = 0; i < N_KEYS; i++)
 		ASSERT_OK(kbloom_del_add(f, key(self->keys, i), 16));
 	for (i = 0; i < N_KEYS; i += 2) {
@@ -204,8 +176,8 @@ TEST_F(del, refused_batch)
 
 	/* a small, full filter: regions of 64 bits mostly collide */
 	ASSERT_OK(del_create(self->fd, "dr", 64 * 64, 4, 64));
-	ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_ADD, "dr", self->keys,
-			    1000, NULL, NULL, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "dr", self->keys,
+			     1000, NULL, NULL, NULL));
 	for (i = 2; i < 1000 && bad == N_KEYS; i++) {
 		ASSERT_OK(ku_save(self->fd, "dr", &before, &l1));
 		if (del_one(self->fd, "dr", self->keys, i) == -ENOTUNIQ)
@@ -222,17 +194,17 @@ TEST_F(del, refused_batch)
 
 	/* an absent key, the refused one, another: the batch stops there */
 	for (i = N_KEYS, hits = 1; i < 2 * N_KEYS && hits; i++)
-		ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_TEST, "dr",
-				    key(self->keys, i), 1, NULL, NULL, &hits));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "dr",
+				     key(self->keys, i), 1, NULL, NULL, &hits));
 	ASSERT_EQ(0, hits);
 	memcpy(batch, key(self->keys, i - 1), 16);
 	memcpy(batch + 16, key(self->keys, bad), 16);
 	memcpy(batch + 32, key(self->keys, 1), 16);
-	EXPECT_EQ(-ENOTUNIQ, del_batch(self->fd, KBLOOM_IOCTL_DEL, "dr",
-				       batch, 3, NULL, &done, &hits));
+	EXPECT_EQ(-ENOTUNIQ, ku_batch16(self->fd, KBLOOM_IOCTL_DEL, "dr",
+					batch, 3, NULL, &done, &hits));
 	EXPECT_EQ(0, done);	/* deleted before it: the first was absent */
-	ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_TEST, "dr", batch, 3, NULL,
-			    NULL, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "dr", batch, 3, NULL,
+			     NULL, &hits));
 	EXPECT_EQ(2, hits);	/* the refused key and the one after it */
 	ASSERT_OK(ku_stat(self->fd, "dr", &st));
 	EXPECT_EQ(2, st.kicks);
@@ -258,8 +230,8 @@ TEST_F(del, restore_lib)
 	ASSERT_OK(kbloom_del_save_alloc(f, &img, &len));
 	ASSERT_OK(ku_restore(self->fd, "", img, len, 0));
 	for (i = 0; i < 2 * N_KEYS; i += 7) {
-		ASSERT_OK(del_batch(self->fd, KBLOOM_IOCTL_TEST, "dlib",
-				    key(self->keys, i), 1, NULL, NULL, &hits));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "dlib",
+				     key(self->keys, i), 1, NULL, NULL, &hits));
 		differ += (int)hits != kbloom_del_test(f, key(self->keys, i), 16);
 	}
 	for (i = 0; i < N_KEYS; i += 5) {

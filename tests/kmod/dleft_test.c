@@ -5,7 +5,8 @@
  * are full, SAVE loaded by libkbloom_dleft with identical answers and
  * identical cells, RESTORE of a library image, bad geometry refused;
  * lock-free readers never miss a key while a writer moves the counts of
- * their keys, split across two words (the seqcount path).
+ * their keys, split across two words (the seqcount path); the lines
+ * layout created, reported and saved as the library lays it out.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -45,7 +46,8 @@ static int dl_create(int fd, const char *name, const struct kb_shape *s,
 		.size = sizeof(c), .type = KBLOOM_TYPE_DLEFT,
 		.counter_bits = s->counter_bits, .fp_bits = s->fp_bits,
 		.slots = s->slots, .tables = s->tables, .buckets = s->buckets,
-		.seed = DL_SEED, .flags = KBLOOM_CREATE_SEED,
+		.update = s->update, .seed = DL_SEED,
+		.flags = KBLOOM_CREATE_SEED,
 	};
 	int ret;
 
@@ -160,8 +162,13 @@ TEST_F(dl, enospc_with_done)
 	EXPECT_EQ(ones, st.ones);
 }
 
-/* The module's SAVE in the library: the same cells and answers. */
-TEST_F(dl, save_matches_library)
+/*
+ * The module's SAVE of filter @name of shape @s in the library: the same
+ * cells and answers.
+ */
+static void dl_save_matches(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dl) *self, const struct kb_shape *s,
+			    const char *name)
 {
 	struct kbloom_dleft_opts o = { .seed = DL_SEED };
 	struct kbloom_dleft *lib, *img;
@@ -171,14 +178,14 @@ TEST_F(dl, save_matches_library)
 	__u8 res[2 * DL_N / 8];
 	void *buf;
 
-	ASSERT_OK(dl_create(self->fd, "s", &dl_small, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, "s", self->keys, DL_N,
+	ASSERT_OK(dl_create(self->fd, name, s, NULL));
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_ADD, name, self->keys, DL_N,
 			  NULL, NULL, NULL));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, "s", self->keys, 500,
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_DEL, name, self->keys, 500,
 			  NULL, NULL, NULL));
-	ASSERT_OK(ku_save(self->fd, "s", &buf, &len));
+	ASSERT_OK(ku_save(self->fd, name, &buf, &len));
 	ASSERT_OK(kbloom_dleft_load(buf, len, &img));
-	ASSERT_OK(kbloom_dleft_create_shape(&dl_small, &o, &lib));
+	ASSERT_OK(kbloom_dleft_create_shape(s, &o, &lib));
 	for (i = 0; i < DL_N; i++)
 		ASSERT_LE(0, kbloom_dleft_add(lib, self->keys + 16 * i, 16));
 	for (i = 0; i < 500; i++)
@@ -187,7 +194,7 @@ TEST_F(dl, save_matches_library)
 	wi = kbloom_dleft_words(img, &nw2);
 	ASSERT_EQ(nw, nw2);
 	ASSERT_EQ(0, memcmp(wl, wi, nw * 8));
-	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, "s", self->keys,
+	ASSERT_OK(keys_op(self->fd, KBLOOM_IOCTL_TEST, name, self->keys,
 			  2 * DL_N, res, NULL, &hits));
 	for (i = 0; i < 2 * DL_N; i++)
 		ASSERT_EQ(!!(res[i / 8] & (1 << (i % 8))),
@@ -195,6 +202,11 @@ TEST_F(dl, save_matches_library)
 	kbloom_dleft_destroy(lib);
 	kbloom_dleft_destroy(img);
 	free(buf);
+}
+
+TEST_F(dl, save_matches_library)
+{
+	dl_save_matches(_metadata, self, &dl_small, "s");
 }
 
 TEST_F(dl, restore_library_image)
@@ -230,6 +242,30 @@ TEST_F(dl, restore_library_image)
 	kbloom_dleft_destroy(lib);
 	free(buf);
 	free(buf2);
+}
+
+/*
+ * The lines layout (KB_DLEFT_LAYOUT_LINES): planned and explicit, STAT
+ * says so, and SAVE gives the library's cells for the same keys.
+ */
+TEST_F(dl, lines_layout_matches_library)
+{
+	struct kb_shape s = dl_small;
+	struct kbloom_create c = {
+		.size = sizeof(c), .type = KBLOOM_TYPE_DLEFT,
+		.capacity = 24576, .fpr_pico = 6000000000ULL,
+		.update = KB_DLEFT_LAYOUT_LINES,
+	};
+	struct kbloom_stat st;
+
+	ku_name(c.name, "lp");
+	ASSERT_OK(ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
+	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, c.update);
+	EXPECT_EQ(1024, c.buckets);
+	ASSERT_OK(ku_stat(self->fd, "lp", &st));
+	EXPECT_EQ(KB_DLEFT_LAYOUT_LINES, st.update);
+	s.update = KB_DLEFT_LAYOUT_LINES;
+	dl_save_matches(_metadata, self, &s, "l");
 }
 
 /* Straddling cells and counts (17-bit cells): everything back to 0. */
@@ -284,7 +320,10 @@ TEST_F(dl, bad_geometry)
 	ku_name(c.name, "b");
 	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	c.fp_bits = 0;
-	c.update = 1;
+	c.update = KB_DLEFT_LAYOUT_LINES + 1;	/* no such layout */
+	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
+	c.vi_l = 1;
+	c.update = 0;
 	EXPECT_EQ(-EINVAL, ku_ioctl(self->fd, KBLOOM_IOCTL_CREATE, &c));
 	EXPECT_EQ(0, ku_dev_bytes(self->fd));
 }

@@ -18,26 +18,7 @@
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 
-FIXTURE(dl) {
-	int fd;
-	char img[64];
-};
-
-FIXTURE_SETUP(dl)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	snprintf(self->img, sizeof(self->img), "/tmp/kbdl.%d.img", getpid());
-}
-
-FIXTURE_TEARDOWN(dl)
-{
-	unlink(self->img);
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-}
+KU_CTL_FIXTURE(dl, "dl");
 
 TEST_F(dl, create_keys_stat)
 {

@@ -16,26 +16,7 @@
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 
-FIXTURE(pt) {
-	int fd;
-	char img[64];
-};
-
-FIXTURE_SETUP(pt)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	snprintf(self->img, sizeof(self->img), "/tmp/kbpt.%d.img", getpid());
-}
-
-FIXTURE_TEARDOWN(pt)
-{
-	unlink(self->img);
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-}
+KU_CTL_FIXTURE(pt, "pt");
 
 TEST_F(pt, create_keys_stat)
 {

@@ -17,26 +17,7 @@
 
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 
-FIXTURE(sc) {
-	int fd;
-	char img[64];
-};
-
-FIXTURE_SETUP(sc)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	snprintf(self->img, sizeof(self->img), "/tmp/kbsc.%d.img", getpid());
-}
-
-FIXTURE_TEARDOWN(sc)
-{
-	unlink(self->img);
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-}
+KU_CTL_FIXTURE(sc, "sc");
 
 TEST_F(sc, create_keys_stat)
 {

@@ -18,26 +18,7 @@
 #define ASSERT_OK(cmd) ASSERT_EQ(0, (cmd))
 #define P_01PCT		1000000000ULL
 
-FIXTURE(wc) {
-	int fd;
-	char img[64];
-};
-
-FIXTURE_SETUP(wc)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	snprintf(self->img, sizeof(self->img), "/tmp/kbwc.%d.img", getpid());
-}
-
-FIXTURE_TEARDOWN(wc)
-{
-	unlink(self->img);
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-}
+KU_CTL_FIXTURE(wc, "wc");
 
 static void expect_out(struct __test_metadata *_metadata, const char *name,
 		       const char *want)

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "libkbloom_partitioned.h"
 #include "uapi/kbloom_partitioned.h"
 
@@ -41,40 +42,7 @@ static int part_create(int fd, const char *name, __u32 k, __u64 slice)
 	return ku_ioctl(fd, KBLOOM_IOCTL_CREATE, &c);
 }
 
-static int part_batch(int fd, unsigned long cmd, const char *name,
-		      const __u8 *keys, __u32 n, void *res, __u32 *done,
-		      __u32 *hits)
-{
-	return ku_keys(fd, cmd, name, keys, 16ULL * n, 16, n, res, done,
-		       hits);
-}
-
-FIXTURE(part) {
-	int fd;
-	__u8 *keys;	/* N_KEYS keys, then N_KEYS non-keys */
-	__u8 *bits;
-};
-
-FIXTURE_SETUP(part)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_KEYS);
-	self->bits = malloc(2 * N_KEYS / 8);
-	ASSERT_NE(NULL, self->keys);
-	ASSERT_NE(NULL, self->bits);
-	ku_keys16(self->keys, 8, 0, 2 * N_KEYS);
-}
-
-FIXTURE_TEARDOWN(part)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-	free(self->bits);
-}
+KU_TYPE_FIXTURE(part, 8, N_KEYS);
 
 TEST_F(part, keys)
 {
@@ -85,19 +53,19 @@ TEST_F(part, keys)
 	__u64 est[2];
 
 	ASSERT_OK(part_create(self->fd, "p", 5, 1984));
-	ASSERT_OK(part_batch(self->fd, KBLOOM_IOCTL_ADD, "p", self->keys, 1,
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "p", self->keys, 1,
 			     NULL, &done, NULL));
 	ASSERT_OK(ku_stat(self->fd, "p", &st));
 	EXPECT_EQ(5, st.ones);		/* one bit in each slice */
-	ASSERT_OK(part_batch(self->fd, KBLOOM_IOCTL_ADD, "p", self->keys,
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "p", self->keys,
 			     1000, NULL, &done, NULL));
 	EXPECT_EQ(1000, done);
-	ASSERT_OK(part_batch(self->fd, KBLOOM_IOCTL_TEST, "p", self->keys,
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "p", self->keys,
 			     1000, NULL, &done, &hits));
 	EXPECT_EQ(1000, hits);
-	EXPECT_EQ(-EOPNOTSUPP, part_batch(self->fd, KBLOOM_IOCTL_DEL, "p",
+	EXPECT_EQ(-EOPNOTSUPP, ku_batch16(self->fd, KBLOOM_IOCTL_DEL, "p",
 					  self->keys, 1, NULL, NULL, NULL));
-	EXPECT_EQ(-EOPNOTSUPP, part_batch(self->fd, KBLOOM_IOCTL_COUNT, "p",
+	EXPECT_EQ(-EOPNOTSUPP, ku_batch16(self->fd, KBLOOM_IOCTL_COUNT, "p",
 					  self->keys, 2, est, NULL, NULL));
 	ASSERT_OK(ku_stat(self->fd, "p", &st));
 	EXPECT_EQ(KBLOOM_TYPE_PARTITIONED, st.type);
@@ -132,7 +100,7 @@ static int module_answers(int fd, const char *name, const __u8 *keys,
 	int ret;
 
 	for (i = 0; i < n; i += step) {
-		ret = part_batch(fd, KBLOOM_IOCTL_TEST, name,
+		ret = ku_batch16(fd, KBLOOM_IOCTL_TEST, name,
 				 keys + 16ULL * i, step, bits + i / 8, NULL,
 				 NULL);
 		if (ret)
@@ -167,7 +135,7 @@ TEST_F(part, save_to_lib)
 	__u64 len;
 
 	ASSERT_OK(part_create(self->fd, "ps", 7, 142912));
-	ASSERT_OK(part_batch(self->fd, KBLOOM_IOCTL_ADD, "ps", self->keys,
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "ps", self->keys,
 			     N_KEYS, NULL, NULL, NULL));
 	ASSERT_OK(ku_save(self->fd, "ps", &img, &len));
 	ASSERT_OK(kbloom_part_load(img, len, &f));

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "libkbloom_scalable.h"
 #include "../bpf/xdp_scalable_util.h"
 
@@ -79,32 +80,7 @@ static struct kbloom_sbf *lib_new(__u32 type, __u64 cap)
 	return kbloom_sbf_create(&p, &o, &f) ? NULL : f;
 }
 
-FIXTURE(sbf) {
-	int fd;
-	__u8 *keys;	/* N_KEYS keys, then N_KEYS non-keys */
-	__u8 *bits;
-};
-
-FIXTURE_SETUP(sbf)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_KEYS);
-	self->bits = malloc(2 * N_KEYS / 8);
-	ASSERT_NE(NULL, self->keys);
-	ASSERT_NE(NULL, self->bits);
-	ku_keys16(self->keys, 19, 0, 2 * N_KEYS);
-}
-
-FIXTURE_TEARDOWN(sbf)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-	free(self->bits);
-}
+KU_TYPE_FIXTURE(sbf, 19, N_KEYS);
 
 TEST_F(sbf, grows)
 {

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "bpf/xdp_util.h"
 #include "libkbloom_stable.h"
 #include "uapi/kbloom_var_stable.h"
@@ -46,40 +47,7 @@ static int st_create(int fd, const char *name, __u64 m, __u32 k, __u32 d,
 	return ku_ioctl(fd, KBLOOM_IOCTL_CREATE, &c);
 }
 
-static int st_batch(int fd, unsigned long cmd, const char *name,
-		    const __u8 *keys, __u32 n, void *res, __u32 *done,
-		    __u32 *hits)
-{
-	return ku_keys(fd, cmd, name, keys, 16ULL * n, 16, n, res, done,
-		       hits);
-}
-
-FIXTURE(st) {
-	int fd;
-	__u8 *keys;	/* N_KEYS keys, then N_KEYS non-keys */
-	__u8 *bits;
-};
-
-FIXTURE_SETUP(st)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_KEYS);
-	self->bits = malloc(2 * N_KEYS / 8);
-	ASSERT_NE(NULL, self->keys);
-	ASSERT_NE(NULL, self->bits);
-	ku_keys16(self->keys, 8, 0, 2 * N_KEYS);
-}
-
-FIXTURE_TEARDOWN(st)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-	free(self->bits);
-}
+KU_TYPE_FIXTURE(st, 8, N_KEYS);
 
 TEST_F(st, keys)
 {
@@ -90,26 +58,27 @@ TEST_F(st, keys)
 	__u64 est[2];
 
 	ASSERT_OK(st_create(self->fd, "s", 1 << 20, 3, 1, 10));
-	ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_ADD, "s", self->keys, 1,
-			   NULL, &done, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "s", self->keys, 1,
+			     NULL, &done, NULL));
 	ASSERT_OK(ku_stat(self->fd, "s", &st));
 	EXPECT_EQ(3, st.ones);
 	for (i = 1; i < 1000; i++) {
-		ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_ADD, "s",
-				   self->keys + 16 * i, 1, NULL, NULL, NULL));
-		ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_TEST, "s",
-				   self->keys + 16 * i, 1, NULL, NULL, &hits));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "s",
+				     self->keys + 16 * i, 1, NULL, NULL, NULL));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "s",
+				     self->keys + 16 * i, 1, NULL, NULL,
+				     &hits));
 		ASSERT_EQ(1, hits);
 	}
 	/* the 1000 keys faded a little: at most 3 z1 (1 - e^-13000/m) */
-	ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_TEST, "s", self->keys,
-			   1000, NULL, &done, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "s", self->keys,
+			     1000, NULL, &done, &hits));
 	EXPECT_EQ(1000, done);
 	EXPECT_LE(970, hits);
-	EXPECT_EQ(-EOPNOTSUPP, st_batch(self->fd, KBLOOM_IOCTL_DEL, "s",
-					self->keys, 1, NULL, NULL, NULL));
-	EXPECT_EQ(-EOPNOTSUPP, st_batch(self->fd, KBLOOM_IOCTL_COUNT, "s",
-					self->keys, 2, est, NULL, NULL));
+	EXPECT_EQ(-EOPNOTSUPP, ku_batch16(self->fd, KBLOOM_IOCTL_DEL, "s",
+					  self->keys, 1, NULL, NULL, NULL));
+	EXPECT_EQ(-EOPNOTSUPP, ku_batch16(self->fd, KBLOOM_IOCTL_COUNT, "s",
+					  self->keys, 2, est, NULL, NULL));
 	ASSERT_OK(ku_stat(self->fd, "s", &st));
 	EXPECT_EQ(KBLOOM_TYPE_STABLE, st.type);
 	EXPECT_EQ(3, st.k);
@@ -152,8 +121,8 @@ TEST_F_TIMEOUT(st, stable_point, 600)
 	ASSERT_OK(st_create(self->fd, "sp", M_POINT, 3, 1, 10));
 	for (first = 0; first < 10ULL * M_POINT; first += STEP) {
 		ku_keys16(buf, 9, first, STEP);
-		ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_ADD, "sp", buf, STEP,
-				   NULL, NULL, NULL));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "sp", buf,
+				     STEP, NULL, NULL, NULL));
 	}
 	ASSERT_OK(ku_stat(self->fd, "sp", &st));
 	z = 1 / (1 + 1 / (10 * (1 / 3.0 - 1.0 / M_POINT)));
@@ -161,9 +130,9 @@ TEST_F_TIMEOUT(st, stable_point, 600)
 	zm = 1 - (double)st.ones / M_POINT;
 	/* the non-keys: space 8, never added to this filter */
 	for (first = 0; first < 2 * N_KEYS; first += STEP) {
-		ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_TEST, "sp",
-				   self->keys + 16 * first, STEP, NULL, NULL,
-				   &hits));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "sp",
+				     self->keys + 16 * first, STEP, NULL, NULL,
+				     &hits));
 		hits_all += hits;
 	}
 	fpm = (double)hits_all / (2 * N_KEYS);
@@ -182,8 +151,8 @@ static int module_answers(int fd, const char *name, const __u8 *keys,
 	int ret;
 
 	for (i = 0; i < 2 * N_KEYS; i += STEP) {
-		ret = st_batch(fd, KBLOOM_IOCTL_TEST, name, keys + 16ULL * i,
-			       STEP, bits + i / 8, NULL, NULL);
+		ret = ku_batch16(fd, KBLOOM_IOCTL_TEST, name, keys + 16ULL * i,
+				 STEP, bits + i / 8, NULL, NULL);
 		if (ret)
 			return ret;
 	}
@@ -209,8 +178,8 @@ TEST_F(st, save_to_lib)
 	__u64 len;
 
 	ASSERT_OK(st_create(self->fd, "ss", 1 << 18, 4, 2, 16));
-	ASSERT_OK(st_batch(self->fd, KBLOOM_IOCTL_ADD, "ss", self->keys,
-			   N_KEYS, NULL, NULL, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "ss", self->keys,
+			     N_KEYS, NULL, NULL, NULL));
 	ASSERT_OK(ku_save(self->fd, "ss", &img, &len));
 	ASSERT_OK(kbloom_stable_load(img, len, &f));
 	ASSERT_OK(module_answers(self->fd, "ss", self->keys, self->bits));

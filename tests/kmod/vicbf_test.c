@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "libkbloom_vicbf.h"
 #include "uapi/kbloom_variants.h"
 
@@ -42,39 +43,7 @@ static int vi_create(int fd, const char *name, __u64 m, __u32 k, __u32 l,
 	return ku_ioctl(fd, KBLOOM_IOCTL_CREATE, &c);
 }
 
-static int vi_batch(int fd, unsigned long cmd, const char *name,
-		   const __u8 *keys, __u32 n, void *res, __u32 *done,
-		   __u32 *hits)
-{
-	return ku_keys(fd, cmd, name, keys, 16ULL * n, 16, n, res, done, hits);
-}
-
-FIXTURE(vi) {
-	int fd;
-	__u8 *keys;	/* N_KEYS keys, then N_KEYS non-keys */
-	__u8 *bits;
-};
-
-FIXTURE_SETUP(vi)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_KEYS);
-	self->bits = malloc(2 * N_KEYS / 8);
-	ASSERT_NE(NULL, self->keys);
-	ASSERT_NE(NULL, self->bits);
-	ku_keys16(self->keys, 7, 0, 2 * N_KEYS);
-}
-
-FIXTURE_TEARDOWN(vi)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-	free(self->bits);
-}
+KU_TYPE_FIXTURE(vi, 7, N_KEYS);
 
 TEST_F(vi, keys)
 {
@@ -86,18 +55,18 @@ TEST_F(vi, keys)
 	__u8 hot[16];
 
 	ASSERT_OK(vi_create(self->fd, "vi", 1 << 16, 4, 0, 0));
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_ADD, "vi", self->keys, 1000,
-			  NULL, &done, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "vi", self->keys, 1000,
+			     NULL, &done, NULL));
 	EXPECT_EQ(1000, done);
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_TEST, "vi", self->keys, 1000,
-			  NULL, &done, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "vi", self->keys,
+			     1000, NULL, &done, &hits));
 	EXPECT_EQ(1000, hits);
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_DEL, "vi", self->keys, 500,
-			  NULL, &deleted, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_DEL, "vi", self->keys, 500,
+			     NULL, &deleted, &hits));
 	EXPECT_EQ(500, deleted);	/* each one tests present */
 	EXPECT_EQ(0, hits);
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_TEST, "vi",
-			  self->keys + 16 * 500, 500, NULL, &done, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_TEST, "vi",
+			     self->keys + 16 * 500, 500, NULL, &done, &hits));
 	EXPECT_EQ(500, hits);	/* no false negative after deletes */
 	ASSERT_OK(ku_stat(self->fd, "vi", &st));
 	EXPECT_EQ(KBLOOM_TYPE_VI_COUNTING, st.type);
@@ -114,17 +83,17 @@ TEST_F(vi, keys)
 	ASSERT_OK(vi_create(self->fd, "vi8", 1 << 20, 4, 16, 8));
 	ku_key16(hot, 9, 1);
 	for (i = 0; i < 3; i++)
-		ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_ADD, "vi8", hot, 1,
-				  NULL, NULL, NULL));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "vi8", hot, 1,
+				     NULL, NULL, NULL));
 	memcpy(self->keys, hot, 16);
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_COUNT, "vi8", self->keys, 4,
-			  est, &done, &hits));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_COUNT, "vi8", self->keys, 4,
+			     est, &done, &hits));
 	EXPECT_LE(3, est[0]);
 	EXPECT_EQ(1, hits);
 	/* 4-bit counters saturate: counted in STAT */
 	for (i = 0; i < 5; i++)
-		ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_ADD, "vi", hot, 1,
-				  NULL, NULL, NULL));
+		ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "vi", hot, 1,
+				     NULL, NULL, NULL));
 	ASSERT_OK(ku_stat(self->fd, "vi", &st));
 	EXPECT_LE(4, st.saturations);
 
@@ -145,8 +114,8 @@ static int module_answers(int fd, const char *name, const __u8 *keys,
 	int ret;
 
 	for (i = 0; i < n; i += step) {
-		ret = vi_batch(fd, KBLOOM_IOCTL_TEST, name, keys + 16ULL * i,
-			      step, bits + i / 8, NULL, NULL);
+		ret = ku_batch16(fd, KBLOOM_IOCTL_TEST, name, keys + 16ULL * i,
+				 step, bits + i / 8, NULL, NULL);
 		if (ret)
 			return ret;
 	}
@@ -176,8 +145,8 @@ TEST_F(vi, save_to_lib)
 	__u32 i, present = 0;
 
 	ASSERT_OK(vi_create(self->fd, "vs", 8ULL * N_KEYS, 6, 4, 4));
-	ASSERT_OK(vi_batch(self->fd, KBLOOM_IOCTL_ADD, "vs", self->keys,
-			  N_KEYS, NULL, NULL, NULL));
+	ASSERT_OK(ku_batch16(self->fd, KBLOOM_IOCTL_ADD, "vs", self->keys,
+			     N_KEYS, NULL, NULL, NULL));
 	ASSERT_OK(ku_save(self->fd, "vs", &img, &len));
 	ASSERT_OK(kbloom_vicbf_load(img, len, &f));
 	ASSERT_OK(module_answers(self->fd, "vs", self->keys, self->bits));

@@ -28,6 +28,7 @@
 #include <time.h>
 #include "guest_harness.h"
 #include "kmod_util.h"
+#include "type_fixture.h"
 #include "libkbloom_window.h"
 #include "uapi/kbloom_var_window.h"
 
@@ -75,28 +76,7 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-FIXTURE(win) {
-	int fd;
-	__u8 *keys;	/* 2 N_ALL keys: keys, then non-keys */
-};
-
-FIXTURE_SETUP(win)
-{
-	self->fd = ku_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_OK(ku_destroy_all(self->fd));
-	self->keys = malloc(32ULL * N_ALL);
-	ASSERT_NE(NULL, self->keys);
-	ku_keys16(self->keys, 12, 0, 2 * N_ALL);
-}
-
-FIXTURE_TEARDOWN(win)
-{
-	ku_destroy_all(self->fd);
-	EXPECT_EQ(0, ku_dev_bytes(self->fd));
-	close(self->fd);
-	free(self->keys);
-}
+KU_TYPE_FIXTURE(win, 12, N_ALL);
 
 TEST_F(win, count_window)
 {

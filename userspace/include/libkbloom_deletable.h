@@ -60,7 +60,28 @@ int kbloom_del_create_mk(__u64 m, __u32 k, __u64 region_bits,
 			 const struct kbloom_opts *opts,
 			 struct kbloom_del **fp);
 
-/* Free a filter (NULL is fine). */
+/**
+ * kbloom_del_create_in() - a filter over the caller's memory
+ * @s: a deletable shape (kb_shape_check(); kb_del_shape_init())
+ * @hash_id, @seed: its hash (hash_id 0: KBLOOM_HASH_FAST)
+ * @words: the filter's array (the body, then the collision bitmap),
+ *         @nwords >= kb_shape_words(@s) words, kept (not cleared) as the
+ *         filter's contents and never freed here: e.g. an mmapped BPF
+ *         blocks map (uapi/kbloom_xdp_maps.h) that XDP programs read
+ *
+ * The counts (inserted, deleted, refused) start at 0: they are this
+ * object's, not the array's.  Adds and deletes through other objects over
+ * the same words must be serialised with this one's by the caller
+ * (libkbloom_xdp takes the instance lock).
+ *
+ * Return: 0 and *@fp; -EINVAL (bad shape, hash id, too few words);
+ * -ENOMEM.
+ */
+int kbloom_del_create_in(const struct kb_shape *s, __u32 hash_id,
+			 __u64 seed, __u64 *words, __u64 nwords,
+			 struct kbloom_del **fp);
+
+/* Free a filter (NULL is fine; the words of kbloom_del_create_in() stay). */
 void kbloom_del_destroy(struct kbloom_del *f);
 
 /*

@@ -69,8 +69,9 @@ struct kbloom_dleft_opts {
 
 /**
  * kbloom_dleft_create() - a filter planned for @n keys at rate @p_pico
- * @shape: NULL for the defaults (d = 4, c = 8, w = 2), or tables, slots
- *         and counter_bits to keep (0: default); see kb_dleft_plan()
+ * @shape: NULL for the defaults (d = 4, c = 8, w = 2, the spread layout),
+ *         or tables, slots and counter_bits to keep (0: default) and the
+ *         layout (update: KB_DLEFT_LAYOUT_*); see kb_dleft_plan()
  *
  * Return: 0; -EINVAL, -E2BIG as kb_dleft_plan(); -ENOMEM.
  */
@@ -80,8 +81,9 @@ int kbloom_dleft_create(__u64 n, __u64 p_pico, const struct kb_shape *shape,
 
 /**
  * kbloom_dleft_create_shape() - a filter of explicit geometry
- * @shape: type KBLOOM_TYPE_DLEFT, tables, slots, fp_bits, counter_bits
- *         and buckets; k and m are derived (kb_shape_derive())
+ * @shape: type KBLOOM_TYPE_DLEFT, tables, slots, fp_bits, counter_bits,
+ *         buckets and the layout (update: KB_DLEFT_LAYOUT_SPREAD or
+ *         _LINES); k and m are derived (kb_shape_derive())
  *
  * Return: 0; -EINVAL for a shape kb_shape_derive() refuses; -ENOMEM.
  */

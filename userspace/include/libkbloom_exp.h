@@ -110,6 +110,7 @@ enum kb_exp_scheme {
 	KB_EXP_SHIFTING,
 	KB_EXP_COMPLEMENT,
 	KB_EXP_WEIGHTED,
+	KB_EXP_SHIFTING_PORTS,	/* one structure per switch (which ports) */
 	KB_EXP_NSCHEMES
 };
 

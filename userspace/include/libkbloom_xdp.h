@@ -94,7 +94,9 @@ enum kbloom_xdp_mode {
  * @m: bits, a multiple of 512; 0: planned from @capacity and @fpr_pico
  * @k: probes per key (with @m), 1..KBLOOM_K_MAX
  * @hash_id: enum kbloom_hash_id, 0 for KBLOOM_HASH_FAST
- * @reserved: must be 0
+ * @region_bits: the deletable variant's region bits s, a power of two
+ *               1..KB_DEL_REGION_MAX (0: KB_DEL_REGION_DEFAULT, 4); must
+ *               be 0 for the other variants (was "reserved")
  * @seed: hash seed
  * @capacity: expected keys (planning, recorded)
  * @fpr_pico: target false-positive rate in 1e-12 units (planning,
@@ -105,7 +107,7 @@ struct kbloom_xdp_geom {
 	__u64 m;
 	__u32 k;
 	__u32 hash_id;
-	__u32 reserved;
+	__u32 region_bits;
 	__u32 pad;
 	__u64 seed;
 	__u64 capacity;
@@ -139,12 +141,23 @@ struct kbloom_xdp_geom {
  *                             0: KBLOOM_XDP_CUCKOO_DEF_FPR_PICO; rates
  *                             below 0.0116% need fingerprints wider than
  *                             the XDP form's 16 bits: -EINVAL)
+ * @KBLOOM_XDP_VARIANT_DELETABLE: mcast: deletable Bloom filters in BPF
+ *                                maps (bpf/kbloom_deletable_mcast.bpf.c),
+ *                                planned from @geom's capacity and fpr
+ *                                (kb_del_plan()) or its m (a multiple of
+ *                                64 and of the region bits) and k, in
+ *                                regions of @geom's region_bits; a leave
+ *                                deletes the group in place when it is
+ *                                deletable and rebuilds the port's filter
+ *                                from its members otherwise; no router
+ *                                ports, no module filter
  */
 enum kbloom_xdp_variant {
 	KBLOOM_XDP_VARIANT_AUTO = 0,
 	KBLOOM_XDP_VARIANT_MAP = 1,
 	KBLOOM_XDP_VARIANT_KFUNC = 2,
 	KBLOOM_XDP_VARIANT_CUCKOO = 3,
+	KBLOOM_XDP_VARIANT_DELETABLE = 4,
 };
 
 /* Present iff kbloom.ko is loaded with BTF: its kfuncs can be used. */
@@ -763,6 +776,45 @@ int kbloom_xdp_cuckoo_load_image(struct kbloom_xdp *x, __u32 id,
 				 const void *img, size_t len);
 int kbloom_xdp_cuckoo_save_image(struct kbloom_xdp *x, __u32 id, void **img,
 				 size_t *len);
+
+/*
+ * The deletable variant (KBLOOM_XDP_VARIANT_DELETABLE, mcast only): port
+ * @id's (its ifindex) deletable filter.  A join sets the group's bits in
+ * place; a leave clears them in place when the group is deletable (one of
+ * its bits lies in a region no two probes met in) and otherwise rewrites
+ * the port's filter from its remaining members, word by word, so that no
+ * member ever tests absent.  params counts the leaves, the in-place
+ * deletes, the rebuilds and the rebuilds predicted (uapi/
+ * kbloom_xdp_maps.h); kbloom_mcast_port_resize() rebuilds the filter
+ * (re-planned when given a geometry) and starts its collision bitmap
+ * afresh.  Calls on another variant: -EOPNOTSUPP, logged.
+ *
+ * struct kbloom_xdp_del_info - kbloom_xdp_del_info() output
+ * @params: the port's element of mc_deletable
+ * @ones: set bits of the body; @collided: regions marked collided
+ * @n_est: keys estimated from @ones; @fpr_now_pico: the standard rate at
+ *         @params.inserted keys
+ * @share_ppm: the rebuild share, rebuilds / leaves, in 1e-6 (0: no leave)
+ * @predicted_ppm: the share predicted, predicted_nano / leaves, in 1e-6
+ * @bytes: bytes of the blocks map
+ */
+struct kbloom_xdp_del_info {
+	struct kbloom_del_params params;
+	__u64 ones;
+	__u64 collided;
+	__u64 n_est;
+	__u64 fpr_now_pico;
+	__u64 share_ppm;
+	__u64 predicted_ppm;
+	__u64 bytes;
+};
+
+int kbloom_xdp_del_info(struct kbloom_xdp *x, __u32 id,
+			struct kbloom_xdp_del_info *info);
+
+/* What port @id's filter says of a key: 1 possibly present, 0 absent. */
+int kbloom_xdp_del_test(struct kbloom_xdp *x, __u32 id, const void *key,
+			__u32 len);
 
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);

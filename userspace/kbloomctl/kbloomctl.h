@@ -560,6 +560,15 @@ int xdp_module_info(const struct ctl *c, struct kbloom_xdp *x, __u32 id,
 		    char name[KBLOOM_NAME_LEN]);
 const char *gate_mode_name(__u32 mode);
 
+/* mcast_del.c: the deletable variant of mcast (for xdp_attach.c, mcast.c) */
+int mcast_del_geom_check(const struct ctl *c, const struct kw_table *t,
+			 __u64 given, struct kbloom_xdp_geom *g, bool *any);
+int mcast_del_filter_info(struct kbloom_xdp *x, __u32 id,
+			  struct kbloom_xdp_filter_info *fi);
+void mcast_del_stats_json(struct json *j, struct kbloom_xdp *x, __u32 id);
+void mcast_del_stats_text(struct kbloom_xdp *x, int ns_fd, const __u32 *ids,
+			  __u32 n);
+
 /* gate_cuckoo.c (for gate.c) */
 struct kbloom_gate_cuckoo_info;
 void gate_cuckoo_text(const struct kbloom_gate_cuckoo_info *ci);

@@ -19,7 +19,10 @@
  * filter is a kbloom.ko filter: ports and stats show that filter's
  * numbers (KBLOOM_IOCTL_STAT) and its name.  In a cuckoo instance ("xdp
  * attach mcast ... filter cuckoo") M is the filter's slot bits, K 0,
- * OCCUPANCY its load and N_EST its occupied slots.
+ * OCCUPANCY its load and N_EST its occupied slots.  In a deletable
+ * instance ("filter deletable", mcast_del.c) M is the body's bits, and
+ * stats adds the leaves: in place, rebuilt, the share rebuilt against
+ * the share predicted.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -80,6 +83,8 @@ static int mc_filter_info(struct kbloom_xdp *x, __u32 id,
 	const struct kbloom_cuckoo_params *p = &ci.params;
 	int ret;
 
+	if (kbloom_xdp_variant(x) == KBLOOM_XDP_VARIANT_DELETABLE)
+		return mcast_del_filter_info(x, id, fi);
 	if (kbloom_xdp_variant(x) != KBLOOM_XDP_VARIANT_CUCKOO)
 		return kbloom_xdp_filter_info(x, id, fi);
 	ret = kbloom_xdp_cuckoo_info(x, id, &ci);
@@ -531,6 +536,7 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 						nonmember);
 			else
 				json_null(&j);
+			mcast_del_stats_json(&j, m.x, ids[i]);
 			json_obj_end(&j);
 			continue;
 		}
@@ -551,6 +557,8 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 		       (unsigned long long)st.tx_leaked,
 		       (unsigned long long)st.tx_errors, fpr, leak);
 	}
+	if (!c->set[CO_JSON])
+		mcast_del_stats_text(m.x, m.ns_fd, ids, n);
 	ret = ctl_list_end(c, &j);
 out:
 	free(ids);
@@ -665,7 +673,11 @@ static const struct ctl_cmd mcast_sub[] = {
 "The membership is removed and the port's filter rewritten from the groups\n"
 "still joined, so that none of those is missed meanwhile.  -exist: a group\n"
 "not joined is not an error.  On a kfunc instance the group is deleted\n"
-"from the port's module filter, which must be a counting filter.\n",
+"from the port's module filter, which must be a counting filter.  On a\n"
+"cuckoo instance its fingerprint is deleted.  On a deletable instance\n"
+"(xdp attach mcast ... filter deletable) a deletable group's bits are\n"
+"cleared in place, and the filter is rewritten from the groups still\n"
+"joined only when the group is not deletable (see mcast stats).\n",
 		.min_args = 1,
 		.max_args = CTL_ARGS_ANY,
 		.opts = CTL_OPT(CO_EXIST),
@@ -708,7 +720,14 @@ static const struct ctl_cmd mcast_sub[] = {
 "copies of groups the port has not joined (false positives; a router\n"
 "port has joined every group).  LEAK_RATE = LEAKED / (LEAKED + FILTERED),\n"
 "the false-positive rate measured on the copies of groups not joined;\n"
-"FPR_NOW is the rate the filter predicts.\n",
+"FPR_NOW is the rate the filter predicts.  On a deletable instance a\n"
+"second table: LEAVES (groups that left the port's filter), IN_PLACE\n"
+"(deletable: their bits cleared), REBUILDS (not deletable: the filter\n"
+"rewritten from the groups still joined), REBUILD_SHARE = REBUILDS /\n"
+"LEAVES and PREDICTED, the share formula (2) of the deletable filter\n"
+"predicts at the keys each leave found; -j adds leaves, in_place,\n"
+"rebuilds, region_bits, collided, rebuild_share and\n"
+"rebuild_share_predicted to each port.\n",
 		.min_args = 1,
 		.max_args = 4,
 		.opts = CTL_OPT(CO_JSON),

@@ -258,7 +258,8 @@ static const char *mode_name(__u32 mode)
 static const char *variant_name(enum kbloom_xdp_variant v)
 {
 	return v == KBLOOM_XDP_VARIANT_KFUNC ? "kfunc" :
-	       v == KBLOOM_XDP_VARIANT_CUCKOO ? "cuckoo" : "map";
+	       v == KBLOOM_XDP_VARIANT_CUCKOO ? "cuckoo" :
+	       v == KBLOOM_XDP_VARIANT_DELETABLE ? "deletable" : "map";
 }
 
 static void summary_json(struct json *j, const struct inst_info *ii)
@@ -337,6 +338,8 @@ static void summary_text(const struct inst_info *ii)
 		return;
 	if (f->variant == KBLOOM_XDP_VARIANT_CUCKOO)
 		printf("  variant cuckoo (a cuckoo filter in BPF maps)\n");
+	else if (f->variant == KBLOOM_XDP_VARIANT_DELETABLE)
+		printf("  variant deletable (deletable Bloom filters in BPF maps)\n");
 	else if (f->variant != KBLOOM_XDP_VARIANT_KFUNC)
 		printf("  variant map (filters in BPF maps)\n");
 	else
@@ -561,7 +564,7 @@ out:
 static const struct ctl_cmd xdp_sub[] = {
 	{
 		.name = "attach",
-		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe|window NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo] [variant auto|map|kfunc] [module-filter NAME...]",
+		.synopsis = "mcast|gate|pass|ipbf|mcbf|sketch|conntrack|dedupe|window NAME dev IFACE... [mode native|generic|auto] [netns NS] [SIZE] [ports N] [members N] [keys N] [policy monitor|deny|allow] [match src|dst] [filter blocked|cuckoo|deletable] [region-bits S] [variant auto|map|kfunc] [module-filter NAME...]",
 		.summary = "load a path as instance NAME (once) and attach it to interfaces",
 		.help =
 "Instance NAME (1..63 of A-Z a-z 0-9 _ -) is pinned in /sys/fs/bpf/kbloom/NAME\n"
@@ -577,7 +580,12 @@ static const struct ctl_cmd xdp_sub[] = {
 "         ports N (64) and members N (65536) when the instance is made.\n"
 "         filter cuckoo (when made): each port's filter is a cuckoo filter\n"
 "         (capacity N fpr P), so that mcast leave deletes the group from\n"
-"         it at once; no router ports.\n"
+"         it at once; no router ports.  filter deletable (when made):\n"
+"         each port's filter is a deletable Bloom filter (SIZE, M a\n"
+"         multiple of 64 and of S; region-bits S, a power of two, 4 by\n"
+"         default), so that mcast leave clears a deletable group's bits\n"
+"         at once and rebuilds the filter only otherwise; no router\n"
+"         ports.\n"
 "  gate   a filter of addresses in front of an exact set (see gate add):\n"
 "         SIZE, keys N (65536), policy monitor (default), deny or allow,\n"
 "         match src (default) or dst, when the instance is made.\n"

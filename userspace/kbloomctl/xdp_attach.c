@@ -31,8 +31,11 @@ static const char *const variant_words[] = { "auto", "map", "kfunc", NULL };
 static const __u32 variant_ids[] = { KBLOOM_XDP_VARIANT_AUTO,
 				     KBLOOM_XDP_VARIANT_MAP,
 				     KBLOOM_XDP_VARIANT_KFUNC };
-static const char *const filter_words[] = { "blocked", "cuckoo", NULL };
-static const __u32 filter_ids[] = { 0, 1 };
+static const char *const filter_words[] = { "blocked", "cuckoo", "deletable",
+					     NULL };
+enum { FILTER_BLOCKED, FILTER_CUCKOO, FILTER_DELETABLE };
+static const __u32 filter_ids[] = { FILTER_BLOCKED, FILTER_CUCKOO,
+				    FILTER_DELETABLE };
 
 struct attach {
 	const char *name;
@@ -51,7 +54,7 @@ struct attach {
 	bool create_opts;	/* ports, members, keys, policy, match */
 	__u32 variant;		/* enum kbloom_xdp_variant of "variant" */
 	bool variant_given;
-	__u32 cuckoo;		/* gate, mcast: "filter cuckoo" */
+	__u32 filter;		/* gate, mcast: FILTER_* of "filter" */
 	struct kw_list mfl;
 	char **mf;		/* module-filter NAME... */
 	int nmf;
@@ -88,8 +91,13 @@ struct attach {
 	AT("match", "src|dst", KWT_ENUM, match, .words = match_words,	\
 	   .vals = match_flags)
 #define AT_FILTER							\
-	AT("filter", "blocked|cuckoo", KWT_ENUM, cuckoo,		\
+	AT("filter", "blocked|cuckoo|deletable", KWT_ENUM, filter,	\
 	   .words = filter_words, .vals = filter_ids)
+#define AT_REGION							\
+	AT("region-bits", "S", KWT_U32, geom.region_bits, .min = 1,	\
+	   .max = KB_DEL_REGION_MAX,					\
+	   .extra = "filter deletable: bits per region, a power of two")
+#define REFUSE_REGION(_why)	KW_REFUSE("region-bits", "S", _why, 1)
 #define AT_MODULE							\
 	AT("variant", "auto|map|kfunc", KWT_ENUM, variant,		\
 	   .words = variant_words, .vals = variant_ids),		\
@@ -103,12 +111,12 @@ struct attach {
 
 static const struct kw mcast_kw[] = {
 	AT_COMMON, AT_GEOM, AT_PORTS, REFUSE_GATE(ONLY_GATE("mcast")),
-	AT_FILTER, AT_MODULE, { 0 }
+	AT_FILTER, AT_MODULE, AT_REGION, { 0 }
 };
 
 static const struct kw gate_kw[] = {
 	AT_COMMON, AT_GEOM, REFUSE_PORTS(ONLY_MCAST("gate")), AT_GATE,
-	AT_FILTER, AT_MODULE, { 0 }
+	AT_FILTER, AT_MODULE, REFUSE_REGION(ONLY_MCAST("gate")), { 0 }
 };
 
 static const struct kw pass_kw[] = {
@@ -120,7 +128,8 @@ static const struct kw pass_kw[] = {
 	KW_REFUSE("hash", "fast|siphash", NOT_PASS, 1),
 	KW_REFUSE("seed", "S", NOT_PASS, 1),
 	REFUSE_PORTS(ONLY_MCAST("pass")), REFUSE_GATE(ONLY_GATE("pass")),
-	KW_REFUSE("filter", "blocked|cuckoo", ONLY_MG, 1),
+	KW_REFUSE("filter", "blocked|cuckoo|deletable", ONLY_MG, 1),
+	REFUSE_REGION(ONLY_MCAST("pass")),
 	KW_REFUSE("variant", "auto|map|kfunc", ONLY_MG, 1),
 	KW_REFUSE("module-filter", "NAME...", ONLY_MG, 0),
 	{ 0 }
@@ -190,13 +199,29 @@ static int attach_cuckoo_args(const struct ctl *c, struct attach *a)
 	return 0;
 }
 
+/* filter deletable (mcast): its own variant, no module filter. */
+static int attach_del_args(const struct ctl *c, struct attach *a)
+{
+	if (a->kind != XK_MCAST)
+		return ctl_usage(c, "filter deletable: only for mcast instances (allowed for a gate: filter blocked|cuckoo)");
+	if (a->variant_given && a->variant != KBLOOM_XDP_VARIANT_AUTO)
+		return ctl_usage(c, "filter deletable: not with variant %s (allowed: filter deletable alone, a variant of its own)",
+				 variant_words[a->variant]);
+	if (a->mfl.n)
+		return ctl_usage(c, "module-filter: not with filter deletable (allowed: variant kfunc with filter blocked)");
+	a->o.variant = KBLOOM_XDP_VARIANT_DELETABLE;
+	return 0;
+}
+
 /* variant auto|map|kfunc and module-filter NAME... of xdp attach. */
 static int attach_module_args(const struct ctl *c, struct attach *a)
 {
 	int i, ret;
 
-	if (a->cuckoo)
+	if (a->filter == FILTER_CUCKOO)
 		return attach_cuckoo_args(c, a);
+	if (a->filter == FILTER_DELETABLE)
+		return attach_del_args(c, a);
 	a->o.variant = a->variant;
 	a->mf = a->mfl.v;
 	a->nmf = a->mfl.n;
@@ -492,7 +517,13 @@ static int attach_args(struct ctl *c, struct attach *a, int argc,
 	a->dev = a->devl.v;
 	a->ndev = a->devl.n;
 	xdp_opts(&a->o, a->netns);
-	ret = xdp_geom_check(c, t, given, &a->geom, &a->geom_given);
+	if (a->filter == FILTER_DELETABLE && a->kind == XK_MCAST)
+		ret = mcast_del_geom_check(c, t, given, &a->geom,
+					   &a->geom_given);
+	else if (kw_has(t, given, "region-bits"))
+		ret = ctl_usage(c, "region-bits: only with filter deletable (allowed: xdp attach mcast ... filter deletable region-bits S)");
+	else
+		ret = xdp_geom_check(c, t, given, &a->geom, &a->geom_given);
 	a->variant_given = kw_has(t, given, "variant");
 	ret = ret ?: attach_module_args(c, a);
 	if (ret)

@@ -11,6 +11,24 @@
 #include "deletable_int.h"
 #include "../create_v3.h"
 
+/* A filter object of shape @s over no words yet: NULL on ENOMEM. */
+static struct kbloom_del *kbd_alloc(const struct kb_shape *s, __u32 hash_id,
+				    __u64 seed)
+{
+	struct kbloom_del *f;
+
+	f = aligned_alloc(KBD_CACHELINE, sizeof(*f));
+	if (!f)
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->s = *s;
+	f->shift = kb_del_shift(s->buckets);
+	f->nwords = kb_shape_words(s);
+	f->hash_id = hash_id;
+	f->seed = seed;
+	return f;
+}
+
 /* A zeroed filter of a checked shape: 0, -EINVAL or -ENOMEM. */
 int kbd_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 	    struct kbloom_del **fp)
@@ -19,18 +37,12 @@ int kbd_new(const struct kb_shape *s, __u32 hash_id, __u64 seed,
 
 	if (s->type != KBLOOM_TYPE_DELETABLE || kb_shape_check(s))
 		return -EINVAL;
-	f = aligned_alloc(KBD_CACHELINE, sizeof(*f));
+	f = kbd_alloc(s, hash_id, seed);
 	if (!f)
 		return -ENOMEM;
-	memset(f, 0, sizeof(*f));
-	f->s = *s;
-	f->shift = kb_del_shift(s->buckets);
-	f->nwords = kb_shape_words(s);
 	f->words = kb_v3_words_alloc(f->nwords);
 	if (!f->words)
 		goto err_free_filter;
-	f->hash_id = hash_id;
-	f->seed = seed;
 	*fp = f;
 	return 0;
 
@@ -87,11 +99,31 @@ int kbloom_del_create_mk(__u64 m, __u32 k, __u64 region_bits,
 	return kbd_create(&s, opts, fp);
 }
 
+int kbloom_del_create_in(const struct kb_shape *s, __u32 hash_id,
+			 __u64 seed, __u64 *words, __u64 nwords,
+			 struct kbloom_del **fp)
+{
+	struct kbloom_del *f;
+
+	if (!s || !words || !fp || hash_id > KBLOOM_HASH_MAX ||
+	    s->type != KBLOOM_TYPE_DELETABLE || kb_shape_check(s) ||
+	    nwords < kb_shape_words(s))
+		return -EINVAL;
+	f = kbd_alloc(s, hash_id ? hash_id : KBLOOM_HASH_FAST, seed);
+	if (!f)
+		return -ENOMEM;
+	f->words = words;
+	f->ext = true;
+	*fp = f;
+	return 0;
+}
+
 void kbloom_del_destroy(struct kbloom_del *f)
 {
 	if (!f)
 		return;
-	free(f->words);
+	if (!f->ext)
+		free(f->words);
 	free(f);
 }
 

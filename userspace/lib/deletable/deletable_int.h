@@ -27,6 +27,7 @@ struct kbloom_del {
 	/* read by every operation */
 	__u64 *words;		/* body, then the collision bitmap */
 	__u64 nwords;
+	bool ext;		/* @words are the caller's (never freed) */
 	struct kb_shape s;
 	__u32 shift;		/* log2 of the region bits */
 	__u32 hash_id;

@@ -88,6 +88,7 @@ int kbloom_dleft_create(__u64 n, __u64 p_pico, const struct kb_shape *shape,
 		s.tables = shape->tables;
 		s.slots = shape->slots;
 		s.counter_bits = shape->counter_bits;
+		s.update = shape->update;
 	}
 	ret = kb_dleft_plan(n, p_pico, &s);
 	if (ret)
@@ -189,8 +190,8 @@ static int dl_add_locked(struct kbloom_dleft *f, __u64 h)
 		dl_store(&f->overflows, f->overflows + 1);
 		return -ENOSPC;
 	}
-	kb_dleft_locate(h, (__u32)((__u64)n / f->s.slots / f->s.buckets),
-			f->q, &f->s, &rem);
+	kb_dleft_locate(h, kb_dleft_cell_table((__u64)n, &f->s), f->q, &f->s,
+			&rem);
 	dl_cell_put(f, n, kb_dleft_cell_val(rem, 1, cb));
 	return 0;
 }

@@ -147,6 +147,18 @@ static int port_build(struct exp_worker *w, struct kb_exp_state *s, __u32 p,
 	return port_answers(w, s, p, x->pres_g + x->pres_off[p], n, 0, &w->fn);
 }
 
+/* A worker's (group, port) pairs, probes and predictions, before a build. */
+void exp_phase_reset(struct exp_worker *w)
+{
+	w->fp.n = 0;
+	w->fn.n = 0;
+	w->probes = 0;
+	w->tests = 0;
+	w->exact = 0;
+	w->exact_pred = 0;
+	memset(w->g_pred, 0, w->x->p.groups * sizeof(*w->g_pred));
+}
+
 /*
  * Build this thread's share of the per-port structures (@arg: the state),
  * and test each port's present (may_fn) and candidate groups against its
@@ -161,13 +173,7 @@ int exp_phase_build(struct exp_worker *w, void *arg)
 	__u64 n;
 	int err;
 
-	w->fp.n = 0;
-	w->fn.n = 0;
-	w->probes = 0;
-	w->tests = 0;
-	w->exact = 0;
-	w->exact_pred = 0;
-	memset(w->g_pred, 0, x->p.groups * sizeof(*w->g_pred));
+	exp_phase_reset(w);
 	for (p = w->id; p < t->nports; p += T) {
 		if (t->nodes[t->ports[p].node].kind != KB_NODE_SWITCH)
 			continue;

@@ -37,6 +37,7 @@
  *   ports.c      per-port counts and lists of present and candidate groups
  *   prepare.c    the preparation: the above, in order
  *   in_packet.c  LIPSIN and MSBF packets
+ *   switch_query.c  a per-switch structure's "which ports" query
  *   forward.c    per-port forwarding; the packets of a group
  *   predict.c    predicted rates and k of the per-port filters
  *   mcbf_plan.c  per-port MC-BF class tables
@@ -44,6 +45,7 @@
  *                standard and blocked (scheme_bloom.c), MC-BF, ...
  *   scheme.c     the table of the per-port schemes (scheme_list.h)
  *   build.c      per-port structures, built and tested in the threads
+ *   build_switch.c  per-switch structures (scheme_switch.h), the same
  *   state.c      states: filters, matching candidates, switch memory
  *   run.c        the model runs
  *   single.c     single packets and ports (the emulation)
@@ -194,6 +196,7 @@ struct kb_exp_state {
 	__u64 bits;
 	const struct exp_scheme_ops *ops;	/* per-port schemes */
 	void **obj;			/* per port: the scheme's structure */
+	void **sw_obj;			/* per switch: a per-switch scheme's */
 	void *plan;			/* ops->plan()'s */
 	__u32 *port_k;			/* per port: k_sum, k_n of build() */
 	__u32 *port_kn;
@@ -301,6 +304,7 @@ int exp_mcbf_port_plan(const struct kb_exp *x, __u64 m, __u32 p,
 /* build.c */
 int exp_phase_build(struct exp_worker *w, void *arg);
 int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p);
+void exp_phase_reset(struct exp_worker *w);
 
 /* state.c */
 int exp_state_build(struct kb_exp *x, __u32 scheme, __u64 bits,

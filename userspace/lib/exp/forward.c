@@ -7,7 +7,8 @@
  * iff its filter (kbloom_test(), kb_mcbf_test_v4()) says the group may be
  * there (exact: iff it is a tree link; a scheme that may miss a group
  * drops it on the tree links that miss it, and its receivers below are
- * lost); hosts deliver and never forward;
+ * lost); a per-switch scheme's switch asks its "which ports" query once
+ * for all its ports (switch_query.c); hosts deliver and never forward;
  * there is no hop limit, so a loop of false positives is followed until
  * max_tx and counted as looped.  Copies are followed breadth first, each
  * on its own, as on the wire: tx = tx_tree + tx_off transmissions, and at
@@ -27,7 +28,7 @@
  */
 #include <string.h>
 
-#include "scheme.h"
+#include "scheme_switch.h"
 
 /* Does port @p (not a tree link) send this group? */
 static int port_decide(const struct kb_exp_state *s, __u32 p,
@@ -46,7 +47,9 @@ static inline int fwd_decide(struct exp_worker *w,
 			     const struct kb_exp_state *s, __u32 p,
 			     const __u8 *addr)
 {
-	if (w->dmark[p] != w->fepoch) {
+	if (w->dmark[p] != w->fepoch && s->sw_obj) {
+		exp_switch_decide(w, s, p, addr);	/* all its ports */
+	} else if (w->dmark[p] != w->fepoch) {
 		w->dmark[p] = w->fepoch;
 		w->dval[p] = (__u8)port_decide(s, p, addr);
 	}

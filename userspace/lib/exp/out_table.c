@@ -10,6 +10,7 @@
  * switch, the packets that looped.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "out_int.h"
 #include "scheme.h"
@@ -132,19 +133,34 @@ static void fmt_bytes(char *buf, size_t len, double b)
 		snprintf(buf, len, "%.0f B", b);
 }
 
+/* The SCHEME column's width: 9, or its longest name ("shifting-ports"). */
+static int name_width(const struct kb_exp *x)
+{
+	int w = 9, n;
+	__u32 i;
+
+	for (i = 0; i < kb_exp_nruns(x); i++) {
+		n = (int)strlen(kb_exp_scheme_name(kb_exp_get_run(x, i)->scheme));
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
 void kb_exp_print(const struct kb_exp *x, FILE *f)
 {
 	const struct kb_topo *t = kb_exp_topo(x);
 	const struct kb_exp_run *r;
 	char desc[320], bits[24], kk[16], mem[24], pred[16];
 	__u32 i, nsw = t->nnodes - t->nhosts;
+	int nw = name_width(x);
 	double mean;
 	__u64 max;
 
 	exp_out_describe(x, desc, sizeof(desc));
 	fprintf(f, "%s\n\n", desc);
-	fprintf(f, "%-9s %9s %5s %8s %10s %11s %10s %10s %9s %7s %8s %11s %6s %6s %9s\n",
-		"SCHEME", "BITS/PORT", "K", "PACKETS", "LEAKAGE", "OFF-TREE TX",
+	fprintf(f, "%-*s %9s %5s %8s %10s %11s %10s %10s %9s %7s %8s %11s %6s %6s %9s\n",
+		nw, "SCHEME", "BITS/PORT", "K", "PACKETS", "LEAKAGE", "OFF-TREE TX",
 		"FP RATE", "PREDICTED", "FP/SWITCH", "MAX", "HDR B/PK",
 		"MEM/SWITCH", "LOOPED", "LOST", "PROBES/PK");
 	for (i = 0; i < kb_exp_nruns(x); i++) {
@@ -167,8 +183,8 @@ void kb_exp_print(const struct kb_exp *x, FILE *f)
 			snprintf(pred, sizeof(pred), "0");
 		fmt_bytes(mem, sizeof(mem), ratio(r->m.mem_bytes, nsw));
 		exp_out_sw_stats(x, r, &mean, &max);
-		fprintf(f, "%-9s %9s %5s %8llu %10.4g %11llu %10.3e %10s %9.1f %7llu %8.1f %11s %6llu %6llu %9.1f\n",
-			kb_exp_scheme_name(r->scheme), bits, kk,
+		fprintf(f, "%-*s %9s %5s %8llu %10.4g %11llu %10.3e %10s %9.1f %7llu %8.1f %11s %6llu %6llu %9.1f\n",
+			nw, kb_exp_scheme_name(r->scheme), bits, kk,
 			(unsigned long long)r->m.packets, kb_exp_leak(&r->m),
 			(unsigned long long)r->m.tx_off,
 			ratio(r->m.cand_fp, r->m.cand), pred, mean,

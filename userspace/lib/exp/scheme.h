@@ -32,6 +32,8 @@
 
 #include "exp_int.h"
 
+struct exp_switch_ops;
+
 /**
  * struct exp_port_ctx - what build() gets for one port, and gives back
  * @x: the experiment (parameters in x->p; x->nclass classes)
@@ -114,6 +116,8 @@ static inline double exp_port_tests(const struct exp_port_ctx *c)
  *         (the structure, plus any table the data path would need)
  * @export: optional: the port's filter as struct kb_exp_port_filter,
  *         for the XDP emulation (schemes without it are model only)
+ * @sw: a per-switch scheme's ops (scheme_switch.h; then build, test and
+ *      destroy are NULL); NULL for the per-port schemes
  */
 struct exp_scheme_ops {
 	const char *name;
@@ -132,6 +136,7 @@ struct exp_scheme_ops {
 	__u64 (*bytes)(const struct kb_exp *x, __u64 bits);
 	int (*export)(const struct kb_exp_state *s, __u32 port,
 		      const void *obj, struct kb_exp_port_filter *f);
+	const struct exp_switch_ops *sw;
 };
 
 /* The ops of per-port scheme @scheme, or NULL (not a per-port scheme). */

@@ -11,7 +11,8 @@
  *   exact              G (4 + ceil(P / 8))  group address, port bitmap
  *   per-port schemes   P ops->bytes(M)      (standard, blocked: M / 8;
  *                                           mcbf: M / 8 + 16, the class
- *                                           table)
+ *                                           table; a per-switch scheme:
+ *                                           its P M bits, M / 8 a port)
  *   lipsin1, lipsin8   P 32, P 8 32         link IDs of 1 or 8 tag sets
  *   msbf               P 8                  link hashes
  *   yesno              P 8 (32 + 8)         link IDs and hashes of 8 sets
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scheme.h"
+#include "scheme_switch.h"
 
 static int state_alloc(struct kb_exp *x, __u32 scheme, __u64 bits,
 		       struct kb_exp_state **sp)
@@ -40,7 +41,10 @@ static int state_alloc(struct kb_exp *x, __u32 scheme, __u64 bits,
 		s->port_k = calloc(np + 1, sizeof(*s->port_k));
 		s->port_kn = calloc(np + 1, sizeof(*s->port_kn));
 		s->pred = calloc(np * s->npred + 1, sizeof(*s->pred));
-		if (!s->obj || !s->port_k || !s->port_kn || !s->pred) {
+		if (s->ops->sw)
+			s->sw_obj = calloc(x->nsw + 1, sizeof(*s->sw_obj));
+		if (!s->obj || !s->port_k || !s->port_kn || !s->pred ||
+		    (s->ops->sw && !s->sw_obj)) {
 			kb_exp_state_free(s);
 			return -ENOMEM;
 		}
@@ -60,6 +64,10 @@ void kb_exp_state_free(struct kb_exp_state *s)
 		if (s->obj[p])
 			s->ops->destroy(s->obj[p]);
 	free(s->obj);
+	for (p = 0; s->sw_obj && p < s->x->nsw; p++)
+		if (s->sw_obj[p])
+			s->ops->sw->destroy(s->sw_obj[p]);
+	free(s->sw_obj);
 	free(s->port_k);
 	free(s->port_kn);
 	free(s->pred);
@@ -119,7 +127,7 @@ static int state_pairs(struct kb_exp *x, int fn, __u64 **off, __u32 **port)
 /*
  * The matching candidates of every group (the workers' fp pairs from
  * exp_phase_build()) and their predicted number; the tree links that
- * miss their group (fn pairs, may_fn schemes); the probes.
+ * miss their group (fn pairs, may_fn and per-switch schemes); the probes.
  */
 static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 {
@@ -142,7 +150,7 @@ static int state_test(struct kb_exp *x, struct kb_exp_state *s)
 		s->exact_pred += x->w[i].exact_pred;
 	}
 	err = state_pairs(x, 0, &s->fp_off, &s->fp_port);
-	if (err || !s->ops->may_fn)
+	if (err || (!s->ops->may_fn && !s->ops->sw))
 		return err;
 	return state_pairs(x, 1, &s->fn_off, &s->fn_port);
 }
@@ -190,7 +198,8 @@ static int state_ports(struct kb_exp *x, struct kb_exp_state *s)
 	if (s->ops->plan)
 		err = s->ops->plan(x, s, &s->plan);
 	if (!err)
-		err = exp_par_run(x, exp_phase_build, s);
+		err = exp_par_run(x, s->ops->sw ? exp_phase_build_switch :
+				  exp_phase_build, s);
 	if (s->ops->plan_free)
 		s->ops->plan_free(s->plan);
 	s->plan = NULL;

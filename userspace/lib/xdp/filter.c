@@ -57,6 +57,11 @@ int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 			x->name, id);
 		return -EOPNOTSUPP;
 	}
+	if (x->variant == KBLOOM_XDP_VARIANT_DELETABLE) {
+		kbx_log(x, "%s: filter %u is a deletable filter (kbloomctl mcast ports, mcast stats; kbloom_xdp_del_info())",
+			x->name, id);
+		return -EOPNOTSUPP;
+	}
 	ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 	if (ret)
 		return ret;
@@ -318,26 +323,32 @@ int kbx_filter_rewrite(struct kbloom_xdp *x, const struct kbloom_params *p,
 					   BPF_EXIST));
 }
 
+/*
+ * Filter @id's two slots (the pair of @slot) emptied after a grace period
+ * (its parameters are gone already), and its pin.
+ */
+void kbx_slots_release(struct kbloom_xdp *x, __u32 id, __u32 slot)
+{
+	char path[PATH_MAX];
+	__u32 s;
+
+	kbp_rcu_sync();
+	for (s = slot & ~1U; s <= (slot | 1U); s++)
+		kbx_slot_drop(x, s);
+	if (!kbp_path(x->dir, path, "filter_%u", id))
+		unlink(path);
+}
+
 int kbx_filter_remove(struct kbloom_xdp *x, __u32 id)
 {
 	struct kbloom_params p;
-	char path[PATH_MAX];
-	__u32 slot;
 	int ret;
 
 	ret = kbx_filter_get(x, id, &p);
 	if (ret)
 		return ret;
 	bpf_map_delete_elem(x->params_fd, &id);
-	kbp_rcu_sync();
-	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++) {
-		if (slot >= x->nslots)
-			break;
-		bpf_map_delete_elem(x->filters_fd, &slot);
-		kbx_blocks_unmap(&x->slots[slot]);
-	}
-	if (!kbp_path(x->dir, path, "filter_%u", id))
-		unlink(path);
+	kbx_slots_release(x, id, p.slot);
 	return 0;
 }
 

@@ -64,7 +64,7 @@ int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
 			x->name);
 		return -EINVAL;
 	}
-	if (t.reserved || t.pad || t.hash_id > KBLOOM_HASH_MAX) {
+	if (t.region_bits || t.pad || t.hash_id > KBLOOM_HASH_MAX) {
 		kbx_log(x, "%s: hash id %u out of range (0..%u)", x->name,
 			t.hash_id, KBLOOM_HASH_MAX);
 		return -EINVAL;
@@ -241,19 +241,13 @@ int kbx_cuckoo_init(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 int kbx_cuckoo_remove(struct kbloom_xdp *x, __u32 id)
 {
 	struct kbloom_cuckoo_params p;
-	char path[PATH_MAX];
-	__u32 slot;
 	int ret;
 
 	ret = gc_get(x, id, &p, NULL);
 	if (ret)
 		return ret;
 	bpf_map_delete_elem(x->cuckoo->params_fd, &id);
-	kbp_rcu_sync();
-	for (slot = p.slot & ~1U; slot <= (p.slot | 1U); slot++)
-		kbx_slot_drop(x, slot);
-	if (!kbp_path(x->dir, path, "filter_%u", id))
-		unlink(path);
+	kbx_slots_release(x, id, p.slot);
 	return 0;
 }
 

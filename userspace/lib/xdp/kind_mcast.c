@@ -23,6 +23,12 @@
  * fingerprint (-ENOSPC undoes the membership), a leave deletes it after
  * the membership, so the filter holds exactly the port's groups.  No
  * router ports (a filter of every group).
+ *
+ * deletable variant (bpf/kbloom_deletable_mcast.bpf.c, kind_mcast_del.c):
+ * each port's filter is a deletable Bloom filter; a join sets the group's
+ * bits, a leave (after the membership) clears them in place when the
+ * group is deletable, else rebuilds the filter from mc_members.  No
+ * router ports.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -35,6 +41,7 @@
 #include "bpf/kbloom_mcast.skel.h"
 #include "bpf/kbloom_kfunc_mcast.skel.h"
 #include "bpf/kbloom_cuckoo_mcast.skel.h"
+#include "bpf/kbloom_deletable_mcast.skel.h"
 #include "libkbloom_dev.h"
 #include "kinds.h"
 #include "xdp_priv.h"
@@ -68,10 +75,11 @@ static int mcast_init(struct kbloom_xdp *x,
 	}
 	if (o)
 		g = o->geom;
-	/* a cuckoo switch's geometry was planned by kbx_cuckoo_geom() */
-	ret = kbx_cuckoo(x) ? 0 : kbloom_xdp_geom_plan(&g);
+	/* a cuckoo or deletable switch's: checked by its variant's planner */
+	ret = kbx_cuckoo(x) || kbx_deletable(x) ? 0 : kbloom_xdp_geom_plan(&g);
 	if (ret)
 		return ret;
+	cfg.def_region_bits = g.region_bits;
 	cfg.def_m = g.m;
 	cfg.def_k = g.k;
 	cfg.def_hash_id = g.hash_id;
@@ -104,14 +112,18 @@ static int mcast_port_geom(struct kbloom_xdp *x,
 	g->seed = cfg.def_seed;
 	g->capacity = cfg.def_capacity;
 	g->fpr_pico = cfg.def_fpr_pico;
+	g->region_bits = cfg.def_region_bits;
 	return 0;
 }
 
-/* Port @id's record in mc_params: a blocked filter's, or a cuckoo port's. */
+/*
+ * Port @id's record in mc_params: a blocked filter's, or a cuckoo or
+ * deletable port's.
+ */
 static int mcast_port_get(struct kbloom_xdp *x, __u32 id,
 			  struct kbloom_params *p)
 {
-	if (!kbx_cuckoo(x))
+	if (!kbx_cuckoo(x) && !kbx_deletable(x))
 		return kbx_filter_get(x, id, p);
 	return kbp_err(bpf_map_lookup_elem(x->params_fd, &id, p));
 }
@@ -123,6 +135,8 @@ static int mcast_filter_new(struct kbloom_xdp *x, __u32 id, __u32 index,
 {
 	if (kbx_cuckoo(x))
 		return kbx_mcast_cuckoo_port_add(x, id, index, g);
+	if (kbx_deletable(x))
+		return kbx_mcast_del_port_add(x, id, index, g);
 	return kbx_filter_create(x, id, index, p);
 }
 
@@ -130,7 +144,35 @@ static int mcast_filter_del(struct kbloom_xdp *x, __u32 id)
 {
 	if (kbx_cuckoo(x))
 		return kbx_mcast_cuckoo_port_del(x, id);
+	if (kbx_deletable(x))
+		return kbx_mcast_del_port_del(x, id);
 	return kbx_filter_remove(x, id);
+}
+
+/* Group @key into port @id's filter (locked), whatever its variant. */
+static int mcast_filter_add(struct kbloom_xdp *x, __u32 id, const void *key,
+			    __u32 len)
+{
+	if (kbx_cuckoo(x))
+		return kbx_cuckoo_keys(x, id, 1, key, len);
+	if (kbx_deletable(x))
+		return kbx_mcast_del_join(x, id, key, len);
+	return kbx_filter_add_locked(x, id, key, len);
+}
+
+/* The geometry @g of a new port checked by its variant's planner. */
+static int mcast_geom_check(struct kbloom_xdp *x,
+			    const struct kbloom_xdp_geom *g,
+			    struct kbloom_params *p)
+{
+	struct kbloom_cuckoo_params cp;
+	struct kbloom_del_params dp;
+
+	if (kbx_cuckoo(x))
+		return kbx_cuckoo_geom(x, g, &cp);
+	if (kbx_deletable(x))
+		return kbx_del_geom(x, g, &dp);
+	return kbx_geom_to_params(g, p);
 }
 
 static int mcast_zero_stats(struct kbloom_xdp *x, __u32 index)
@@ -182,7 +224,6 @@ static int mcast_free_index(struct kbloom_xdp *x, __u32 *index)
 int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 			  const struct kbloom_xdp_geom *geom)
 {
-	struct kbloom_cuckoo_params cp;
 	struct bpf_devmap_val v = {};
 	char ifname[IF_NAMESIZE];
 	struct kbloom_xdp_geom g;
@@ -194,9 +235,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	if (ret || ifindex <= 0)
 		return -EINVAL;
 	ret = mcast_port_geom(x, geom, &g);
-	if (!ret)
-		ret = kbx_cuckoo(x) ? kbx_cuckoo_geom(x, &g, &cp) :
-				      kbx_geom_to_params(&g, &p);
+	ret = ret ?: mcast_geom_check(x, &g, &p);
 	if (ret) {
 		kbx_log(x, "%s: bad filter geometry for port %d", x->name,
 			ifindex);
@@ -431,8 +470,7 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 		if (ret)
 			goto err_member;
 	}
-	ret = kbx_cuckoo(x) ? kbx_cuckoo_keys(x, ifindex, 1, group, len) :
-			      kbx_filter_add_locked(x, ifindex, group, len);
+	ret = mcast_filter_add(x, ifindex, group, len);
 	if (!ret)
 		goto out;
 	if (kbx_kfunc(x))
@@ -518,6 +556,8 @@ static int mcast_member_del(struct kbloom_xdp *x,
 	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, k));
 	if (kbx_cuckoo(x))
 		return ret ?: kbx_mcast_cuckoo_leave(x, k);
+	if (kbx_deletable(x))
+		return ret ?: kbx_mcast_del_leave(x, k);
 	ret = ret ?: mcast_build(x, k->ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
@@ -554,6 +594,8 @@ int kbloom_mcast_leave_src(struct kbloom_xdp *x, int ifindex,
 
 #define CUCKOO_NO_ROUTER \
 	"a router port would need a cuckoo filter of every group: not on a cuckoo switch (xdp attach mcast ... filter blocked)"
+#define DELETABLE_NO_ROUTER \
+	"a router port would need a deletable filter of every group: not on a deletable switch (xdp attach mcast ... filter blocked)"
 
 /* -EOPNOTSUPP, saying @why, for a kfunc instance (filters in kbloom.ko). */
 static int mcast_map_only(struct kbloom_xdp *x, const char *why)
@@ -564,12 +606,13 @@ static int mcast_map_only(struct kbloom_xdp *x, const char *why)
 	return -EOPNOTSUPP;
 }
 
-/* -EOPNOTSUPP for a cuckoo switch, logged. */
+/* -EOPNOTSUPP for a cuckoo or deletable switch, logged. */
 static int mcast_no_cuckoo(struct kbloom_xdp *x, const char *why)
 {
-	if (!kbx_cuckoo(x))
+	if (!kbx_cuckoo(x) && !kbx_deletable(x))
 		return 0;
-	kbx_log(x, "%s: %s", x->name, why);
+	kbx_log(x, "%s: %s", x->name,
+		kbx_deletable(x) ? DELETABLE_NO_ROUTER : why);
 	return -EOPNOTSUPP;
 }
 
@@ -641,6 +684,10 @@ int kbloom_mcast_port_resize(struct kbloom_xdp *x, int ifindex,
 		return ret;
 	if (kbx_cuckoo(x)) {	/* re-planned, refilled from mc_members */
 		ret = kbx_cuckoo_rebuild_locked(x, ifindex, geom);
+		goto out;
+	}
+	if (kbx_deletable(x)) {	/* re-planned or not, from mc_members */
+		ret = kbx_mcast_del_rebuild(x, ifindex, geom);
 		goto out;
 	}
 	ret = kbx_filter_get(x, ifindex, &cur);
@@ -845,6 +892,7 @@ static const struct kbx_desc mcast_desc = {
 	.config = "mc_config", .ports = "mc_ports",
 	.kfilter = "mc_kfilter",
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
+	.deletable = "mc_deletable",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
@@ -855,6 +903,7 @@ static const struct kbx_desc mcast_desc = {
 		{ "kbloom_mcast", kbloom_mcast__elf_bytes },
 		{ "kbloom_kfunc_mcast", kbloom_kfunc_mcast__elf_bytes },
 		{ "kbloom_cuckoo_mcast", kbloom_cuckoo_mcast__elf_bytes },
+		{ "kbloom_deletable_mcast", kbloom_deletable_mcast__elf_bytes },
 	},
 	.init = mcast_init,
 	.ports_replace = mcast_ports_replace,

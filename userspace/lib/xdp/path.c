@@ -32,7 +32,7 @@ int kbloom_xdp_geom_plan(struct kbloom_xdp_geom *g)
 	struct kb_plan plan;
 	int ret;
 
-	if (!g || g->reserved || g->pad)
+	if (!g || g->region_bits || g->pad)
 		return -EINVAL;
 	if (g->m) {
 		if (!g->k)
@@ -123,6 +123,7 @@ static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 	x->variant = KBLOOM_XDP_VARIANT_MAP;
 	x->kfilter_fd = -1;
 	x->dev_fd = -1;
+	x->del_fd = -1;
 	for (k = 0; k < XDP_NPROGS; k++)
 		x->prog_fd[k] = -1;
 	i->priv = x;
@@ -147,6 +148,7 @@ void kbx_inst_close(struct kbloom_inst *inst)
 	kbp_close_fd(&x->btf_fd);
 	kbp_close_fd(&x->kfilter_fd);
 	kbp_close_fd(&x->dev_fd);
+	kbp_close_fd(&x->del_fd);
 	for (i = 0; i < XDP_NPROGS; i++)
 		kbp_close_fd(&x->prog_fd[i]);
 	x->inst->priv = NULL;
@@ -168,12 +170,20 @@ static int kbx_map_max_entries(int fd, __u32 *max, __u32 *btf_id)
 	return 0;
 }
 
+/* The index in kbx_desc.objs of @x's variant's object. */
+static int kbx_obj_index(const struct kbloom_xdp *x)
+{
+	if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
+		return 2;
+	if (x->variant == KBLOOM_XDP_VARIANT_DELETABLE)
+		return 3;
+	return kbx_kfunc(x);
+}
+
 /* The pinned maps of @x have this build's layout (its variant's object). */
 static int kbx_pins_match(const struct kbloom_xdp *x)
 {
-	int v = x->variant == KBLOOM_XDP_VARIANT_CUCKOO ? 2 : kbx_kfunc(x);
-
-	return kbp_pins_match(&x->desc->objs[v], x->dir);
+	return kbp_pins_match(&x->desc->objs[kbx_obj_index(x)], x->dir);
 }
 
 static int kbx_open_pins(struct kbloom_xdp *x)
@@ -196,6 +206,10 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	if (!ret && d->cuckoo && kbx_path_exists(x->dir, d->cuckoo)) {
 		x->variant = KBLOOM_XDP_VARIANT_CUCKOO;
 		ret = kbx_cuckoo_open(x);
+	}
+	if (!ret && d->deletable && kbx_path_exists(x->dir, d->deletable)) {
+		x->variant = KBLOOM_XDP_VARIANT_DELETABLE;
+		ret = kbp_get(x->dir, d->deletable, &x->del_fd);
 	}
 	for (i = 0; !ret && i < XDP_NPROGS; i++)
 		ret = kbp_get(x->dir, d->progs[i].pin, &x->prog_fd[i]);
@@ -503,9 +517,7 @@ int kbloom_xdp_set_module_filter(struct kbloom_xdp *x, __u32 id,
 /* The object of @x's kind and variant, opened from its skeleton's ELF. */
 static int kbx_obj_open(const struct kbloom_xdp *x, struct bpf_object **obj)
 {
-	int v = x->variant == KBLOOM_XDP_VARIANT_CUCKOO ? 2 : kbx_kfunc(x);
-
-	return kbp_obj_open(&x->desc->objs[v], obj);
+	return kbp_obj_open(&x->desc->objs[kbx_obj_index(x)], obj);
 }
 
 /*
@@ -569,6 +581,8 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 			ret = ret ?: kbp_set_max(obj, d->kfilter, nf + 1);
 		if (x->variant == KBLOOM_XDP_VARIANT_CUCKOO)
 			ret = ret ?: kbp_set_max(obj, d->cuckoo, nf);
+		if (x->variant == KBLOOM_XDP_VARIANT_DELETABLE)
+			ret = ret ?: kbp_set_max(obj, d->deletable, nf);
 	}
 	if (!ret) {
 		ret = bpf_object__load(obj);
@@ -585,15 +599,20 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	return ret;
 }
 
-/* The cuckoo variant: a kind that has it, no module filter, a plan. */
-static int kbx_variant_cuckoo(struct kbloom_xdp *x,
-			      const struct kbloom_xdp_opts *o)
+/*
+ * The cuckoo and deletable variants: a kind whose object [@obj] exists
+ * (else "a @what filter is for @kinds only"), no module filter, a plan.
+ */
+static int kbx_variant_own(struct kbloom_xdp *x,
+			   const struct kbloom_xdp_opts *o, __u32 v, int obj,
+			   const char *what, const char *kinds)
 {
-	struct kbloom_cuckoo_params p;
+	struct kbloom_cuckoo_params cp;
+	struct kbloom_del_params dp;
 
-	if (!x->desc->objs[2].name) {
-		kbx_log(x, "%s: a cuckoo filter is for the gate and mcast only",
-			x->name);
+	if (!x->desc->objs[obj].name) {
+		kbx_log(x, "%s: a %s filter is for %s only", x->name, what,
+			kinds);
 		return -EINVAL;
 	}
 	if (o->module_filter && *o->module_filter) {
@@ -601,8 +620,10 @@ static int kbx_variant_cuckoo(struct kbloom_xdp *x,
 			x->name);
 		return -EINVAL;
 	}
-	x->variant = KBLOOM_XDP_VARIANT_CUCKOO;
-	return kbx_cuckoo_geom(x, &o->geom, &p);
+	x->variant = v;
+	if (v == KBLOOM_XDP_VARIANT_CUCKOO)
+		return kbx_cuckoo_geom(x, &o->geom, &cp);
+	return kbx_del_geom(x, &o->geom, &dp);
 }
 
 /* The variant of a new instance (see enum kbloom_xdp_variant). */
@@ -613,12 +634,14 @@ static int kbx_variant_pick(struct kbloom_xdp *x,
 	__u32 v = o ? o->variant : KBLOOM_XDP_VARIANT_AUTO;
 	char tmp[KBLOOM_NAME_LEN];
 
-	if (v > KBLOOM_XDP_VARIANT_CUCKOO) {
+	if (v > KBLOOM_XDP_VARIANT_DELETABLE) {
 		kbx_log(x, "%s: unknown variant %u", x->name, v);
 		return -EINVAL;
 	}
 	if (v == KBLOOM_XDP_VARIANT_CUCKOO)
-		return kbx_variant_cuckoo(x, o);
+		return kbx_variant_own(x, o, v, 2, "cuckoo", "the gate and mcast");
+	if (v == KBLOOM_XDP_VARIANT_DELETABLE)
+		return kbx_variant_own(x, o, v, 3, "deletable", "mcast ports");
 	if (mf && *mf && kbx_name_make(x, 0, mf, tmp))
 		return -EINVAL;
 	if (v == KBLOOM_XDP_VARIANT_AUTO) {
@@ -655,7 +678,7 @@ int kbx_inst_create(struct kbloom_inst *i, const void *opts)
 	ret = kbx_variant_pick(x, o);
 	if (ret)
 		return ret;
-	if (x->variant != KBLOOM_XDP_VARIANT_CUCKOO &&
+	if (x->variant != KBLOOM_XDP_VARIANT_CUCKOO && !kbx_deletable(x) &&
 	    kbx_geom_to_params(o ? &o->geom : NULL, &geom)) {
 		kbx_log(x, "%s: bad filter geometry", x->name);
 		return -EINVAL;

@@ -46,11 +46,12 @@ struct kbx_prog_pin {
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
  * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
+ * @deletable: map pin of the deletable variant (NULL: the kind has none)
  * @cuckoo_fill: the cuckoo variant's exact record of filter @id into @c
  *               (@missing: only the keys @c does not hold), 0 or -ENOSPC
- * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo, a
- *        NULL name where the kind has none): its name and its skeleton's
- *        ELF
+ * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo,
+ *        [3] deletable, a NULL name where the kind has none): its name
+ *        and its skeleton's ELF
  * @init: create-time settings of the kind
  * @ports_replace: optional: point the devmap at @egress_fd (< 0: empty it)
  * @published: optional: filter @p->id now has parameters @p (in their
@@ -69,9 +70,10 @@ struct kbx_desc {
 	const char *kfilter;
 	const char *cuckoo;
 	const char *cseq;
+	const char *deletable;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
-	struct kbp_obj objs[3];
+	struct kbp_obj objs[4];
 	int (*init)(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o);
 	int (*ports_replace)(struct kbloom_xdp *x, int egress_fd);
 	int (*cuckoo_fill)(struct kbloom_xdp *x, __u32 id,
@@ -113,6 +115,9 @@ struct kbloom_xdp {
 
 	/* cuckoo variant: gate_ or mc_cuckoo, _cseq (kind_gate_cuckoo.c) */
 	struct kbx_cuckoo *cuckoo;	/* NULL for the other variants */
+
+	/* deletable variant: mc_deletable (kind_mcast_del.c), else -1 */
+	int del_fd;
 };
 
 /* the core's log and lock, for a handle */
@@ -162,6 +167,7 @@ int kbx_slot_fill(struct kbloom_xdp *x, __u32 id, __u32 slot,
 		  __u32 nblocks, const __u64 *words, __u64 nwords, int le);
 void kbx_slot_drop(struct kbloom_xdp *x, __u32 slot);
 void kbx_slot_retire(struct kbloom_xdp *x, __u32 id, __u32 slot, __u32 old);
+void kbx_slots_release(struct kbloom_xdp *x, __u32 id, __u32 slot);
 int kbx_filter_pin(struct kbloom_xdp *x, __u32 id, int fd);
 int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p);
 int kbx_filter_blocks(struct kbloom_xdp *x, const struct kbloom_params *p,
@@ -213,6 +219,25 @@ int kbx_mcast_cuckoo_leave(struct kbloom_xdp *x,
 			   const struct kbloom_member_key *k);
 int kbx_mcast_cuckoo_fill(struct kbloom_xdp *x, __u32 id,
 			  struct kbloom_cuckoo *c, int missing);
+
+/* kind_mcast_del.c: the mcast ports' deletable filters */
+struct kbloom_del_params;
+int kbx_del_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
+		 struct kbloom_del_params *p);
+int kbx_mcast_del_port_add(struct kbloom_xdp *x, __u32 id, __u32 index,
+			   const struct kbloom_xdp_geom *g);
+int kbx_mcast_del_port_del(struct kbloom_xdp *x, __u32 id);
+int kbx_mcast_del_join(struct kbloom_xdp *x, __u32 id, const void *key,
+		       __u32 len);
+int kbx_mcast_del_leave(struct kbloom_xdp *x,
+			const struct kbloom_member_key *k);
+int kbx_mcast_del_rebuild(struct kbloom_xdp *x, __u32 id,
+			  const struct kbloom_xdp_geom *geom);
+
+static inline int kbx_deletable(const struct kbloom_xdp *x)
+{
+	return x->variant == KBLOOM_XDP_VARIANT_DELETABLE;
+}
 
 /* path.c: the ops of both kinds */
 int kbx_inst_create(struct kbloom_inst *i, const void *opts);

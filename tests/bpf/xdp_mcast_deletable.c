@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mcast path with deletable port filters (KBLOOM_XDP_VARIANT_DELETABLE,
+ * bpf/kbloom_deletable_mcast.bpf.c), end to end on real frames:
+ *
+ *            h0   h1   h2        hs (sender)
+ *            |    |    |         |
+ *           p0   p1   p2        p3      switch namespace
+ *
+ * Each host's port joins and leaves many groups with the kbloomctl
+ * commands (mcast join / mcast leave, IPv4 and IPv6): in each of CYCLES
+ * rounds the port's filter (planned for CAPACITY groups at 1%, regions of
+ * 4 bits) is rebuilt from its members (a fresh collision bitmap), new
+ * groups are joined up to GROUPS members (twice the capacity, so that a
+ * third of the leaves need a rebuild), and half of them leave in a random
+ * order.  A leave of a deletable group clears its bits
+ * in place, any other rewrites the port's filter from its members.
+ *  - After every leave command every member tests present (0 false
+ *    negatives).
+ *  - Then the sender sends to every group ever used: each host receives
+ *    every frame of its groups, and a frame of a group it left or never
+ *    joined only when the port's filter still answers "possibly present"
+ *    for it (a false positive); those are counted, and the port's
+ *    tx_leaked says the same number.
+ *  - The share of leaves that needed a rebuild (mcast stats) is within
+ *    +-10% of the share kbloom_del_predict()'s formula (2) predicts at the
+ *    keys each leave found; mcast stats -j reports the same counts.
+ * Bad inputs (a geometry a deletable filter cannot have, a leave of a
+ * group not joined, a router port) get a clear error and change nothing.
+ */
+#include <arpa/inet.h>
+#include <linux/bpf.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "kselftest_harness.h"
+#include "tests/bpf/kbloomctl_xdp_util.h"
+#include "tests/bpf/mcast_traffic_util.h"
+#include "uapi/kbloom_variants.h"
+
+#define NHOSTS		3
+#define NPORTS		(NHOSTS + 1)
+#define SENDER		NHOSTS
+#define UNIVERSE	1024U	/* groups a host may use */
+#define NGROUPS		(NHOSTS * UNIVERSE)
+#define CAPACITY	256U	/* a port's filter: planned for 256 at 1% */
+#define GROUPS		512U	/* a port's members after its joins: 2x */
+#define LEAVES		(GROUPS / 2)
+#define CYCLES		12
+#define ROUNDS		2
+#define REGION_BITS	4U
+#define P_1PCT		10000000000ULL
+#define CHUNK		128U	/* groups per kbloomctl command */
+
+FIXTURE(mcd) {
+	struct kbt_mcsw s;
+	__u8 member[NHOSTS][UNIVERSE];	/* 0 never joined, 1 member, 2 left */
+	struct kbt_log log;
+};
+
+static int sw_setup(FIXTURE_DATA(mcd) *self)
+{
+	struct kbloom_xdp_opts o = {
+		.variant = KBLOOM_XDP_VARIANT_DELETABLE,
+		.geom = { .capacity = CAPACITY, .fpr_pico = P_1PCT,
+			  .region_bits = REGION_BITS },
+		.log = kbt_log_line, .log_ctx = &self->log,
+	};
+
+	unsetenv("KBLOOMCTL_PIN_ROOT");
+	return kbt_mcsw_new(&self->s, "mcd", NPORTS, &o);
+}
+
+FIXTURE_SETUP(mcd)
+{
+	int ret;
+
+	if (geteuid())
+		SKIP(return, "needs root (BPF, namespaces)");
+	ret = sw_setup(self);
+	if (ret)
+		kbt_mcsw_free(&self->s);
+	ASSERT_EQ(0, ret);
+}
+
+FIXTURE_TEARDOWN(mcd)
+{
+	kbt_mcsw_free(&self->s);
+}
+
+/* Group @g (0..NGROUPS - 1): IPv4 239.1.x.y when even, else ff3e::1:x:y. */
+static __u32 group_addr(__u8 a[16], __u32 g)
+{
+	kbt_group(a, g & 1, g);
+	return g & 1 ? 16 : 4;
+}
+
+/* Group @i of host @h's universe. */
+static __u32 host_group(int h, __u32 i)
+{
+	return (__u32)h * UNIVERSE + i;
+}
+
+/*
+ * kbloomctl mcast join|leave NAME p<h> GROUP... for the groups @idx[0..n)
+ * (n <= CHUNK) of host @h's universe.  Return: its exit status.
+ */
+static int ctl_chunk(FIXTURE_DATA(mcd) *self, const char *verb, int h,
+		     const __u32 *idx, __u32 n, struct kbctl_res *r)
+{
+	static char text[CHUNK][INET6_ADDRSTRLEN];
+	const char *args[CHUNK + 8];
+	char port[8];
+	__u32 i, len;
+	__u8 a[16];
+	int k = 0;
+
+	snprintf(port, sizeof(port), "p%d", h);
+	args[k++] = "mcast";
+	args[k++] = verb;
+	args[k++] = self->s.name;
+	args[k++] = port;
+	for (i = 0; i < n && i < CHUNK; i++) {
+		len = group_addr(a, host_group(h, idx[i]));
+		inet_ntop(len == 4 ? AF_INET : AF_INET6, a, text[i],
+			  sizeof(text[i]));
+		args[k++] = text[i];
+	}
+	args[k++] = "netns";
+	args[k++] = self->s.sw.path;
+	args[k] = NULL;
+	return kbctl_run_io(r, NULL, NULL, args);
+}
+
+/* The same for any number of groups, CHUNK a command, in order. */
+static int ctl_groups(FIXTURE_DATA(mcd) *self, const char *verb, int h,
+		      const __u32 *idx, __u32 n, struct kbctl_res *r)
+{
+	__u32 i, c;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < n && !ret; i += c) {
+		c = n - i < CHUNK ? n - i : CHUNK;
+		kbctl_free(r);
+		ret = ctl_chunk(self, verb, h, idx + i, c, r);
+	}
+	return ret;
+}
+
+/* Shuffle @v[0..n) with the generator state @r. */
+static void shuffle(__u32 *v, __u32 n, __u64 *r)
+{
+	__u32 i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = (__u32)(kbt_rand(r) % (i + 1));
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* Host @h's members (@want 1) or other groups of its universe into @v. */
+static __u32 pick(FIXTURE_DATA(mcd) *self, int h, int want, __u32 *v)
+{
+	__u32 i, n = 0;
+
+	for (i = 0; i < UNIVERSE; i++)
+		if ((self->member[h][i] == 1) == want)
+			v[n++] = i;
+	return n;
+}
+
+/* Every member of host @h tests present in its port's filter. */
+static int members_present(FIXTURE_DATA(mcd) *self, int h)
+{
+	__u32 i, len;
+	__u8 a[16];
+
+	for (i = 0; i < UNIVERSE; i++) {
+		if (self->member[h][i] != 1)
+			continue;
+		len = group_addr(a, host_group(h, i));
+		if (kbloom_xdp_del_test(self->s.x, self->s.port[h], a, len) != 1)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * One cycle of host @h: its filter rebuilt from its members, new groups
+ * joined up to GROUPS, then LEAVES of its members leave in a random order.
+ */
+static void cycle(struct __test_metadata *_metadata, FIXTURE_DATA(mcd) *self,
+		  int h, __u64 *r)
+{
+	__u32 v[UNIVERSE], n, i;
+	struct kbctl_res res;
+
+	ASSERT_EQ(0, kbloom_mcast_port_resize(self->s.x, self->s.port[h], NULL));
+	n = pick(self, h, 1, v);
+	ASSERT_GE(GROUPS, n);
+	i = GROUPS - n;
+	n = pick(self, h, 0, v);
+	shuffle(v, n, r);
+	EXPECT_EQ(0, ctl_groups(self, "join", h, v, i, &res))
+		TH_LOG("join: %s", res.err);
+	kbctl_free(&res);
+	while (i--)
+		self->member[h][v[i]] = 1;
+	n = pick(self, h, 1, v);
+	ASSERT_EQ(GROUPS, n);
+	shuffle(v, n, r);
+	EXPECT_EQ(0, ctl_groups(self, "leave", h, v, LEAVES, &res))
+		TH_LOG("leave: %s", res.err);
+	kbctl_free(&res);
+	for (i = 0; i < LEAVES; i++)
+		self->member[h][v[i]] = 2;
+	EXPECT_EQ(1, members_present(self, h)) TH_LOG("host %d lost a member", h);
+}
+
+static void stats_all(FIXTURE_DATA(mcd) *self,
+		      struct kbloom_mcast_stats st[NPORTS])
+{
+	int i;
+
+	for (i = 0; i < NPORTS; i++)
+		if (kbloom_mcast_stats(self->s.x, self->s.port[i], &st[i]))
+			memset(&st[i], 0xff, sizeof(st[i]));
+}
+
+/* ROUNDS frames to every group, the hosts' captures counted in @cnt. */
+static void send_all(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(mcd) *self, __u32 cnt[NPORTS][NGROUPS])
+{
+	__u8 f[256], dst[16];
+	__u32 g, r, len;
+	size_t n;
+	int tx;
+
+	kbt_mc_drain(self->s.rx, NPORTS, NULL, NGROUPS, 0.05);
+	tx = kbt_psock(&self->s.host[SENDER], "eth0");
+	ASSERT_LE(0, tx);
+	for (r = 0; r < ROUNDS; r++) {
+		for (g = 0; g < NGROUPS; g++) {
+			len = group_addr(dst, g);
+			n = kbt_mc_frame(f, len == 16, dst, g, r, 0);
+			EXPECT_EQ((ssize_t)n, send(tx, f, n, 0));
+			if (g % 16 == 15)
+				usleep(300);
+		}
+	}
+	close(tx);
+	kbt_mc_drain(self->s.rx, NPORTS, &cnt[0][0], NGROUPS, 0.3);
+}
+
+/*
+ * Host @h got every frame of its groups, and of any other group exactly
+ * as many as its port's filter lets through (a false positive).  Return:
+ * the frames of groups not joined that it got; @left, @left_fp: the
+ * groups it left, and those of them still let through.
+ */
+static __u64 host_check(struct __test_metadata *_metadata,
+			FIXTURE_DATA(mcd) *self, int h,
+			const __u32 cnt[NGROUPS], __u32 *left, __u32 *left_fp)
+{
+	__u32 g, len;
+	__u64 fp = 0;
+	__u8 a[16];
+	int t, mine;
+
+	*left = *left_fp = 0;
+	for (g = 0; g < NGROUPS; g++) {
+		mine = g / UNIVERSE == (__u32)h ? self->member[h][g % UNIVERSE] :
+						  0;
+		if (mine == 1) {
+			EXPECT_EQ(ROUNDS, cnt[g]) TH_LOG("host %d group %u", h, g);
+			continue;
+		}
+		len = group_addr(a, g);
+		t = kbloom_xdp_del_test(self->s.x, self->s.port[h], a, len);
+		EXPECT_EQ(t ? ROUNDS : 0, cnt[g])
+			TH_LOG("host %d group %u (filter says %d)", h, g, t);
+		fp += cnt[g];
+		*left += mine == 2;
+		*left_fp += mine == 2 && t == 1;
+	}
+	return fp;
+}
+
+/* The sums of the ports' leave counts. */
+static void shares(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(mcd) *self, struct kbloom_del_params *sum)
+{
+	struct kbloom_xdp_del_info di;
+	int h;
+
+	memset(sum, 0, sizeof(*sum));
+	for (h = 0; h < NHOSTS; h++) {
+		ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[h], &di));
+		EXPECT_EQ(GROUPS - LEAVES, di.params.inserted);
+		sum->leaves += di.params.leaves;
+		sum->deleted += di.params.deleted;
+		sum->rebuilds += di.params.rebuilds;
+		sum->predicted_nano += di.params.predicted_nano;
+	}
+}
+
+TEST_F_TIMEOUT(mcd, join_leave_traffic_rebuild_share, 600)
+{
+	struct kbloom_mcast_stats st0[NPORTS], st1[NPORTS];
+	static __u32 cnt[NPORTS][NGROUPS];
+	struct kbloom_xdp_del_info di;
+	struct kbloom_del_params sum;
+	__u64 r = 0xDE1C457ULL, fp;
+	char want_rb[48];
+	__u32 left, left_fp;
+	double share, want;
+	struct kbctl_res res;
+	int h, c;
+
+	for (c = 0; c < CYCLES; c++)
+		for (h = 0; h < NHOSTS; h++)
+			cycle(_metadata, self, h, &r);
+
+	stats_all(self, st0);
+	memset(cnt, 0, sizeof(cnt));
+	send_all(_metadata, self, cnt);
+	stats_all(self, st1);
+	for (h = 0; h < NHOSTS; h++) {
+		fp = host_check(_metadata, self, h, cnt[h], &left, &left_fp);
+		EXPECT_LT(0, left);
+		EXPECT_EQ(fp, st1[h].tx_leaked - st0[h].tx_leaked);
+		EXPECT_EQ(0, st1[h].tx_errors - st0[h].tx_errors);
+		EXPECT_EQ((__u64)ROUNDS * (GROUPS - LEAVES) + fp,
+			  st1[h].tx_forwarded - st0[h].tx_forwarded);
+		TH_LOG("host %d: %u member groups, every frame; of %u other groups %llu leaked (false positives, %u of the %u it left)",
+		       h, GROUPS - LEAVES, NGROUPS - (GROUPS - LEAVES),
+		       (unsigned long long)fp / ROUNDS, left_fp, left);
+	}
+
+	shares(_metadata, self, &sum);
+	ASSERT_EQ((__u64)NHOSTS * CYCLES * LEAVES, sum.leaves);
+	EXPECT_EQ(sum.leaves, sum.deleted + sum.rebuilds);
+	share = (double)sum.rebuilds / sum.leaves;
+	want = sum.predicted_nano / 1e9 / sum.leaves;
+	TH_LOG("%llu leaves: %llu in place, %llu rebuilds, rebuild share %.2f%%, kbloom_del_predict() %.2f%% (%+.1f%%)",
+	       (unsigned long long)sum.leaves,
+	       (unsigned long long)sum.deleted,
+	       (unsigned long long)sum.rebuilds, 100 * share, 100 * want,
+	       100 * (share / want - 1));
+	EXPECT_LE(share, want * 1.1);
+	EXPECT_GE(share, want * 0.9);
+
+	/* mcast stats -j says the same */
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], &di));
+	snprintf(want_rb, sizeof(want_rb), "\"rebuilds\":%llu,",
+		 (unsigned long long)di.params.rebuilds);
+	EXPECT_EQ(0, kbctl_run(&res, "-j", "mcast", "stats", self->s.name, "p0",
+			       "netns", self->s.sw.path)) TH_LOG("%s", res.err);
+	EXPECT_JSON(&res);
+	EXPECT_NE(NULL, strstr(res.out, want_rb)) TH_LOG("%s", res.out);
+	EXPECT_NE(NULL, strstr(res.out, "\"rebuild_share_predicted\":"));
+	kbctl_free(&res);
+}
+
+/* The numbers a refused call must leave as they were. */
+static void snap(struct __test_metadata *_metadata, FIXTURE_DATA(mcd) *self,
+		 struct kbloom_xdp_del_info *di)
+{
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], di));
+}
+
+static void same(struct __test_metadata *_metadata,
+		 const struct kbloom_xdp_del_info *a,
+		 const struct kbloom_xdp_del_info *b)
+{
+	EXPECT_EQ(0, memcmp(&a->params, &b->params, sizeof(a->params)));
+	EXPECT_EQ(a->ones, b->ones);
+	EXPECT_EQ(a->collided, b->collided);
+}
+
+TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
+{
+	struct kbloom_xdp_geom odd = { .m = 1000, .k = 3 };
+	struct kbloom_xdp_geom reg = { .region_bits = 3 };
+	struct kbloom_xdp_geom bk = { .m = 1024, .k = 3, .region_bits = 2048 };
+	struct kbloom_xdp_opts o = {
+		.variant = KBLOOM_XDP_VARIANT_DELETABLE,
+		.log = kbt_log_line, .log_ctx = &self->log,
+	};
+	struct kbloom_xdp_del_info a, b;
+	char other[64], ns[80];
+	struct kbloom_xdp *y = NULL;
+	struct kbctl_res res;
+	__u32 idx[2] = { 0, 1 };
+	__u8 g[16];
+	__u32 len;
+
+	ASSERT_EQ(0, ctl_groups(self, "join", 0, idx, 2, &res));
+	kbctl_free(&res);
+	self->member[0][0] = self->member[0][1] = 1;
+	snap(_metadata, self, &a);
+
+	/* a geometry a deletable filter cannot have: no instance */
+	kbt_name(other, sizeof(other), "mcdbad");
+	o.netns = self->s.sw.path;
+	o.geom = odd;
+	EXPECT_EQ(-EINVAL, kbloom_xdp_create(other, KBLOOM_XDP_MCAST, &o, &y));
+	EXPECT_NE(NULL, strstr(self->log.text, "not a deletable filter"));
+	o.geom = reg;
+	EXPECT_EQ(-EINVAL, kbloom_xdp_create(other, KBLOOM_XDP_MCAST, &o, &y));
+	EXPECT_NE(NULL, strstr(self->log.text, "region-bits 3"));
+	EXPECT_EQ(-EINVAL, kbloom_xdp_create(other, KBLOOM_XDP_GATE, &o, &y));
+	EXPECT_NE(NULL, strstr(self->log.text, "for mcast ports only"));
+	EXPECT_FALSE(inst_exists(other));
+
+	/* on the switch: refused, nothing changed */
+	self->log.len = 0;
+	EXPECT_EQ(-EINVAL, kbloom_mcast_port_resize(self->s.x, self->s.port[0],
+						    &bk));
+	EXPECT_NE(NULL, strstr(self->log.text, "not a deletable filter"));
+	len = group_addr(g, host_group(0, 7));
+	EXPECT_EQ(-ENOENT, kbloom_mcast_leave(self->s.x, self->s.port[0], g, len));
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_mcast_router(self->s.x, self->s.port[0], 1,
+						   KBLOOM_MEMBER_STATIC));
+	EXPECT_NE(NULL, strstr(self->log.text, "not on a deletable switch"));
+	snap(_metadata, self, &b);
+	same(_metadata, &a, &b);
+
+	/* the same through kbloomctl: one line naming the field */
+	snprintf(ns, sizeof(ns), "%s", self->s.sw.path);
+	kbctl_run(&res, "xdp", "attach", "mcast", other, "dev", "p1", "netns",
+		  ns, "filter", "deletable", "region-bits", "3");
+	EXPECT_USAGE(&res, "region-bits '3': not a power of two");
+	kbctl_free(&res);
+	kbctl_run(&res, "xdp", "attach", "mcast", other, "dev", "p1", "netns",
+		  ns, "filter", "deletable", "bits", "1000", "hashes", "3");
+	EXPECT_USAGE(&res, "bits '1000': not a multiple of 64");
+	kbctl_free(&res);
+	kbctl_run(&res, "xdp", "attach", "gate", other, "dev", "p1", "netns",
+		  ns, "filter", "deletable");
+	EXPECT_USAGE(&res, "filter deletable: only for mcast");
+	kbctl_free(&res);
+	kbctl_run(&res, "xdp", "attach", "mcast", other, "dev", "p1", "netns",
+		  ns, "region-bits", "8");
+	EXPECT_USAGE(&res, "region-bits: only with filter deletable");
+	kbctl_free(&res);
+	EXPECT_FALSE(inst_exists(other));
+	kbctl_run(&res, "mcast", "leave", self->s.name, "p0", "239.1.0.7",
+		  "netns", ns);
+	EXPECT_SYS(&res, "not joined");
+	kbctl_free(&res);
+	snap(_metadata, self, &b);
+	same(_metadata, &a, &b);
+	EXPECT_EQ(1, members_present(self, 0));
+}
+
+/* bpftool's dump of pin @pin of the switch into @out (NUL-terminated). */
+static int dump(FIXTURE_DATA(mcd) *self, const char *pin, char *out,
+		size_t size)
+{
+	char cmd[256];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "bpftool map dump pinned %s/%s/%s 2>&1",
+		 KBT_PIN_ROOT, self->s.name, pin);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, size - 1, p);
+	out[n] = 0;
+	return pclose(p);
+}
+
+TEST_F_TIMEOUT(mcd, bpftool_dump_typed, 60)
+{
+	static char out[1 << 16];
+	__u32 idx[3] = { 0, 1, 2 };
+	struct kbctl_res res;
+	char pin[32];
+
+	ASSERT_EQ(0, ctl_groups(self, "join", 0, idx, 3, &res));
+	kbctl_free(&res);
+	/* the port's parameters by field, its blocks as words */
+	ASSERT_EQ(0, dump(self, "mc_deletable", out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"shape\": {"));
+	EXPECT_NE(NULL, strstr(out, "\"buckets\": 4"));
+	EXPECT_NE(NULL, strstr(out, "\"predicted_nano\": "));
+	EXPECT_NE(NULL, strstr(out, "\"inserted\": 3"));
+	snprintf(pin, sizeof(pin), "filter_%d", self->s.port[0]);
+	ASSERT_EQ(0, dump(self, pin, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"w\": ["));
+}
+
+TEST_HARNESS_MAIN
