@@ -61,21 +61,26 @@ int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p)
 }
 
 /*
- * The answers of port @p's structure for the @n keys of groups @g (in
- * w->keys): one batch in w->bitmap when the scheme has one, else one test
- * per key; the groups whose answer is @want go to @l.
+ * The answers of port @p's structure for the @n keys of groups @g: one
+ * batch in w->bitmap when the scheme has one (the keys gathered in
+ * w->keys), else one test per key, read where it is (x->gkey); the groups
+ * whose answer is @want go to @l.
  */
 static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
 			__u32 p, const __u32 *g, __u64 n, int want,
 			struct exp_pairs *l)
 {
 	const struct exp_scheme_ops *ops = s->ops;
+	const __u32 *key = w->x->gkey;
 	const void *obj = s->obj[p];
 	int batch = !!ops->test_batch, hit, err;
 	__u64 i;
 
 	if (batch) {
-		err = ops->test_batch(obj, w->keys, (__u32)n, w->bitmap);
+		err = gather_keys(w, g, n);
+		if (!err)
+			err = ops->test_batch(obj, w->keys, (__u32)n,
+					      w->bitmap);
 		if (err)
 			return err;
 	}
@@ -83,7 +88,7 @@ static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
 		if (batch)
 			hit = (w->bitmap[i >> 3] >> (i & 7)) & 1;
 		else
-			hit = ops->test(obj, w->keys + 4 * i);
+			hit = ops->test(obj, (const __u8 *)&key[g[i]]);
 		if (hit != want)
 			continue;
 		err = exp_pairs_push(l, g[i], p);
@@ -105,11 +110,7 @@ static int port_test(struct exp_worker *w, const struct kb_exp_state *s,
 	const __u32 *g = x->cand_g + off;
 	double pred[KB_MCBF_CLASSES];
 	__u32 c;
-	int err;
 
-	err = gather_keys(w, g, n);
-	if (err)
-		return err;
 	for (c = 0; c < x->nclass; c++)
 		pred[c] = exp_port_pred(s, p, c);
 	for (i = 0; i < n; i++)

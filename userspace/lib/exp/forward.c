@@ -15,6 +15,15 @@
  * the hosts delivered (a receiver's first copy), dup (again) and
  * leaked_hosts (not a receiver).
  *
+ * Model runs (s->fast) need only the counts and the off-tree
+ * transmissions: a group none of whose candidates matched goes along its
+ * tree, and one with matches (but no tree link that misses it) follows
+ * only the copies its matching candidates send, with the tree's
+ * transmissions and deliveries counted whole (fwd_cascades()); the walk
+ * of every copy from the source (fwd_bfs()) is for the rest, for packets
+ * that max_tx may cut (the order of the copies then counts), and for
+ * kb_exp_state_forward(), whose trace is every transmission.
+ *
  * The in-packet schemes are in in_packet.c; exp_state_group() picks.
  */
 #include <string.h>
@@ -47,11 +56,17 @@ static inline int fwd_decide(struct exp_worker *w,
 	return w->dval[p];
 }
 
+/*
+ * A copy arrives at host @v.  @tree_done: the tree's own copies are not
+ * followed (fwd_cascades()): every member but the source has one already.
+ */
 static void fwd_arrive(struct exp_worker *w, const struct kb_tree *tr,
-		       __u32 v, struct kb_sim_result *r)
+		       __u32 v, int tree_done, struct kb_sim_result *r)
 {
 	if (!tr->member[v]) {
 		r->leaked_hosts++;
+	} else if (tree_done && v != tr->src) {
+		r->dup++;
 	} else if (w->seen[v] != w->fepoch) {
 		w->seen[v] = w->fepoch;
 		r->delivered++;
@@ -95,22 +110,44 @@ static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
 	return w->fepoch;
 }
 
-/*
- * The copies of the packet to @addr on tree @tr, breadth first, each on
- * its own; transmissions in w->trace (at most max_tx: then truncated).
- */
-static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
-		    const struct kb_tree *tr, const __u8 *addr, __u32 ep,
-		    struct kb_sim_result *r)
+/* The state of one packet's copies, breadth first (fwd_copies()). */
+struct fwd_walk {
+	const struct kb_tree *tr;
+	const __u8 *addr;
+	__u32 ep;
+	__u32 tail;		/* copies queued in w->q */
+	__u32 max_tx;		/* transmissions allowed in w->trace */
+	int tree_done;		/* fwd_arrive() */
+};
+
+/* Send the copy on port @p: 0, or -1 past fw->max_tx transmissions. */
+static inline int fwd_send(struct exp_worker *w, struct fwd_walk *fw,
+			   const struct kb_topo *t, __u32 p,
+			   struct kb_sim_result *r)
 {
-	const struct kb_exp *x = w->x;
-	const struct kb_topo *t = x->topo;
-	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	__u32 head = 0, tail = 1, p, end, v, tin;
+	if (w->ntrace >= fw->max_tx)
+		return -1;
+	w->trace[w->ntrace++] = p;
+	r->tx_off += !fw->tr->on_tree[p];
+	w->q[fw->tail++] = (struct exp_copy){ t->ports[p].peer_node,
+					      t->ports[p].peer };
+	return 0;
+}
+
+/*
+ * The queued copies of the packet to fw->addr on tree fw->tr and those
+ * they make, breadth first, each on its own; transmissions in w->trace.
+ * Return: 0, or -1 when a copy would pass fw->max_tx transmissions.
+ */
+static int fwd_copies(struct exp_worker *w, const struct kb_exp_state *s,
+		      struct fwd_walk *fw, struct kb_sim_result *r)
+{
+	const struct kb_topo *t = w->x->topo;
+	const struct kb_tree *tr = fw->tr;
+	__u32 head = 0, p, end, v, tin;
 	int fwd, host, tsw;
 
-	w->q[0] = (struct exp_copy){ tr->src, KB_NONE };
-	while (head < tail) {
+	while (head < fw->tail) {
 		struct exp_copy c = w->q[head++];
 
 		v = c.node;
@@ -126,7 +163,7 @@ static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 		 */
 		host = t->nodes[v].kind == KB_NODE_HOST;
 		if (host && c.in_port != KB_NONE) {
-			fwd_arrive(w, tr, v, r);
+			fwd_arrive(w, tr, v, fw->tree_done, r);
 			continue;
 		}
 		tsw = !host && tr->depth[v] != KB_NONE;
@@ -137,21 +174,57 @@ static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 			if (host)
 				fwd = 1;
 			else if (tsw && p != tin)
-				fwd = tr->on_tree[p] ^ (w->fpmark[p] == ep);
+				fwd = tr->on_tree[p] ^ (w->fpmark[p] == fw->ep);
 			else
-				fwd = tr->on_tree[p] || fwd_decide(w, s, p, addr);
-			if (!fwd)
-				continue;
-			if (w->ntrace >= max_tx) {
-				r->truncated = 1;
-				return;
-			}
-			w->trace[w->ntrace++] = p;
-			r->tx_off += !tr->on_tree[p];
-			w->q[tail++] = (struct exp_copy){ t->ports[p].peer_node,
-							  t->ports[p].peer };
+				fwd = tr->on_tree[p] ||
+				      fwd_decide(w, s, p, fw->addr);
+			if (fwd && fwd_send(w, fw, t, p, r))
+				return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Every copy of the packet from the tree's source: the tree's, the false
+ * positives' and their cascades (at most max_tx: then truncated).
+ */
+static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
+		    struct fwd_walk *fw, struct kb_sim_result *r)
+{
+	fw->tail = 1;
+	fw->tree_done = 0;
+	w->q[0] = (struct exp_copy){ fw->tr->src, KB_NONE };
+	if (fwd_copies(w, s, fw, r))
+		r->truncated = 1;
+}
+
+/*
+ * The same packet without following its tree, whose copies go along the
+ * tree once each (no tree link misses the group): they make its nlinks
+ * tree transmissions and reach every receiver, and the tree switches
+ * send on the @nfp matching candidates of group @g.  Only the copies of
+ * those are followed, from the same rules; the result is fwd_bfs()'s as
+ * long as no truncation makes the order count.  Return: 0, or -1 when
+ * the tree's and these transmissions together would pass max_tx.
+ */
+static int fwd_cascades(struct exp_worker *w, const struct kb_exp_state *s,
+			struct fwd_walk *fw, __u32 g, __u32 nfp,
+			struct kb_sim_result *r)
+{
+	const struct kb_topo *t = w->x->topo;
+	const __u32 *fp = s->fp_port + s->fp_off[g];
+	__u32 nlinks = fw->tr->nlinks, i;
+
+	if (nlinks > fw->max_tx)
+		return -1;
+	fw->max_tx -= nlinks;
+	fw->tail = 0;
+	fw->tree_done = 1;
+	for (i = 0; i < nfp; i++)
+		if (fwd_send(w, fw, t, fp[i], r))
+			return -1;
+	return fwd_copies(w, s, fw, r);
 }
 
 /*
@@ -166,8 +239,10 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 {
 	const struct kb_exp *x = w->x;
 	const struct exp_group *gr = &x->grp[g];
-	__u32 nfp = nfp_of(s, g), ep;
+	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
+	__u32 nfp = nfp_of(s, g), tree_tx = 0;
 	struct kb_sim_result *r = &pk->res;
+	struct fwd_walk fw;
 	__u8 addr[4];
 
 	pk->cand = gr->cand;
@@ -187,10 +262,24 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	pk->tree = tr;
 	kb_exp_group_addr(x, g, addr);
-	ep = fwd_start(w, s, g, nfp);
-	fwd_bfs(w, s, tr, addr, ep, r);
-	r->tx = w->ntrace;
-	r->tx_tree = w->ntrace - r->tx_off;
+	fw.tr = tr;
+	fw.addr = addr;
+	fw.max_tx = max_tx;
+	fw.ep = fwd_start(w, s, g, nfp);
+	if (s->fast && !pk->cand_fn && !fwd_cascades(w, s, &fw, g, nfp, r)) {
+		r->delivered += pk->receivers;
+		tree_tx = tr->nlinks;
+	} else if (s->fast && !pk->cand_fn) {
+		/* past max_tx: the order counts, the whole walk again */
+		memset(r, 0, sizeof(*r));
+		fw.max_tx = max_tx;
+		fw.ep = fwd_start(w, s, g, nfp);
+		fwd_bfs(w, s, &fw, r);
+	} else {
+		fwd_bfs(w, s, &fw, r);
+	}
+	r->tx = tree_tx + w->ntrace;
+	r->tx_tree = r->tx - r->tx_off;
 	pk->trace = w->trace;
 	pk->ntrace = w->ntrace;
 }

@@ -77,13 +77,13 @@ static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
 	pk->trace = kb_sim_trace(w->sim, &pk->ntrace);
 }
 
-/* A no record that holds nothing (LIPSIN), a zFilter that holds no link. */
+/* A no record that holds nothing (LIPSIN). */
 static const struct kb_ipbf_no no_none;
-static const struct kb_ipbf_zf zf_none;
 
 /*
  * Per switch of the subtree: its candidate links, and those that match
- * the zFilter @zf in tag set @tag and are not in the no filter @no.
+ * the zFilter @zf in tag set @tag and are not in the no filter @no (no
+ * @zf: none match).
  */
 static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
 		    const struct kb_ipbf_zf *zf, __u32 tag,
@@ -104,6 +104,8 @@ static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
 			if (p == tr->in_port[v] || tr->on_tree[p])
 				continue;
 			acc->sw_cand[si]++;
+			if (!zf)	/* MSBF: no false positive */
+				continue;
 			acc->sw_cand_fp[si] +=
 				kb_ipbf_zf_match(zf, kb_lid(x->lids, tag, p)) &&
 				!kb_ipbf_no_match(no_bits, no,
@@ -281,7 +283,7 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	/* false-positive free on the candidates by construction */
 	pk.cand = x->grp[g].cand;
-	sw_cand(w, tr, &zf_none, 0, &no_none, NULL, acc);	/* counts them */
+	sw_cand(w, tr, NULL, 0, NULL, NULL, acc);	/* counts them */
 	pkt_sim(w, tr, x->grp[g].src, len, &pk);
 	return fn(w, s, g, 0, &pk, ctx);
 }

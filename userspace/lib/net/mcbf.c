@@ -19,8 +19,6 @@
 
 #include "libkbloom_net.h"
 
-#define MCBF_EARLY	3	/* probes tested first (mcbf_test()) */
-
 struct kb_mcbf {
 	__u64 *words;
 	__u64 nwords;
@@ -146,31 +144,41 @@ int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 	return mcbf_add(f, key, len, cls);
 }
 
-/* Does the block hold every bit of @mask?  (No branch per word.) */
-static inline int block_has(const __u64 *w, const __u64 *mask)
+/*
+ * Does the block @w hold probes 0..k-1 of the hash whose low word is @g
+ * (the bits of kb_block_mask())?  Probe i is bit g_i >> 23, g_0 = g,
+ * g_i+1 = g_i KB_BLOCK_MUL.  A probe's position does not depend on k, so
+ * a key that misses with its first probes misses with all k; most tested
+ * keys are absent and most of those miss with the first two, tested
+ * together without a branch between them.
+ */
+static inline int block_probes(const __u64 *w, __u32 g, __u32 k)
 {
-	__u64 miss = 0;
-	__u32 i;
+	__u32 b = g >> 23, c, i;
 
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
-		miss |= mask[i] & ~w[i];
-	return !miss;
+	if (k < 2)
+		return (w[b >> 6] >> (b & 63)) & 1;
+	g *= KB_BLOCK_MUL;
+	c = g >> 23;
+	if (!((w[b >> 6] >> (b & 63)) & (w[c >> 6] >> (c & 63)) & 1))
+		return 0;
+	for (i = 2; i < k; i++) {
+		g *= KB_BLOCK_MUL;
+		b = g >> 23;
+		if (!((w[b >> 6] >> (b & 63)) & 1))
+			return 0;
+	}
+	return 1;
 }
 
-/*
- * The test, for keys of @len bytes (a constant where it is inlined).  A
- * probe's position does not depend on k (uapi/kbloom_layout.h: probe i
- * sets bit b_i, i < k), so a key that misses with its first MCBF_EARLY
- * probes misses with all k; most tested keys are absent and most of those
- * miss there, for a fraction of the work of the whole mask.
- */
+/* The test, for keys of @len bytes (a constant where it is inlined). */
 static inline __attribute__((always_inline)) int
 mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 {
-	__u64 h, mask[KBLOOM_BLOCK_WORDS];
 	const __u64 *w;
 	struct kb_probe p;
 	__u32 k, i, j;
+	__u64 h;
 
 	k = kb_mcbf_class_k(&f->cls, cls);
 	if (!k)
@@ -179,13 +187,7 @@ mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
-		if (k > MCBF_EARLY) {
-			kb_block_mask(h, MCBF_EARLY, mask);
-			if (!block_has(w, mask))
-				return 0;
-		}
-		kb_block_mask(h, k, mask);
-		return block_has(w, mask);
+		return block_probes(w, (__u32)h, k);
 	}
 	kb_probe_init(&p, h);
 	for (i = 0; i < k; i++) {

@@ -38,18 +38,20 @@ int kb_msbf_new(const struct kb_topo *t, struct kb_msbf **mp)
 	m->topo = t;
 	m->pos = malloc(n * sizeof(*m->pos));
 	m->neg = malloc(n * sizeof(*m->neg));
-	m->px = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->px));
-	m->nx = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->nx));
+	m->px = malloc(n * sizeof(*m->px));
+	m->nx = malloc(n * sizeof(*m->nx));
 	m->words = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->words));
 	m->tmp = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->tmp));
 	m->act = malloc(n * sizeof(*m->act));
+	m->memo = malloc(n * sizeof(*m->memo));
+	m->memo_ok = calloc(n, sizeof(*m->memo_ok));
 	m->ibits_max = 1;
 	while (m->ibits_max < MSBF_IBITS &&
 	       (1ULL << m->ibits_max) < (__u64)n * KB_IPBF_STAGE_K_MAX)
 		m->ibits_max++;
 	m->idx = malloc(((1U << m->ibits_max) + 1) * sizeof(*m->idx));
 	if (!m->pos || !m->neg || !m->px || !m->nx || !m->words || !m->tmp ||
-	    !m->act || !m->idx) {
+	    !m->act || !m->idx || !m->memo || !m->memo_ok) {
 		kb_msbf_free(m);
 		return -ENOMEM;
 	}
@@ -69,6 +71,8 @@ void kb_msbf_free(struct kb_msbf *m)
 	free(m->tmp);
 	free(m->act);
 	free(m->idx);
+	free(m->memo);
+	free(m->memo_ok);
 	free(m);
 }
 
@@ -182,29 +186,46 @@ static void probe_words(__u64 lh, __u32 *x)
 	}
 }
 
+/*
+ * The probe words of port @p's link in tag set @tag: the ports of one
+ * tree are those of the next (the same switches, the same link hashes),
+ * so each port keeps the words of the last hash it had.
+ */
+static const __u32 *port_words(struct kb_msbf *ms, const struct kb_lids *l,
+			       __u32 tag, __u32 p)
+{
+	struct msbf_memo *e = &ms->memo[p];
+	__u64 lh = kb_lhash(l, tag, p);
+
+	if (!ms->memo_ok[p] || e->lh != lh) {
+		probe_words(lh, e->x);
+		e->lh = lh;
+		ms->memo_ok[p] = 1;
+	}
+	return e->x;
+}
+
 static void msbf_load_tag(struct kb_msbf *ms, const struct kb_lids *l,
 			  __u32 tag, __u32 h)
 {
 	__u32 i;
 
 	for (i = 0; i < ms->pstart[h]; i++)
-		probe_words(kb_lhash(l, tag, ms->pos[i]),
-			    &ms->px[i * KB_IPBF_STAGE_K_MAX]);
+		ms->px[i] = port_words(ms, l, tag, ms->pos[i]);
 	for (i = 0; i < ms->nstart[h]; i++)
-		probe_words(kb_lhash(l, tag, ms->neg[i]),
-			    &ms->nx[i * KB_IPBF_STAGE_K_MAX]);
+		ms->nx[i] = port_words(ms, l, tag, ms->neg[i]);
 }
 
 /* Build stage @s's filter of @m bits with @k probes into ms->bits. */
 static void stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
 {
-	const __u32 *x = &ms->px[ms->pstart[s] * KB_IPBF_STAGE_K_MAX];
-	const __u32 *end = &ms->px[ms->pstart[s + 1] * KB_IPBF_STAGE_K_MAX];
 	__u64 *bits = ms->bits;
-	__u32 i, b;
+	__u32 i, j, b;
+	const __u32 *x;
 
 	memset(bits, 0, ((m + 63) / 64) * sizeof(__u64));
-	for (; x < end; x += KB_IPBF_STAGE_K_MAX) {
+	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
+		x = ms->px[j];
 		for (i = 0; i < k; i++) {
 			b = kb_reduce32(x[i], m);
 			bits[b >> 6] |= 1ULL << (b & 63);

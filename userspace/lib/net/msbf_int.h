@@ -23,12 +23,20 @@ struct msbf_neg {
 	__u32 succ[KB_IPBF_STAGE_K_MAX];
 };
 
+/* The probe words of a port's link hash, kept across trees (probe_words()). */
+struct msbf_memo {
+	__u64 lh;			/* the link hash they are of */
+	__u32 x[KB_IPBF_STAGE_K_MAX];
+};
+
 struct kb_msbf {
 	const struct kb_topo *topo;
+	struct msbf_memo *memo;		/* per port */
+	__u8 *memo_ok;			/* per port: memo[] holds a link hash */
 	__u32 *pos;			/* positive ports, grouped by stage */
 	__u32 *neg;			/* negative ports, grouped by stage */
-	__u32 *px;			/* their probe words in the current tag: */
-	__u32 *nx;			/* link j probe i at [j * K_MAX + i] */
+	const __u32 **px;		/* their probe words in the current tag: */
+	const __u32 **nx;		/* link j probe i at [j][i] (in memo[]) */
 	__u32 *words;			/* sorted positive words of one k */
 	__u32 *tmp;			/* sort buffer */
 	struct msbf_neg *act;		/* negatives in the scan */

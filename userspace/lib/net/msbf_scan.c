@@ -78,7 +78,7 @@ static __u32 stage_words(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 	ms->ncells = MSBF_NEAR * m0;
 	memset(ms->near, 0, ((ms->ncells + 63) / 64 + 3) * sizeof(ms->near[0]));
 	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
-		x = &ms->px[j * KB_IPBF_STAGE_K_MAX];
+		x = ms->px[j];
 		for (i = 0; i < k; i++) {
 			ms->tmp[n++] = x[i];
 			cnt[x[i] >> sh]++;
@@ -168,13 +168,14 @@ static int stage_far(const struct kb_msbf *ms, const __u32 *x, __u32 k)
  */
 static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 {
-	__u32 j, i, nw, at, *x, g, gmax;
+	__u32 j, i, nw, at, g, gmax;
+	const __u32 *x;
 	struct msbf_neg *a;
 
 	nw = stage_words(ms, s, k, m0);
 	ms->nact = 0;
 	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
-		x = &ms->nx[j * KB_IPBF_STAGE_K_MAX];
+		x = ms->nx[j];
 		if (stage_far(ms, x, k))
 			continue;
 		a = &ms->act[ms->nact];
