@@ -55,4 +55,18 @@ static inline void dl_store(__u64 *p, __u64 v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * dl_cell_get() for the readers' loops: a cell inside one word read
+ * inline (one relaxed load), the straddling ones through dl_cell_get().
+ */
+static inline __u64 dl_cell_read(const struct kbloom_dleft *f, __u64 n)
+{
+	__u32 bits = f->cell_bits, shift = kb_field_shift(n, bits);
+
+	if (kb_field_spills(shift, bits))
+		return dl_cell_get(f, n);
+	return kb_field_get(dl_load(f->words + kb_field_word(n, bits)), 0,
+			    shift, bits);
+}
+
 #endif /* _DLEFT_INT_H */
