@@ -22,28 +22,40 @@
 
 #define SHBF_K_MAX	8U
 
-static double shbf_pred(__u64 m, __u32 k, __u64 n)
+/*
+ * The rates of k = @klo..@khi into @p[k]: one pass over i, each Poisson
+ * weight computed once for every k (the sums and their order per k are
+ * those of one pass per k).
+ */
+static void shbf_pred_ks(__u64 m, __u64 n, __u32 klo, __u32 khi, double *p)
 {
-	double lambda = (double)n * KBLOOM_BLOCK_BITS / m, p = 0, w, f;
-	__u32 i;
+	double lambda = (double)n * KBLOOM_BLOCK_BITS / m, w, f;
+	__u32 i, k;
 
+	for (k = klo; k <= khi; k++)
+		p[k] = 0;
 	for (i = 0; i < 4 * lambda + 64; i++) {
 		w = exp(-lambda + i * log(lambda) - lgamma(i + 1.0));
-		f = -expm1(2.0 * k * i * log1p(-1.0 / KBLOOM_BLOCK_BITS));
-		p += w * pow(f, 2 * k);
+		for (k = klo; k <= khi; k++) {
+			f = -expm1(2.0 * k * i *
+				   log1p(-1.0 / KBLOOM_BLOCK_BITS));
+			p[k] += w * pow(f, 2 * k);
+		}
 	}
-	return p;
 }
 
 static __u32 shbf_best_k(__u64 m, __u64 n, double *pred)
 {
-	double best = INFINITY, v;
+	double best = INFINITY, v[SHBF_K_MAX + 1];
 	__u32 k, bk = 1;
 
+	if (n)
+		shbf_pred_ks(m, n, 1, SHBF_K_MAX, v);
 	for (k = 1; k <= SHBF_K_MAX; k++) {
-		v = n ? shbf_pred(m, k, n) : 0;
-		if (v < best) {
-			best = v;
+		if (!n)
+			v[k] = 0;
+		if (v[k] < best) {
+			best = v[k];
 			bk = k;
 		}
 	}
@@ -55,14 +67,16 @@ static int shbf_build(struct exp_port_ctx *c, void **port)
 {
 	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST, .seed = c->seed };
 	struct kbloom_shbf *f;
-	double pred;
+	double pred, v[KBLOOM_K_MAX + 1];
 	__u32 k;
 	__u64 i;
 	int err;
 
 	k = c->x->p.k ? c->x->p.k : shbf_best_k(c->bits, c->n, &pred);
+	if (c->x->p.k && c->n)
+		shbf_pred_ks(c->bits, c->n, k, k, v);
 	if (c->x->p.k)
-		pred = c->n ? shbf_pred(c->bits, k, c->n) : 0;
+		pred = c->n ? v[k] : 0;
 	err = kbloom_shbf_create(KB_SHBF_MEMBERSHIP, c->bits, k, 0, &o, &f);
 	if (err)
 		return err;
