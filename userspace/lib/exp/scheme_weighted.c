@@ -47,6 +47,7 @@ struct wt_port {
 	struct wt_plan *pl;
 	__u32 a;		/* the port's spread of the plan's k */
 	int d;			/* and its shift */
+	__u8 kv[WT_K_MAX + 1];	/* wt_kv() of each plan value, a, d */
 };
 
 static void wt_plan_free(void *plan)
@@ -137,9 +138,10 @@ static __u32 wt_kv(const struct wt_plan *pl, __u32 kg, __u32 a, int d)
 	return k < 1 ? 1 : k > WT_K_MAX ? WT_K_MAX : (__u32)k;
 }
 
-static __u32 wt_k(const struct wt_plan *pl, const __u8 *key, __u32 a, int d)
+/* The port's k of the group of @key (its table of wt_kv()). */
+static __u32 wt_k(const struct wt_port *w, const __u8 *key)
 {
-	return wt_kv(pl, pl->k[wt_group(key)], a, d);
+	return w->kv[w->pl->k[wt_group(key)]];
 }
 
 static void wt_count(const struct exp_port_ctx *c, const struct wt_plan *pl,
@@ -211,9 +213,11 @@ static int wt_fill(struct exp_port_ctx *c, struct wt_port *w)
 
 	wt_count(c, w->pl, &h);
 	wt_shift(c, w, &h);
+	for (i = 0; i <= WT_K_MAX; i++)
+		w->kv[i] = (__u8)wt_kv(w->pl, (__u32)i, w->a, w->d);
 	for (i = 0; i < c->n; i++) {
 		err = kbloom_wbf_add(w->f, c->keys + 4 * i, 4,
-				     wt_k(w->pl, c->keys + 4 * i, w->a, w->d));
+				     wt_k(w, c->keys + 4 * i));
 		if (err)
 			return err;
 	}
@@ -255,7 +259,7 @@ static int wt_test(const void *port, const __u8 *key)
 {
 	const struct wt_port *w = port;
 
-	return kbloom_wbf_test(w->f, key, 4, wt_k(w->pl, key, w->a, w->d)) == 1;
+	return kbloom_wbf_test(w->f, key, 4, wt_k(w, key)) == 1;
 }
 
 static void wt_destroy(void *port)
