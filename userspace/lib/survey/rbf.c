@@ -39,14 +39,24 @@ static int kb_rbf_present(const struct kbloom_rbf *f, const __u32 *pos)
 	return 1;
 }
 
+/* kb_rbf_present() of the key of hash @h, each probe made when reached. */
+static int kb_rbf_test_h(const struct kbloom_rbf *f, __u64 h)
+{
+	struct kb_probe p;
+	__u32 i;
+
+	kb_probe_init(&p, h);
+	for (i = 0; i < f->a.s.k; i++)
+		if (!kb_sarr_bit(&f->a, kb_probe_next(&p, f->a.s.m)))
+			return 0;
+	return 1;
+}
+
 int kbloom_rbf_test(const struct kbloom_rbf *f, const void *key, __u32 len)
 {
-	__u32 pos[KBLOOM_K_MAX];
-
 	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_rbf_positions(f, kb_sarr_hash(&f->a, key, len), pos);
-	return kb_rbf_present(f, pos);
+	return kb_rbf_test_h(f, kb_sarr_hash(&f->a, key, len));
 }
 
 int kbloom_rbf_add(struct kbloom_rbf *f, const void *key, __u32 len)
@@ -148,13 +158,13 @@ static __u64 kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
 			      __u64 *hit)
 {
 	__u32 pos[KBLOOM_K_MAX], i;
-	__u64 j, nhit = 0;
+	__u64 j, h, nhit = 0;
 
 	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + j * key_len,
-						 key_len), pos);
-		if (!kb_rbf_present(f, pos))
+		h = kb_sarr_hash(&f->a, keys + j * key_len, key_len);
+		if (!kb_rbf_test_h(f, h))
 			continue;
+		kb_rbf_positions(f, h, pos);
 		for (i = 0; i < f->a.s.k; i++)
 			fpc[pos[i]]++;
 		hit[nhit++] = j;
