@@ -14,7 +14,9 @@
  *   - a full filter refuses an add with ENOSPC and changes nothing; a
  *     counter at the top level saturates and is counted;
  *   - images round-trip; levels that are no state are refused; bad
- *     geometry gives EINVAL.
+ *     geometry gives EINVAL;
+ *   - kbloom_acbf_add_many() gives the image and statistics of one add
+ *     per key.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -307,6 +309,67 @@ TEST(bad_parameters)
 	EXPECT_EQ(-EINVAL, kbloom_acbf_add(f, "", 0));
 	EXPECT_EQ(-EINVAL, kbloom_acbf_count(f, NULL, 3));
 	kbloom_acbf_destroy(f);
+}
+
+/* The keys of add_many_equals_adds: 1..3 copies each, a hot key 20 more. */
+static __u64 batch_keys(__u64 *keys, __u64 n)
+{
+	__u64 i, c = 0, r;
+
+	for (i = 0; i < n; i++)
+		for (r = 0; r <= i % 3; r++)
+			keys[c++] = key_of(i);
+	for (r = 0; r < 20; r++)
+		keys[c++] = key_of(7);
+	return c;
+}
+
+/*
+ * kbloom_acbf_add_many() makes the very filter of one add per key (image
+ * bytes and statistics), on an empty filter and on top of earlier adds,
+ * saturations included (4 levels); too many keys: ENOSPC, nothing changed.
+ */
+TEST(add_many_equals_adds)
+{
+	struct kbloom_opts o = { .seed = SEED, .name = "acbf2" };
+	struct kbloom_acbf_stats sa, sb;
+	struct kbloom_acbf *a, *b;
+	void *ia, *ib, *ic;
+	size_t la, lb, lc;
+	__u64 *keys, c, i;
+
+	keys = malloc(3 * 1500 * 8 + 20 * 8);
+	ASSERT_NE(NULL, keys);
+	c = batch_keys(keys, 1500);
+	ASSERT_EQ(0, kbloom_acbf_create(64 * 1024, 4, c, 4, &o, &a));
+	ASSERT_EQ(0, kbloom_acbf_create(64 * 1024, 4, c, 4, &o, &b));
+	for (i = 0; i < c; i++)
+		kbloom_acbf_add(a, &keys[i], 8);
+	for (i = 0; i < 100; i++)
+		kbloom_acbf_add(b, &keys[i], 8);
+	EXPECT_EQ(1, kbloom_acbf_add_many(b, keys + 100, 8, c - 100));
+	ASSERT_EQ(0, kbloom_acbf_save_alloc(a, &ia, &la));
+	ASSERT_EQ(0, kbloom_acbf_save_alloc(b, &ib, &lb));
+	ASSERT_EQ(la, lb);
+	EXPECT_EQ(0, memcmp(ia, ib, la));
+	ASSERT_EQ(0, kbloom_acbf_stats(a, &sa));
+	ASSERT_EQ(0, kbloom_acbf_stats(b, &sb));
+	EXPECT_EQ(0, memcmp(&sa, &sb, sizeof(sa)));
+	EXPECT_LT(0, sa.saturations);
+	EXPECT_EQ(kbloom_acbf_count(a, &keys[c - 1], 8),
+		  kbloom_acbf_count(b, &keys[c - 1], 8));
+	EXPECT_EQ(-ENOSPC, kbloom_acbf_add_many(b, keys, 8, c));
+	EXPECT_EQ(-EINVAL, kbloom_acbf_add_many(b, keys, 0, 1));
+	EXPECT_EQ(-EINVAL, kbloom_acbf_add_many(b, NULL, 8, 1));
+	ASSERT_EQ(0, kbloom_acbf_save_alloc(b, &ic, &lc));
+	ASSERT_EQ(lb, lc);
+	EXPECT_EQ(0, memcmp(ib, ic, lb));
+	free(ia);
+	free(ib);
+	free(ic);
+	free(keys);
+	kbloom_acbf_destroy(a);
+	kbloom_acbf_destroy(b);
 }
 
 TEST_HARNESS_MAIN

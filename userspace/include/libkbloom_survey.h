@@ -279,6 +279,15 @@ void kbloom_acbf_destroy(struct kbloom_acbf *f);
  * the upper levels have no room for its k bits (nothing changed); -EINVAL.
  */
 int kbloom_acbf_add(struct kbloom_acbf *f, const void *key, __u32 len);
+/*
+ * Add @count keys of @key_len bytes each, packed at @keys: the same
+ * filter as one kbloom_acbf_add() per key, in O(m + k @count) instead of
+ * O(m) per counter unit.  Return: 0; 1 when a counter was saturated;
+ * -ENOSPC when the upper levels have no room for k @count more bits
+ * (nothing changed); -EINVAL; -ENOMEM (nothing changed).
+ */
+int kbloom_acbf_add_many(struct kbloom_acbf *f, const void *keys,
+			 __u32 key_len, __u64 count);
 /* Delete a key: 0; -ENOENT when it tests absent (nothing changed). */
 int kbloom_acbf_del(struct kbloom_acbf *f, const void *key, __u32 len);
 /* 1 possibly present, 0 absent, -EINVAL. */

@@ -86,14 +86,22 @@ static __u32 kbd_free_bits(const struct kbloom_del *f,
 	return n;
 }
 
+/* kbd_present() of kbd_bits(), each probe made when reached. */
 int kbloom_del_test(const struct kbloom_del *f, const void *key, __u32 len)
 {
-	__u64 bits[KBLOOM_K_MAX];
+	struct kb_probe p;
+	__u64 bit;
+	__u32 i;
 
 	if (!kbd_key_ok(f, key, len))
 		return -EINVAL;
-	kbd_bits(f, key, len, bits);
-	return kbd_present(f, bits);
+	kb_probe_init(&p, kb_hash(f->hash_id, f->seed, key, len));
+	for (i = 0; i < f->s.k; i++) {
+		bit = kb_probe_next(&p, f->s.m);
+		if (!(kbd_load(&f->words[bit >> 6]) & (1ULL << (bit & 63))))
+			return 0;
+	}
+	return 1;
 }
 
 int kbloom_del_deletable(const struct kbloom_del *f, const void *key,

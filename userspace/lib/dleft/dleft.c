@@ -139,14 +139,15 @@ static long long dl_find(const struct kbloom_dleft *f, __u64 h,
 		if (load)
 			load[j] = 0;
 		for (i = 0; i < f->s.slots; i++) {
-			c = dl_cell_get(f, base + i);
-			if (found < 0 && kb_dleft_cell_holds(c, rem, cb))
+			c = dl_cell_read(f, base + i);
+			if (found < 0 && kb_dleft_cell_holds(c, rem, cb)) {
 				found = base + i;
+				if (!load)
+					return found;
+			}
 			if (load && kb_dleft_cell_count(c, cb))
 				load[j]++;
 		}
-		if (found >= 0 && !load)
-			return found;
 	}
 	return found;
 }

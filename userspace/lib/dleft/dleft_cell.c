@@ -18,18 +18,6 @@
 
 #include "dleft_int.h"
 
-/* The count bits of a cell at @shift cross the word boundary. */
-static bool dl_count_spans(const struct kbloom_dleft *f, __u32 shift)
-{
-	return kb_field_spills(shift, f->s.counter_bits);
-}
-
-static __u64 dl_read_two(const __u64 *w, __u32 shift, __u32 bits)
-{
-	__u64 lo = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-
-	return kb_field_get(lo, dl_load(w + 1), shift, bits);
-}
 
 /* A straddling count: both words within one even sequence value. */
 static __u64 dl_read_seq(const struct kbloom_dleft *f, const __u64 *w,

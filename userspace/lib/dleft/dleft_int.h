@@ -55,4 +55,34 @@ static inline void dl_store(__u64 *p, __u64 v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* The count bits of a cell at @shift cross the word boundary. */
+static inline bool dl_count_spans(const struct kbloom_dleft *f, __u32 shift)
+{
+	return kb_field_spills(shift, f->s.counter_bits);
+}
+
+/* A straddling cell whose count does not straddle (dleft_cell.c). */
+static inline __u64 dl_read_two(const __u64 *w, __u32 shift, __u32 bits)
+{
+	__u64 lo = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+
+	return kb_field_get(lo, dl_load(w + 1), shift, bits);
+}
+
+/*
+ * dl_cell_get() for the readers' loops, inline but for a straddling
+ * count (its sequence check stays in dl_cell_get()).
+ */
+static inline __u64 dl_cell_read(const struct kbloom_dleft *f, __u64 n)
+{
+	__u32 bits = f->cell_bits, shift = kb_field_shift(n, bits);
+	const __u64 *w = f->words + kb_field_word(n, bits);
+
+	if (!kb_field_spills(shift, bits))
+		return kb_field_get(dl_load(w), 0, shift, bits);
+	if (dl_count_spans(f, shift))
+		return dl_cell_get(f, n);
+	return dl_read_two(w, shift, bits);
+}
+
 #endif /* _DLEFT_INT_H */

@@ -59,18 +59,15 @@ static int acbf_fill(const struct exp_port_ctx *c, __u32 k,
 {
 	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST, .seed = c->seed };
 	struct kbloom_acbf *f;
-	__u64 i;
 	int err;
 
 	err = kbloom_acbf_create(c->bits, k, c->n ? c->n : 1, 0, &o, &f);
 	if (err)
 		return err;
-	for (i = 0; i < c->n; i++) {
-		err = kbloom_acbf_add(f, c->keys + 4 * i, 4);
-		if (err < 0) {
-			kbloom_acbf_destroy(f);
-			return err;
-		}
+	err = kbloom_acbf_add_many(f, c->keys, 4, c->n);
+	if (err < 0) {
+		kbloom_acbf_destroy(f);
+		return err;
 	}
 	*out = f;
 	return 0;

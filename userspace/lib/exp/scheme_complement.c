@@ -127,22 +127,66 @@ static int comp_fill(struct exp_port_ctx *c, struct comp_port *f)
 	return err;
 }
 
+/*
+ * The filters' answers for the @n keys at @keys, as bitmaps of (n + 7) / 8
+ * bytes: S's in @in_s, C's in @in_c (all ones without C's filter).  A key
+ * is COMP_NO without its S bit, COMP_YES with S and not C, else
+ * COMP_EXACT: comp_verdict() for many keys at once.
+ */
+static int comp_verdicts(const struct comp_port *f, const __u8 *keys,
+			 __u32 n, __u8 *in_s, __u8 *in_c)
+{
+	if (kbloom_test_batch(f->set, keys, 4 * (size_t)n, 4, n, in_s) < 0)
+		return -EINVAL;
+	if (!f->comp) {
+		memset(in_c, 0xff, (n + 7) / 8);
+		return 0;
+	}
+	if (kbloom_test_batch(f->comp, keys, 4 * (size_t)n, 4, n, in_c) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* Of the @n keys at @keys, those the exact table answers, in *@exact. */
+static int comp_exact_count(const struct comp_port *f, const __u8 *keys,
+			    __u64 n, double *exact)
+{
+	__u8 *in_s = malloc(2 * ((n + 7) / 8) + 1), *in_c;
+	__u64 i;
+	int err;
+
+	if (!in_s)
+		return -ENOMEM;
+	in_c = in_s + (n + 7) / 8;
+	err = n ? comp_verdicts(f, keys, (__u32)n, in_s, in_c) : 0;
+	for (i = 0; !err && i < (n + 7) / 8; i++)
+		*exact += __builtin_popcount(in_s[i] & in_c[i]);
+	free(in_s);
+	return err;
+}
+
 /* The port's exact lookups, measured (c->exact) and predicted. */
-static void comp_count(struct exp_port_ctx *c, const struct comp_port *f,
-		       double f_s, double f_c)
+static int comp_count(struct exp_port_ctx *c, const struct comp_port *f,
+		      double f_s, double f_c)
 {
 	const struct kb_exp *x = c->x;
 	__u64 i, off = x->cand_off[c->port];
 	__u64 nc = x->cand_off[c->port + 1] - off;
+	__u32 *cand;
+	int err;
 
 	c->exact = 0;
-	for (i = 0; i < c->n; i++)
-		c->exact += comp_verdict(f, c->keys + 4 * i) == COMP_EXACT;
-	for (i = 0; i < nc; i++)
-		c->exact += comp_verdict(f, (const __u8 *)
-					 &x->gkey[x->cand_g[off + i]]) ==
-			    COMP_EXACT;
 	c->exact_pred = c->n * (f->comp ? f_c : 1.0) + nc * f_s;
+	cand = malloc((nc ? nc : 1) * sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (i = 0; i < nc; i++)
+		cand[i] = x->gkey[x->cand_g[off + i]];
+	err = comp_exact_count(f, c->keys, c->n, &c->exact);
+	if (!err)
+		err = comp_exact_count(f, (const __u8 *)cand, nc, &c->exact);
+	free(cand);
+	return err;
 }
 
 static int comp_build(struct exp_port_ctx *c, void **port)
@@ -166,11 +210,12 @@ static int comp_build(struct exp_port_ctx *c, void **port)
 				  c->seed ^ COMP_SEED, &f->comp, &kc, &f_c);
 	if (!err)
 		err = comp_fill(c, f);
+	if (!err)
+		err = comp_count(c, f, f_s, f_c);
 	if (err) {
 		comp_destroy(f);
 		return err;
 	}
-	comp_count(c, f, f_s, f_c);
 	c->k_sum = ks + kc;
 	c->k_n = f->comp ? 2 : 1;
 	c->pred[0] = 0.0;	/* never leaks */
@@ -192,6 +237,29 @@ static int comp_test(const void *port, const __u8 *key)
 	}
 	memcpy(&k, key, 4);
 	return !!bsearch(&k, f->keys, f->n, sizeof(k), comp_cmp);
+}
+
+/* comp_test() of @n keys: both filters in batches, then the table. */
+static int comp_test_batch(const void *port, const __u8 *keys, __u32 n,
+			   __u8 *hits)
+{
+	const struct comp_port *f = port;
+	__u8 *in_c = malloc((n + 7) / 8 + 1);
+	__u32 i, k;
+	int err;
+
+	if (!in_c)
+		return -ENOMEM;
+	err = n ? comp_verdicts(f, keys, n, hits, in_c) : 0;
+	for (i = 0; !err && i < n; i++) {
+		if (!((hits[i >> 3] & in_c[i >> 3]) >> (i & 7) & 1))
+			continue;
+		memcpy(&k, keys + 4 * (size_t)i, 4);
+		if (!bsearch(&k, f->keys, f->n, sizeof(k), comp_cmp))
+			hits[i >> 3] &= (__u8)~(1U << (i & 7));
+	}
+	free(in_c);
+	return err;
 }
 
 /* M / 8, plus the mean share per switch port of the exact tables. */
@@ -222,6 +290,7 @@ const struct exp_scheme_ops exp_scheme_complement = {
 	.bits_step = comp_step,
 	.build = comp_build,
 	.test = comp_test,
+	.test_batch = comp_test_batch,
 	.destroy = comp_destroy,
 	.bytes = comp_bytes,
 };

@@ -16,20 +16,76 @@
  * for every group (the switch floods that port: no false negative,
  * maximal leakage; predicted rate 1).  A test reads d buckets.  Memory:
  * M / 8 bytes.
+ *
+ * The model answers a port's tests from the set of its groups' prints
+ * (the top log2(B) + r bits of the hash, kb_dleft_print_q()) instead of
+ * reading the d buckets of packed cells: the answers are the same, since
+ * a key matches a cell of subtable j iff that cell's key has the same
+ * bucket and remainder there, i.e. the same permuted print, i.e. (each
+ * subtable's permutation is a bijection, kb_dleft_perm_q()) the same
+ * print; no group is deleted, and a port that overflowed floods.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "scheme.h"
 #include "libkbloom_dleft.h"
+#include "uapi/kbloom_hash.h"
+#include "uapi/kbloom_var_dleft.h"
 
 #define DL_TABLES	4U
 #define DL_CELLS	8U
 #define DL_CTR		2U
+#define DL_NO_PRINT	(~0ULL)	/* an empty slot: no print has q < 64 bits */
 
 struct dl_port {
 	struct kbloom_dleft *f;	/* NULL: full, floods */
+	__u64 seed;
+	__u32 q;		/* print bits */
+	__u64 mask;		/* slots - 1 */
+	__u64 *prints;		/* open addressing; NULL: test the filter */
 };
+
+static __u64 dl_print(const struct dl_port *dp, const __u8 *key)
+{
+	return kb_dleft_print_q(kb_hash(KBLOOM_HASH_FAST, dp->seed, key, 4),
+				dp->q);
+}
+
+/* Print @v's slot: where it is, or the empty slot it would take. */
+static __u64 dl_slot(const struct dl_port *dp, __u64 v)
+{
+	__u64 i = v & dp->mask;
+
+	while (dp->prints[i] != v && dp->prints[i] != DL_NO_PRINT)
+		i = (i + 1) & dp->mask;
+	return i;
+}
+
+/* The prints of the port's groups, in at most half full slots. */
+static int dl_prints(const struct exp_port_ctx *c, struct dl_port *dp,
+		     const struct kb_shape *s)
+{
+	__u64 slots = 16, i, v;
+
+	dp->seed = c->seed;
+	dp->q = kb_log2_exact(s->buckets) + s->fp_bits;
+	if (dp->q >= 64)
+		return 0;	/* no free value: the filter answers */
+	while (slots < 2 * c->n)
+		slots <<= 1;
+	dp->prints = malloc(slots * sizeof(*dp->prints));
+	if (!dp->prints)
+		return -ENOMEM;
+	dp->mask = slots - 1;
+	for (i = 0; i < slots; i++)
+		dp->prints[i] = DL_NO_PRINT;
+	for (i = 0; i < c->n; i++) {
+		v = dl_print(dp, c->keys + 4 * i);
+		dp->prints[dl_slot(dp, v)] = v;
+	}
+	return 0;
+}
 
 /* The shape for @n keys in @m bits (see above); -ENOSPC if none. */
 static int dl_shape(__u64 m, __u64 n, struct kb_shape *s)
@@ -84,6 +140,30 @@ static int dl_fill(const struct exp_port_ctx *c, const struct kb_shape *s,
 	return 0;
 }
 
+static void dl_destroy(void *port)
+{
+	struct dl_port *dp = port;
+
+	if (!dp)
+		return;
+	kbloom_dleft_destroy(dp->f);
+	free(dp->prints);
+	free(dp);
+}
+
+static int dl_test(const void *port, const __u8 *key)
+{
+	const struct dl_port *dp = port;
+	__u64 v;
+
+	if (!dp->f)
+		return 1;
+	if (!dp->prints)
+		return kbloom_dleft_test(dp->f, key, 4) == 1;
+	v = dl_print(dp, key);
+	return dp->prints[dl_slot(dp, v)] == v;
+}
+
 static int dl_build(struct exp_port_ctx *c, void **port)
 {
 	struct dl_port *dp = calloc(1, sizeof(*dp));
@@ -95,8 +175,10 @@ static int dl_build(struct exp_port_ctx *c, void **port)
 	err = dl_shape(c->bits, c->n, &s);
 	if (!err)
 		err = dl_fill(c, &s, &dp->f);
+	if (!err)
+		err = dl_prints(c, dp, &s);
 	if (err && err != -ENOSPC) {
-		free(dp);
+		dl_destroy(dp);
 		return err;
 	}
 	c->k_sum = DL_TABLES;
@@ -109,22 +191,6 @@ static int dl_build(struct exp_port_ctx *c, void **port)
 	return 0;
 }
 
-static int dl_test(const void *port, const __u8 *key)
-{
-	const struct dl_port *dp = port;
-
-	return !dp->f || kbloom_dleft_test(dp->f, key, 4) == 1;
-}
-
-static void dl_destroy(void *port)
-{
-	struct dl_port *dp = port;
-
-	if (!dp)
-		return;
-	kbloom_dleft_destroy(dp->f);
-	free(dp);
-}
 
 static __u64 dl_bytes(const struct kb_exp *x, __u64 bits)
 {

@@ -12,38 +12,91 @@
  * with lambda = 512 n / M groups per block and f_i = 1 - (1 - 1/512)^(2
  * k i) the fill of a block of i groups,
  *   p = sum_i Pois_lambda(i) f_i^(2k)
- * (the blocked filter's formula for 2k bits per group).
+ * (the blocked filter's formula for 2k bits per group).  The k and rate
+ * of a group count are memoised for the run (ports share their counts).
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "scheme.h"
 #include "libkbloom_survey.h"
 
 #define SHBF_K_MAX	8U
 
-static double shbf_pred(__u64 m, __u32 k, __u64 n)
-{
-	double lambda = (double)n * KBLOOM_BLOCK_BITS / m, p = 0, w, f;
-	__u32 i;
+/*
+ * Per group count n: its k (0: not yet) and the rate's bits, filled by
+ * the building threads (any of them: the values only depend on n and M),
+ * the rate stored before its k (release).
+ */
+struct shbf_plan {
+	__u32 *k;
+	__u64 *pred;
+};
 
+static void shbf_plan_free(void *plan)
+{
+	struct shbf_plan *pl = plan;
+
+	if (!pl)
+		return;
+	free(pl->k);
+	free(pl->pred);
+	free(pl);
+}
+
+static int shbf_plan(struct kb_exp *x, struct kb_exp_state *s, void **plan)
+{
+	struct shbf_plan *pl = calloc(1, sizeof(*pl));
+
+	(void)s;
+	if (!pl)
+		return -ENOMEM;
+	pl->k = calloc(x->p.groups + 1, sizeof(*pl->k));
+	pl->pred = calloc(x->p.groups + 1, sizeof(*pl->pred));
+	if (!pl->k || !pl->pred) {
+		shbf_plan_free(pl);
+		return -ENOMEM;
+	}
+	*plan = pl;
+	return 0;
+}
+
+/*
+ * The rates of k = @klo..@khi into @p[k]: one pass over i, each Poisson
+ * weight computed once for every k (the sums and their order per k are
+ * those of one pass per k).
+ */
+static void shbf_pred_ks(__u64 m, __u64 n, __u32 klo, __u32 khi, double *p)
+{
+	double lambda = (double)n * KBLOOM_BLOCK_BITS / m, w, f;
+	__u32 i, k;
+
+	for (k = klo; k <= khi; k++)
+		p[k] = 0;
 	for (i = 0; i < 4 * lambda + 64; i++) {
 		w = exp(-lambda + i * log(lambda) - lgamma(i + 1.0));
-		f = -expm1(2.0 * k * i * log1p(-1.0 / KBLOOM_BLOCK_BITS));
-		p += w * pow(f, 2 * k);
+		for (k = klo; k <= khi; k++) {
+			f = -expm1(2.0 * k * i *
+				   log1p(-1.0 / KBLOOM_BLOCK_BITS));
+			p[k] += w * pow(f, 2 * k);
+		}
 	}
-	return p;
 }
 
 static __u32 shbf_best_k(__u64 m, __u64 n, double *pred)
 {
-	double best = INFINITY, v;
+	double best = INFINITY, v[SHBF_K_MAX + 1];
 	__u32 k, bk = 1;
 
+	if (n)
+		shbf_pred_ks(m, n, 1, SHBF_K_MAX, v);
 	for (k = 1; k <= SHBF_K_MAX; k++) {
-		v = n ? shbf_pred(m, k, n) : 0;
-		if (v < best) {
-			best = v;
+		if (!n)
+			v[k] = 0;
+		if (v[k] < best) {
+			best = v[k];
 			bk = k;
 		}
 	}
@@ -51,18 +104,39 @@ static __u32 shbf_best_k(__u64 m, __u64 n, double *pred)
 	return bk;
 }
 
+/* shbf_best_k() of the port's n groups, memoised in the plan. */
+static __u32 shbf_memo_k(const struct exp_port_ctx *c, double *pred)
+{
+	struct shbf_plan *pl = c->plan;
+	__u32 k = __atomic_load_n(&pl->k[c->n], __ATOMIC_ACQUIRE);
+	__u64 bits;
+
+	if (k) {
+		bits = __atomic_load_n(&pl->pred[c->n], __ATOMIC_RELAXED);
+		memcpy(pred, &bits, sizeof(bits));
+		return k;
+	}
+	k = shbf_best_k(c->bits, c->n, pred);
+	memcpy(&bits, pred, sizeof(bits));
+	__atomic_store_n(&pl->pred[c->n], bits, __ATOMIC_RELAXED);
+	__atomic_store_n(&pl->k[c->n], k, __ATOMIC_RELEASE);
+	return k;
+}
+
 static int shbf_build(struct exp_port_ctx *c, void **port)
 {
 	struct kbloom_opts o = { .hash_id = KBLOOM_HASH_FAST, .seed = c->seed };
 	struct kbloom_shbf *f;
-	double pred;
+	double pred, v[KBLOOM_K_MAX + 1];
 	__u32 k;
 	__u64 i;
 	int err;
 
-	k = c->x->p.k ? c->x->p.k : shbf_best_k(c->bits, c->n, &pred);
+	k = c->x->p.k ? c->x->p.k : shbf_memo_k(c, &pred);
+	if (c->x->p.k && c->n)
+		shbf_pred_ks(c->bits, c->n, k, k, v);
 	if (c->x->p.k)
-		pred = c->n ? shbf_pred(c->bits, k, c->n) : 0;
+		pred = c->n ? v[k] : 0;
 	err = kbloom_shbf_create(KB_SHBF_MEMBERSHIP, c->bits, k, 0, &o, &f);
 	if (err)
 		return err;
@@ -103,6 +177,8 @@ const struct exp_scheme_ops exp_scheme_shifting = {
 	.title = "shifting per-port",
 	.color = "#843c39",
 	.bits_step = shbf_step,
+	.plan = shbf_plan,
+	.plan_free = shbf_plan_free,
 	.build = shbf_build,
 	.test = shbf_test,
 	.destroy = shbf_destroy,

@@ -39,6 +39,8 @@
 struct wt_plan {
 	atomic_uint ref;
 	double kbar;		/* the mean of k */
+	/* wt_kv() of plan value j at spread a, shift d: kv[a][d + K_MAX][j] */
+	__u8 kv[WT_NSPREAD][2 * WT_K_MAX + 1][WT_K_MAX + 1];
 	__u32 k[];
 };
 
@@ -47,6 +49,7 @@ struct wt_port {
 	struct wt_plan *pl;
 	__u32 a;		/* the port's spread of the plan's k */
 	int d;			/* and its shift */
+	__u8 kv[WT_K_MAX + 1];	/* wt_kv() of each plan value, a, d */
 };
 
 static void wt_plan_free(void *plan)
@@ -84,6 +87,36 @@ static double wt_groups(const struct kb_exp *x, double *r, double *xs)
 	return load > 0 ? xsum / load : 1.0;
 }
 
+/* A port's spread of the plan's k around their mean (0: uniform k). */
+static const double wt_spread[WT_NSPREAD] = { -2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4 };
+
+/* The k of plan value @kg on a port (spread @a, shift @d), 1..WT_K_MAX. */
+static __u32 wt_kv(const struct wt_plan *pl, __u32 kg, __u32 a, int d)
+{
+	double k = round(pl->kbar + wt_spread[a] * (kg - pl->kbar)) + d;
+
+	return k < 1 ? 1 : k > WT_K_MAX ? WT_K_MAX : (__u32)k;
+}
+
+/* pl->kv: wt_kv() of every plan value, spread and shift, once per run. */
+static void wt_kv_fill(struct wt_plan *pl)
+{
+	__u32 a, j;
+	int d;
+
+	for (a = 0; a < WT_NSPREAD; a++)
+		for (d = -(int)WT_K_MAX; d <= (int)WT_K_MAX; d++)
+			for (j = 0; j <= WT_K_MAX; j++)
+				pl->kv[a][d + WT_K_MAX][j] =
+					(__u8)wt_kv(pl, j, a, d);
+}
+
+/* wt_kv() from the plan's table. */
+static __u32 wt_kt(const struct wt_plan *pl, __u32 kg, __u32 a, int d)
+{
+	return pl->kv[a][d + WT_K_MAX][kg];
+}
+
 static int wt_plan(struct kb_exp *x, struct kb_exp_state *s, void **plan)
 {
 	__u32 ng = x->p.groups, g;
@@ -106,6 +139,7 @@ static int wt_plan(struct kb_exp *x, struct kb_exp_state *s, void **plan)
 	pl->kbar = 0;
 	for (g = 0; g < ng; g++)
 		pl->kbar += (double)pl->k[g] / ng;
+	wt_kv_fill(pl);
 	*plan = pl;
 	pl = NULL;
 free_all:
@@ -120,26 +154,16 @@ static __u32 wt_group(const __u8 *key)
 	return (__u32)(key[1] & 0xF) << 16 | (__u32)key[2] << 8 | key[3];
 }
 
-/* A port's spread of the plan's k around their mean (0: uniform k). */
-static const double wt_spread[WT_NSPREAD] = { -2, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4 };
-
 /* A port's groups by the plan's k: present and candidates. */
 struct wt_hist {
 	__u64 pres[WT_K_MAX + 1];
 	__u64 cand[WT_K_MAX + 1];
 };
 
-/* The k of plan value @kg on a port (spread @a, shift @d), 1..WT_K_MAX. */
-static __u32 wt_kv(const struct wt_plan *pl, __u32 kg, __u32 a, int d)
+/* The port's k of the group of @key (its table of wt_kv()). */
+static __u32 wt_k(const struct wt_port *w, const __u8 *key)
 {
-	double k = round(pl->kbar + wt_spread[a] * (kg - pl->kbar)) + d;
-
-	return k < 1 ? 1 : k > WT_K_MAX ? WT_K_MAX : (__u32)k;
-}
-
-static __u32 wt_k(const struct wt_plan *pl, const __u8 *key, __u32 a, int d)
-{
-	return wt_kv(pl, pl->k[wt_group(key)], a, d);
+	return w->kv[w->pl->k[wt_group(key)]];
 }
 
 static void wt_count(const struct exp_port_ctx *c, const struct wt_plan *pl,
@@ -164,20 +188,27 @@ static double wt_expected(const struct exp_port_ctx *c,
 			  const struct wt_plan *pl, const struct wt_hist *h,
 			  __u32 a, int d, __u64 *kp, double *probes)
 {
-	double f, s = 0;
+	double f, s = 0, fk[WT_K_MAX + 1];
 	__u32 j, k;
 
 	*kp = 0;
 	*probes = 0;
 	for (j = 1; j <= WT_K_MAX; j++) {
-		k = wt_kv(pl, j, a, d);
+		k = wt_kt(pl, j, a, d);
 		*kp += h->pres[j] * k;
 		*probes += (double)(h->pres[j] + h->cand[j]) * k;
 	}
 	f = -expm1(-(double)*kp / (double)c->bits);
-	for (j = 1; j <= WT_K_MAX; j++)
-		if (h->cand[j])
-			s += (double)h->cand[j] * pow(f, wt_kv(pl, j, a, d));
+	for (j = 0; j <= WT_K_MAX; j++)
+		fk[j] = -1;	/* f^k, made once per k */
+	for (j = 1; j <= WT_K_MAX; j++) {
+		if (!h->cand[j])
+			continue;
+		k = wt_kt(pl, j, a, d);
+		if (fk[k] < 0)
+			fk[k] = pow(f, k);
+		s += (double)h->cand[j] * fk[k];
+	}
 	return s;
 }
 
@@ -211,9 +242,11 @@ static int wt_fill(struct exp_port_ctx *c, struct wt_port *w)
 
 	wt_count(c, w->pl, &h);
 	wt_shift(c, w, &h);
+	for (i = 0; i <= WT_K_MAX; i++)
+		w->kv[i] = (__u8)wt_kt(w->pl, (__u32)i, w->a, w->d);
 	for (i = 0; i < c->n; i++) {
 		err = kbloom_wbf_add(w->f, c->keys + 4 * i, 4,
-				     wt_k(w->pl, c->keys + 4 * i, w->a, w->d));
+				     wt_k(w, c->keys + 4 * i));
 		if (err)
 			return err;
 	}
@@ -255,7 +288,7 @@ static int wt_test(const void *port, const __u8 *key)
 {
 	const struct wt_port *w = port;
 
-	return kbloom_wbf_test(w->f, key, 4, wt_k(w->pl, key, w->a, w->d)) == 1;
+	return kbloom_wbf_test(w->f, key, 4, wt_k(w, key)) == 1;
 }
 
 static void wt_destroy(void *port)

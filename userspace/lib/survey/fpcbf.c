@@ -57,6 +57,7 @@ static int kb_fpc_step(struct kbloom_fpcbf *f, __u64 n, int d, __u64 fp)
 int kbloom_fpcbf_test(const struct kbloom_fpcbf *f, const void *key,
 		      __u32 len)
 {
+	bool has_fp;
 	__u32 i, cb;
 	__u64 h, v, fp, max;
 	struct kb_probe p;
@@ -66,11 +67,19 @@ int kbloom_fpcbf_test(const struct kbloom_fpcbf *f, const void *key,
 	cb = f->a.s.counter_bits;
 	max = kb_field_mask(cb);
 	h = kb_sarr_hash(&f->a, key, len);
-	fp = kb_fpcbf_print(h, f->a.s.fp_bits);
+	fp = 0;
+	has_fp = false;		/* the fingerprint, made at the first count 1 */
 	kb_probe_init(&p, h);
 	for (i = 0; i < f->a.s.k; i++) {
 		v = kb_fpc_get(f, kb_probe_next(&p, f->a.s.m));
-		if (!(v & max) || ((v & max) == 1 && (v >> cb) != fp))
+		if (!(v & max))
+			return 0;
+		if ((v & max) != 1)
+			continue;
+		if (!has_fp)
+			fp = kb_fpcbf_print(h, f->a.s.fp_bits);
+		has_fp = true;
+		if ((v >> cb) != fp)
 			return 0;
 	}
 	return 1;

@@ -39,14 +39,24 @@ static int kb_rbf_present(const struct kbloom_rbf *f, const __u32 *pos)
 	return 1;
 }
 
+/* kb_rbf_present() of the key of hash @h, each probe made when reached. */
+static int kb_rbf_test_h(const struct kbloom_rbf *f, __u64 h)
+{
+	struct kb_probe p;
+	__u32 i;
+
+	kb_probe_init(&p, h);
+	for (i = 0; i < f->a.s.k; i++)
+		if (!kb_sarr_bit(&f->a, kb_probe_next(&p, f->a.s.m)))
+			return 0;
+	return 1;
+}
+
 int kbloom_rbf_test(const struct kbloom_rbf *f, const void *key, __u32 len)
 {
-	__u32 pos[KBLOOM_K_MAX];
-
 	if (!f || !kb_sarr_key_ok(key, len))
 		return -EINVAL;
-	kb_rbf_positions(f, kb_sarr_hash(&f->a, key, len), pos);
-	return kb_rbf_present(f, pos);
+	return kb_rbf_test_h(f, kb_sarr_hash(&f->a, key, len));
 }
 
 int kbloom_rbf_add(struct kbloom_rbf *f, const void *key, __u32 len)
@@ -139,42 +149,54 @@ static int kb_rbf_retouch_ok(const struct kbloom_rbf *f, __u32 policy,
 	return 0;
 }
 
-/* Count, on each bit, the keys of the batch that test present. */
-static void kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
-			     __u32 key_len, __u64 count, __u32 *fpc)
+/*
+ * Count, on each bit, the keys of the batch that test present; their
+ * indices, ascending, into @hit (count entries): return how many.
+ */
+static __u64 kb_rbf_fp_counts(const struct kbloom_rbf *f, const __u8 *keys,
+			      __u32 key_len, __u64 count, __u32 *fpc,
+			      __u64 *hit)
 {
 	__u32 pos[KBLOOM_K_MAX], i;
-	__u64 j;
+	__u64 j, h, nhit = 0;
 
 	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + j * key_len,
-						 key_len), pos);
-		if (!kb_rbf_present(f, pos))
+		h = kb_sarr_hash(&f->a, keys + j * key_len, key_len);
+		if (!kb_rbf_test_h(f, h))
 			continue;
+		kb_rbf_positions(f, h, pos);
 		for (i = 0; i < f->a.s.k; i++)
 			fpc[pos[i]]++;
+		hit[nhit++] = j;
 	}
+	return nhit;
 }
 
 /*
  * Clear one bit of each key of the batch still present, chosen by
  * @policy; under KBLOOM_RBF_RATIO only when the bit's members are at most
- * @max_ratio times its keys of the batch.
+ * @max_ratio times its keys of the batch.  Clearing only removes ones, so
+ * the keys still present are among those present before: only these are
+ * tested again, in batch order.
  */
 static long kb_rbf_retouch(struct kbloom_rbf *f, __u32 policy,
 			   const __u8 *keys, __u32 key_len, __u64 count,
 			   __u64 seed, __u64 max_ratio)
 {
 	__u32 pos[KBLOOM_K_MAX], *fpc, i, b;
+	__u64 j, nhit, *hit;
 	long done = 0;
-	__u64 j;
 
 	fpc = calloc(f->a.s.m, sizeof(*fpc));
-	if (!fpc)
+	hit = malloc((count ? count : 1) * sizeof(*hit));
+	if (!fpc || !hit) {
+		free(fpc);
+		free(hit);
 		return -ENOMEM;
-	kb_rbf_fp_counts(f, keys, key_len, count, fpc);
-	for (j = 0; j < count; j++) {
-		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + j * key_len,
+	}
+	nhit = kb_rbf_fp_counts(f, keys, key_len, count, fpc, hit);
+	for (j = 0; j < nhit; j++) {
+		kb_rbf_positions(f, kb_sarr_hash(&f->a, keys + hit[j] * key_len,
 						 key_len), pos);
 		if (!kb_rbf_present(f, pos))
 			continue;
@@ -186,6 +208,7 @@ static long kb_rbf_retouch(struct kbloom_rbf *f, __u32 policy,
 		kb_sarr_bit_put(&f->a, b, false);
 		done++;
 	}
+	free(hit);
 	free(fpc);
 	f->cleared += done;
 	return done;
