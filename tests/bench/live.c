@@ -503,12 +503,19 @@ int main(void)
 		fail("kbloom_mcast_stats", EIO);
 		goto out;
 	}
-	/* every copy offered to p1 passed its filter, none leaked */
-	if ((!getenv("LIVE_BENCH_ONLY") && st.tx_forwarded != 3ULL * REPS * REPEAT) ||
+	/*
+	 * every copy offered to p1 passed its filter, none leaked; the
+	 * switch counts the copies its ingress program decides (the two mcast
+	 * rows and the ingress program alone), not those live_bcast_mc sends
+	 * into its ports
+	 */
+	if ((!getenv("LIVE_BENCH_ONLY") &&
+	     st.tx_forwarded != 2ULL * REPS * REPEAT + REPS * (REPEAT / 3)) ||
 	    st.tx_leaked || st.tx_errors) {
 		fprintf(stderr, "live bench: p1 forwarded %llu copies (expected %llu), leaked %llu, errors %llu\n",
 			(unsigned long long)st.tx_forwarded,
-			2ULL * REPS * REPEAT, (unsigned long long)st.tx_leaked,
+			2ULL * REPS * REPEAT + REPS * (REPEAT / 3),
+			(unsigned long long)st.tx_leaked,
 			(unsigned long long)st.tx_errors);
 		goto out;
 	}
