@@ -3,8 +3,11 @@
  * kbloom mcast: the multicast switch shared by its three variants,
  * kbloom_mcast.bpf.c (filters in BPF maps), kbloom_kfunc_mcast.bpf.c
  * (filters owned by kbloom.ko) and kbloom_mcbf.bpf.c (Multi-Class Bloom
- * filters): the maps, the ingress program, the leak audit and the egress
- * decision.  A variant is its two hooks and nothing else of the switch:
+ * filters): the maps, the ingress program, the leak audit and the
+ * membership decision, made once per frame by the ingress program for
+ * every port (bpf/kbloom_mcast_once.h) or, in a variant that defines
+ * MCAST_DECIDE_AT_EGRESS, by the egress program of each copy.  A variant
+ * is its two hooks and nothing else of the switch:
  *
  *   its port record, the value of the port map, defined before the
  *   include (the defaults are mcast's, struct kbloom_params in mc_params):
@@ -13,7 +16,8 @@
  *				filter slot)
  *	MCAST_PORT_MAP		the port map's name
  *   and with it the names and types of the variant's maps and programs:
- *	MCAST_MAP(x)		map x (ports, filters, stats, members, config)
+ *	MCAST_MAP(x)		map x (ports, filters, stats, members, config,
+ *				plist)
  *	MCAST_PROG(x)		program x (ingress, egress, check)
  *	MCAST_STATS, MCAST_CFG	the values of the stats and config maps
  *	MCAST_F_AUDIT		the config flag that counts leaks;
@@ -25,7 +29,7 @@
  * flags say MCAST_F_LOCAL_STACK (to the stack: the bridge the ports are
  * in floods them) or MCAST_F_LOCAL_FILTER (filtered as other groups); a
  * variant whose config has other bits for these defines the two macros.
- * Data frames never read the config for it.
+ * The ingress program reads the config once per frame it forwards.
  */
 #ifndef _KBLOOM_MCAST_H
 #define _KBLOOM_MCAST_H

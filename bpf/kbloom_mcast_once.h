@@ -21,6 +21,13 @@
  * redirect does not carry it; a frame another program redirects into
  * the ports) is decided in full at egress and not counted there: the
  * ingress program counted it.
+ *
+ * The counters keep their names and meanings (struct kbloom_mcast_stats:
+ * tx_seen = tx_forwarded + tx_flooded + tx_filtered + tx_errors), counted
+ * when the copy is decided, by the ingress program: a port whose devmap
+ * entry is being added or removed at that moment may be counted for a
+ * copy it does not get.  The leak audit (MCAST_F_AUDIT) stays one flag
+ * test per forwarded copy when off.
  */
 #ifndef _KBLOOM_MCAST_ONCE_H
 #define _KBLOOM_MCAST_ONCE_H
