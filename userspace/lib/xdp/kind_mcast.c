@@ -182,13 +182,16 @@ static int mcast_free_index(struct kbloom_xdp *x, __u32 *index)
 /*
  * Port list (mc_plist, bpf/kbloom_mcast_once.h): counters index @index
  * is port @ifindex (0: none).  One 32-bit element at a time; the walk's
- * length (element 0) only grows.
+ * length (element 0) only grows.  An instance pinned before the list
+ * has none (its programs decide at egress).
  */
 static int mcast_plist_set(struct kbloom_xdp *x, __u32 index, __u32 ifindex)
 {
 	__u32 key = index + 1, zero = 0, hi;
 	int ret;
 
+	if (x->plist_fd < 0)
+		return 0;
 	ret = kbp_err(bpf_map_update_elem(x->plist_fd, &key, &ifindex, 0));
 	if (ret || !ifindex)
 		return ret;

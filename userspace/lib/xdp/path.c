@@ -191,7 +191,9 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	ret = ret ?: kbp_get(x->dir, d->exact, &x->exact_fd);
 	ret = ret ?: kbp_get(x->dir, d->config, &x->config_fd);
 	ret = ret ?: kbp_get(x->dir, d->ports, &x->ports_fd);
-	ret = ret ?: kbp_get(x->dir, d->plist, &x->plist_fd);
+	/* none in an instance pinned before it (its programs need none) */
+	if (!ret && d->plist && kbx_path_exists(x->dir, d->plist))
+		ret = kbp_get(x->dir, d->plist, &x->plist_fd);
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
 		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
