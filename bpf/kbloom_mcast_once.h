@@ -10,7 +10,9 @@
  * on), counts each port's copy in that port's counters, and hands the
  * result to the egress programs in the frame's XDP metadata, which a
  * devmap redirect keeps for every copy: bit i of struct mcast_meta.keep
- * is set when the port of ifindex i keeps its copy.  The frame is then
+ * is set when the port of ifindex i keeps its copy (by ifindex, not by
+ * counters index: the egress program has its ifindex without a map
+ * lookup; 32 bytes is the most metadata XDP allows).  The frame is then
  * dropped when no port keeps it, redirected to the one port that keeps
  * it, or broadcast; a copy's egress decision is one bit test.
  *
