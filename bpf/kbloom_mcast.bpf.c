@@ -10,10 +10,15 @@
  * (XDP_PASS): unicast, broadcast, ARP, IGMP and MLD (the control plane),
  * and malformed IP frames, which are never forwarded.
  *
- * kbloom_mcast_egress runs in mc_ports for every copy (a devmap egress
- * program) and keeps the copy only if the egress port's filter may hold
- * the group: a false positive is a leaked copy, counted as tx_leaked when
- * KBLOOM_MCAST_F_AUDIT asks for the exact check in mc_members.
+ * The ingress program decides every other port at once: it tests the
+ * group against each port's filter (the port keeps the copy only if its
+ * filter may hold the group: a false positive is a leaked copy, counted
+ * as tx_leaked when KBLOOM_MCAST_F_AUDIT asks for the exact check in
+ * mc_members), counts each port's copy, and writes the set of ports that
+ * keep it into the frame's XDP metadata; a frame no port keeps is dropped,
+ * one that a single port keeps goes to that port alone
+ * (bpf/kbloom_mcast_once.h).  kbloom_mcast_egress runs in mc_ports for
+ * every copy (a devmap egress program) and tests the port's bit.
  *
  * kbloom_mcast_check is the egress decision as a plain XDP program, for
  * BPF_PROG_TEST_RUN (devmap programs cannot be test-run): it answers for
@@ -29,6 +34,8 @@
  *   mc_members  HASH          struct kbloom_member_key: exact membership,
  *                             the loader's record, read only to audit
  *   mc_config   ARRAY         struct kbloom_mcast_cfg
+ *   mc_plist    ARRAY         the ports in counters index order, for the
+ *                             ingress program's walk
  * Sizes are set by the loader before loading.
  */
 #include "bpf/kbloom_mcast.h"

@@ -3,8 +3,11 @@
  * kbloom mcast: the multicast switch shared by its three variants,
  * kbloom_mcast.bpf.c (filters in BPF maps), kbloom_kfunc_mcast.bpf.c
  * (filters owned by kbloom.ko) and kbloom_mcbf.bpf.c (Multi-Class Bloom
- * filters): the maps, the ingress program, the leak audit and the egress
- * decision.  A variant is its two hooks and nothing else of the switch:
+ * filters): the maps, the ingress program, the leak audit and the
+ * membership decision, made once per frame by the ingress program for
+ * every port (bpf/kbloom_mcast_once.h) or, in a variant that defines
+ * MCAST_DECIDE_AT_EGRESS, by the egress program of each copy.  A variant
+ * is its two hooks and nothing else of the switch:
  *
  *   its port record, the value of the port map, defined before the
  *   include (the defaults are mcast's, struct kbloom_params in mc_params):
@@ -13,7 +16,8 @@
  *				filter slot)
  *	MCAST_PORT_MAP		the port map's name
  *   and with it the names and types of the variant's maps and programs:
- *	MCAST_MAP(x)		map x (ports, filters, stats, members, config)
+ *	MCAST_MAP(x)		map x (ports, filters, stats, members, config,
+ *				plist)
  *	MCAST_PROG(x)		program x (ingress, egress, check)
  *	MCAST_STATS, MCAST_CFG	the values of the stats and config maps
  *	MCAST_F_AUDIT		the config flag that counts leaks;
@@ -25,7 +29,7 @@
  * flags say MCAST_F_LOCAL_STACK (to the stack: the bridge the ports are
  * in floods them) or MCAST_F_LOCAL_FILTER (filtered as other groups); a
  * variant whose config has other bits for these defines the two macros.
- * Data frames never read the config for it.
+ * The ingress program reads the config once per frame it forwards.
  */
 #ifndef _KBLOOM_MCAST_H
 #define _KBLOOM_MCAST_H
@@ -115,42 +119,12 @@ static __always_inline __u32 mcast_cfg_flags(void)
 	return cfg ? cfg->flags : 0;
 }
 
-SEC("xdp")
-int MCAST_PROG(ingress)(struct xdp_md *ctx)
-{
-	void *data_end = (void *)(long)ctx->data_end;
-	void *data = (void *)(long)ctx->data;
-	__u32 ifindex = ctx->ingress_ifindex;
-	const MCAST_PORT *port;
-	MCAST_STATS *st;
-	struct kbloom_pkt pkt;
-	int rx;
-
-	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
-	if (!port)
-		return XDP_PASS;	/* not a port of this switch */
-	st = mcast_stats(port);
-	if (!st)
-		return XDP_PASS;
-	st->rx_packets++;
-	rx = kbloom_mcast_rx(data, data_end, &pkt);
-	if (!KBLOOM_MCAST_RX_COUNT(st, rx))
-		return XDP_PASS;
-	if (rx == KBLOOM_MCAST_RX_LOCAL &&
-	    (mcast_cfg_flags() & MCAST_F_LOCAL_STACK))
-		return XDP_PASS;	/* the bridge floods it */
-	return bpf_redirect_map(&MCAST_MAP(ports), 0,
-				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
-}
-
 /* Count a forwarded copy of a group the port has not joined. */
 static __always_inline void mcast_audit(MCAST_STATS *st, __u32 ifindex,
 					const struct kbloom_pkt *pkt)
 {
 	struct kbloom_member_key mk = {};
 
-	if (!(mcast_cfg_flags() & MCAST_F_AUDIT))
-		return;
 	mk.ifindex = ifindex;
 	mk.len = pkt->addr_len;
 	__builtin_memcpy(mk.addr, pkt->dst, sizeof(mk.addr));
@@ -174,7 +148,45 @@ static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_pkt *pkt,
 					   MCAST_STATS *st);
 
-/* Whether the port @ifindex keeps this copy; counted when @count. */
+/*
+ * Whether port @ifindex keeps a copy of the frame of kind @rx (data or
+ * link-local) under the config @flags; counted in @st unless NULL.
+ */
+static __always_inline int mcast_decide(__u32 ifindex, const MCAST_PORT *port,
+					const struct kbloom_pkt *pkt, int rx,
+					__u32 flags, MCAST_STATS *st)
+{
+	int ret;
+
+	if (st)
+		st->tx_seen++;
+	if (rx == KBLOOM_MCAST_RX_LOCAL && !(flags & MCAST_F_LOCAL_FILTER)) {
+		if (st)
+			st->tx_flooded++;
+		return 1;
+	}
+	if (rx == KBLOOM_MCAST_RX_DATA || rx == KBLOOM_MCAST_RX_LOCAL)
+		ret = mcast_port_test(ifindex, port, pkt, st);
+	else
+		ret = -EINVAL;
+	if (ret == KBLOOM_MAYBE) {
+		if (st) {
+			st->tx_forwarded++;
+			if (flags & MCAST_F_AUDIT)
+				mcast_audit(st, ifindex, pkt);
+		}
+		return 1;
+	}
+	if (st) {
+		if (ret == KBLOOM_ABSENT)
+			st->tx_filtered++;
+		else
+			st->tx_errors++;
+	}
+	return 0;
+}
+
+/* Whether port @ifindex keeps this copy, decided here; counted when @count. */
 static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 					int count)
 {
@@ -183,7 +195,7 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 	const MCAST_PORT *port;
 	MCAST_STATS *st = NULL;
 	struct kbloom_pkt pkt;
-	int ret;
+	int rx;
 
 	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
 	if (!port)
@@ -192,39 +204,76 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 		st = mcast_stats(port);
 		if (!st)
 			return XDP_DROP;
-		st->tx_seen++;
 	}
-	ret = kbloom_mcast_rx(data, data_end, &pkt);
-	if (ret == KBLOOM_MCAST_RX_LOCAL &&
-	    !(mcast_cfg_flags() & MCAST_F_LOCAL_FILTER)) {
-		if (st)
-			st->tx_flooded++;
+	rx = kbloom_mcast_rx(data, data_end, &pkt);
+	return mcast_decide(ifindex, port, &pkt, rx, mcast_cfg_flags(), st) ?
+	       XDP_PASS : XDP_DROP;
+}
+
+/* What the ingress program knows of a frame it sends to the other ports. */
+struct mcast_walk {
+	struct kbloom_pkt pkt;
+	__u32 ingress;		/* the ingress port: no copy */
+	__u32 flags;		/* the config flags */
+	__u32 rx;		/* KBLOOM_MCAST_RX_DATA or _LOCAL */
+	__u32 nkeep;		/* ports that keep their copy */
+	__u32 last;		/* the last of them */
+	__u32 undecided;	/* ports left to their egress program */
+	__u64 keep[3];		/* struct mcast_meta.keep */
+};
+
+#ifdef MCAST_DECIDE_AT_EGRESS
+/*
+ * A variant that defines MCAST_DECIDE_AT_EGRESS (mcbf: its loader keeps
+ * no port list) broadcasts every frame and decides each copy at egress.
+ */
+static __always_inline int mcast_forward(struct xdp_md *ctx,
+					 struct mcast_walk *w)
+{
+	return bpf_redirect_map(&MCAST_MAP(ports), 0,
+				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+}
+
+static __always_inline int mcast_egress_copy(struct xdp_md *ctx)
+{
+	return mcast_egress(ctx, ctx->egress_ifindex, 1);
+}
+#else
+#include "bpf/kbloom_mcast_once.h"
+#endif
+
+SEC("xdp")
+int MCAST_PROG(ingress)(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	struct mcast_walk w = {};
+	const MCAST_PORT *port;
+	MCAST_STATS *st;
+	int rx;
+
+	w.ingress = ctx->ingress_ifindex;
+	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w.ingress);
+	if (!port)
+		return XDP_PASS;	/* not a port of this switch */
+	st = mcast_stats(port);
+	if (!st)
 		return XDP_PASS;
-	}
-	if (ret == KBLOOM_MCAST_RX_DATA || ret == KBLOOM_MCAST_RX_LOCAL)
-		ret = mcast_port_test(ifindex, port, &pkt, st);
-	else
-		ret = -EINVAL;
-	if (ret == KBLOOM_MAYBE) {
-		if (st) {
-			st->tx_forwarded++;
-			mcast_audit(st, ifindex, &pkt);
-		}
+	st->rx_packets++;
+	rx = kbloom_mcast_rx(data, data_end, &w.pkt);
+	if (!KBLOOM_MCAST_RX_COUNT(st, rx))
 		return XDP_PASS;
-	}
-	if (st) {
-		if (ret == KBLOOM_ABSENT)
-			st->tx_filtered++;
-		else
-			st->tx_errors++;
-	}
-	return XDP_DROP;
+	w.flags = mcast_cfg_flags();
+	if (rx == KBLOOM_MCAST_RX_LOCAL && (w.flags & MCAST_F_LOCAL_STACK))
+		return XDP_PASS;	/* the bridge floods it */
+	w.rx = rx;
+	return mcast_forward(ctx, &w);
 }
 
 SEC("xdp/devmap")
 int MCAST_PROG(egress)(struct xdp_md *ctx)
 {
-	return mcast_egress(ctx, ctx->egress_ifindex, 1);
+	return mcast_egress_copy(ctx);
 }
 
 SEC("xdp")

@@ -35,6 +35,9 @@
  */
 #include "uapi/kbloom_net_maps.h"
 
+/* its loader keeps no port list: each copy is decided at egress */
+#define MCAST_DECIDE_AT_EGRESS
+
 #define MCAST_PORT		struct kbloom_mcbf_port
 #define mcast_port_params(port)	(&(port)->p)
 #define MCAST_PORT_MAP		mcbf_port

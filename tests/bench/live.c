@@ -13,8 +13,11 @@
  * 239.1.0.1.  Frames to that group are injected as if received on p0 by
  * BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES and repeat (the
  * kernel's packet generator, as xdp-trafficgen uses it): the ingress
- * program parses and broadcasts each one, the egress program of p1 tests
- * the group against p1's filter and sends the copy through the veth; h1's
+ * program parses each one, tests the group against the filter of every
+ * other port (here p1), counts, and hands the decision to the egress
+ * programs in the frame's metadata (bpf/kbloom_mcast_once.h); p1 being
+ * the only port that keeps it, the frame is redirected to p1 alone, whose
+ * egress program tests its bit and sends the copy through the veth; h1's
  * XDP program counts and drops what arrives.
  *
  * The same frames, the same links and the same receiver, with the program
@@ -31,7 +34,8 @@
  * every forwarded copy is also looked up in the exact membership map) and
  * with auditing off.  Rows that split its cost: live_bcast with a trivial
  * egress program; live_bcast into the switch's mc_ports (its egress
- * programs); a leaner pair that hashes the group once at ingress and hands
+ * programs, which decide in full a copy that carries no decision, and
+ * count nothing then); a leaner pair that hashes the group once at ingress and hands
  * the hash to the egress program in the frame's metadata (no counters, no
  * audit, no second parse), with the switch's filter table, then with p1's
  * filter copied into a blocks map the program names (no params hash
@@ -473,7 +477,7 @@ int main(void)
 			}
 		}
 	}
-	/* the programs alone (the egress decision as kbloom_mcast_check) */
+	/* the programs alone (one port's decision as kbloom_mcast_check) */
 	check_fd = kbt_prog(t.name, "prog_check");
 	if (check_fd < 0) {
 		fail("the pinned prog_check", errno);
@@ -503,12 +507,19 @@ int main(void)
 		fail("kbloom_mcast_stats", EIO);
 		goto out;
 	}
-	/* every copy offered to p1 passed its filter, none leaked */
-	if ((!getenv("LIVE_BENCH_ONLY") && st.tx_forwarded != 3ULL * REPS * REPEAT) ||
+	/*
+	 * every copy offered to p1 passed its filter, none leaked; the
+	 * switch counts the copies its ingress program decides (the two mcast
+	 * rows and the ingress program alone), not those live_bcast_mc sends
+	 * into its ports
+	 */
+	if ((!getenv("LIVE_BENCH_ONLY") &&
+	     st.tx_forwarded != 2ULL * REPS * REPEAT + REPS * (REPEAT / 3)) ||
 	    st.tx_leaked || st.tx_errors) {
 		fprintf(stderr, "live bench: p1 forwarded %llu copies (expected %llu), leaked %llu, errors %llu\n",
 			(unsigned long long)st.tx_forwarded,
-			2ULL * REPS * REPEAT, (unsigned long long)st.tx_leaked,
+			2ULL * REPS * REPEAT + REPS * (REPEAT / 3),
+			(unsigned long long)st.tx_leaked,
 			(unsigned long long)st.tx_errors);
 		goto out;
 	}
@@ -524,8 +535,8 @@ int main(void)
 	for (li = 0; li < NL; li++)
 		printf("  %-38s %8.3f %8.3f %8.3f %8.0f %7llu\n", l_label[li], med[li] / 1e6,
 		       q1[li] / 1e6, q3[li] / 1e6, med_ns[li], (unsigned long long)lost[li]);
-	printf("  the programs alone (BPF_PROG_TEST_RUN, not live), ns per run: mcast ingress %.0f,"
-	       " mcast egress decision %.0f, plain broadcast redirect %.0f\n",
+	printf("  the programs alone (BPF_PROG_TEST_RUN, not live), ns per run: mcast ingress (deciding p1) %.0f,"
+	       " one port's decision (kbloom_mcast_check) %.0f, plain broadcast redirect %.0f\n",
 	       med_alone[0], med_alone[1], med_alone[2]);
 	printf("  goal: mcast >= 90%% of the plain broadcast redirect: %.0f%% %s\n",
 	       100 * med[L_MCAST] / med[L_BCAST],

@@ -19,6 +19,11 @@
  *  - a group joined while its traffic flows is delivered from the moment
  *    the join call returns, every frame; a group left stops;
  *  - replacing the programs under traffic loses and leaks nothing.
+ *
+ * Variant "high_ifindex": p2 and p3 get ifindexes beyond the ingress
+ * program's mask (bpf/kbloom_mcast_once.h): their copies are decided and
+ * counted by their egress programs, the other ports' by the ingress
+ * program, the same answers either way.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -47,6 +52,37 @@ FIXTURE(e2e) {
 	int pass_link[NPORTS];
 };
 
+FIXTURE_VARIANT(e2e) {
+	int high;	/* p2, p3: ifindex HIGH_IFINDEX + i */
+};
+
+#define HIGH_IFINDEX	300
+
+FIXTURE_VARIANT_ADD(e2e, low_ifindex) {
+	.high = 0,
+};
+
+FIXTURE_VARIANT_ADD(e2e, high_ifindex) {
+	.high = 1,
+};
+
+/* Port p<i> of the switch and eth0 of its host, p<i> of ifindex @index. */
+static int sw_link(FIXTURE_DATA(e2e) *self, int i, int index)
+{
+	char a[16];
+
+	snprintf(a, sizeof(a), "p%d", i);
+	if (!index)
+		return kbt_veth(&self->sw, a, &self->host[i], "eth0", i);
+	if (kbt_sh(&self->sw, "ip link add %s index %d address 02:00:00:00:%02x:01 type veth peer name eth0 address 02:00:00:00:%02x:02 netns %s",
+		   a, index, i, i, self->host[i].path))
+		return -1;
+	if (kbt_sh(&self->sw, "ip link set dev %s up", a) ||
+	    kbt_sh(&self->host[i], "ip link set dev eth0 up"))
+		return -1;
+	return 0;
+}
+
 static void sw_cleanup(FIXTURE_DATA(e2e) *self)
 {
 	int i;
@@ -67,7 +103,7 @@ static void sw_cleanup(FIXTURE_DATA(e2e) *self)
 	kbt_ns_free(&self->sw);
 }
 
-static int sw_setup(FIXTURE_DATA(e2e) *self)
+static int sw_setup(FIXTURE_DATA(e2e) *self, int high)
 {
 	struct kbloom_xdp_opts o = {};
 	enum kbloom_xdp_mode got;
@@ -82,7 +118,8 @@ static int sw_setup(FIXTURE_DATA(e2e) *self)
 		if (kbt_ns_quiet(&self->host[i]))
 			return -1;
 		snprintf(a, sizeof(a), "p%d", i);
-		if (kbt_veth(&self->sw, a, &self->host[i], "eth0", i))
+		if (sw_link(self, i, high && (i == 2 || i == 3) ?
+				     HIGH_IFINDEX + i : 0))
 			return -1;
 		self->port[i] = kbt_ifindex(&self->sw, a);
 	}
@@ -113,7 +150,7 @@ static int sw_setup(FIXTURE_DATA(e2e) *self)
 
 FIXTURE_SETUP(e2e)
 {
-	int ret = sw_setup(self);
+	int ret = sw_setup(self, variant->high);
 
 	if (ret)
 		sw_cleanup(self);

@@ -12,7 +12,8 @@
  * stack or filtered), unicast, broadcast, ARP, two tags, and malformed
  * headers; then every truncation of the multicast frames: never
  * XDP_ABORTED, never forwarded unless whole.  The counters of the ingress
- * program match the classes.
+ * program match the classes: the ingress port's rx counters, and the tx
+ * counters of the other ports, whose copies it decides.
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -153,15 +154,30 @@ static void expect_class(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(mpkt) *self, const __u8 *f, __u32 len,
 			 int cls, int member, const char *what)
 {
-	struct kbloom_mcast_stats a, b;
+	struct kbloom_mcast_stats a, b, a1, b1, a2, b2;
 	struct verdicts v;
 
 	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[0], &a));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[1], &a1));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[2], &a2));
 	ASSERT_EQ(0, run_all(self, f, len, &v)) TH_LOG("%s", what);
 	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[0], &b));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[1], &b1));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->x, self->ifindex[2], &b2));
 	EXPECT_EQ(1, b.rx_packets - a.rx_packets) TH_LOG("%s", what);
+	/* the ingress program decides (and counts) every other port's copy */
+	EXPECT_EQ(cls == C_MCAST, b1.tx_seen - a1.tx_seen) TH_LOG("%s", what);
+	EXPECT_EQ(cls == C_MCAST && member, b1.tx_forwarded - a1.tx_forwarded)
+		TH_LOG("%s", what);
+	EXPECT_EQ(cls == C_MCAST && !member, b1.tx_filtered - a1.tx_filtered)
+		TH_LOG("%s", what);
+	EXPECT_EQ(cls == C_MCAST, b2.tx_filtered - a2.tx_filtered)
+		TH_LOG("%s", what);
+	EXPECT_EQ(0, b2.tx_forwarded - a2.tx_forwarded) TH_LOG("%s", what);
 	if (cls == C_MCAST) {
-		EXPECT_EQ(XDP_REDIRECT, v.in) TH_LOG("%s", what);
+		/* a frame no port keeps is dropped at ingress */
+		EXPECT_EQ(member ? XDP_REDIRECT : XDP_DROP, v.in)
+			TH_LOG("%s", what);
 		EXPECT_EQ(1, b.rx_mcast - a.rx_mcast) TH_LOG("%s", what);
 		EXPECT_EQ(member ? XDP_PASS : XDP_DROP, v.chk[1])
 			TH_LOG("%s", what);

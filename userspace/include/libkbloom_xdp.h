@@ -7,6 +7,7 @@
  * <pin_root>/<name>/ (default /sys/fs/bpf/kbloom/<name>/):
  *
  *   mcast: mc_ports mc_params mc_filters mc_stats mc_members mc_config
+ *          mc_plist (the ports in counters index order)
  *          prog_ingress prog_egress prog_check
  *   gate:  gate_params gate_filters gate_exact gate_stats gate_config
  *          prog_gate

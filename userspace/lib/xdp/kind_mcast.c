@@ -221,6 +221,28 @@ static int mcast_free_index(struct kbloom_xdp *x, __u32 *index)
 	return ret;
 }
 
+/*
+ * Port list (mc_plist, bpf/kbloom_mcast_once.h): counters index @index
+ * is port @ifindex (0: none).  One 32-bit element at a time; the walk's
+ * length (element 0) only grows.  An instance pinned before the list
+ * has none (its programs decide at egress).
+ */
+static int mcast_plist_set(struct kbloom_xdp *x, __u32 index, __u32 ifindex)
+{
+	__u32 key = index + 1, zero = 0, hi;
+	int ret;
+
+	if (x->plist_fd < 0)
+		return 0;
+	ret = kbp_err(bpf_map_update_elem(x->plist_fd, &key, &ifindex, 0));
+	if (ret || !ifindex)
+		return ret;
+	ret = kbp_err(bpf_map_lookup_elem(x->plist_fd, &zero, &hi));
+	if (ret || hi >= key)
+		return ret;
+	return kbp_err(bpf_map_update_elem(x->plist_fd, &zero, &key, 0));
+}
+
 int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 			  const struct kbloom_xdp_geom *geom)
 {
@@ -264,6 +286,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	ret = mcast_filter_new(x, id, index, &g, &p);
 	ret = ret ?: mcast_zero_stats(x, index);
 	ret = ret ?: kbx_module_name_port(x, ifindex);
+	ret = ret ?: mcast_plist_set(x, index, id);
 	if (ret)
 		goto out_filter;
 	v.ifindex = id;
@@ -276,6 +299,7 @@ int kbloom_mcast_port_add(struct kbloom_xdp *x, int ifindex,
 	}
 	goto out_ns;
 out_filter:
+	mcast_plist_set(x, index, 0);
 	mcast_filter_del(x, id);
 out_ns:
 	kbp_ns_leave(ns);
@@ -333,6 +357,7 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 	if (ret && ret != -ENOENT)
 		goto out;
 	bpf_map_delete_elem(x->ports_fd, &id);
+	mcast_plist_set(x, p.index, 0);
 	if (!mcast_members_of(x, ifindex, &m, &n)) {
 		for (i = 0; i < n; i++)
 			bpf_map_delete_elem(x->exact_fd, &m[i]);
@@ -889,7 +914,7 @@ static const struct kbx_desc mcast_desc = {
 	.multi = true,
 	.params = "mc_params", .filters = "mc_filters",
 	.stats = "mc_stats", .exact = "mc_members",
-	.config = "mc_config", .ports = "mc_ports",
+	.config = "mc_config", .ports = "mc_ports", .plist = "mc_plist",
 	.kfilter = "mc_kfilter",
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.deletable = "mc_deletable",

@@ -119,6 +119,7 @@ static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 	x->exact_fd = -1;
 	x->config_fd = -1;
 	x->ports_fd = -1;
+	x->plist_fd = -1;
 	x->btf_fd = -1;
 	x->variant = KBLOOM_XDP_VARIANT_MAP;
 	x->kfilter_fd = -1;
@@ -145,6 +146,7 @@ void kbx_inst_close(struct kbloom_inst *inst)
 	kbp_close_fd(&x->exact_fd);
 	kbp_close_fd(&x->config_fd);
 	kbp_close_fd(&x->ports_fd);
+	kbp_close_fd(&x->plist_fd);
 	kbp_close_fd(&x->btf_fd);
 	kbp_close_fd(&x->kfilter_fd);
 	kbp_close_fd(&x->dev_fd);
@@ -199,6 +201,9 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	ret = ret ?: kbp_get(x->dir, d->exact, &x->exact_fd);
 	ret = ret ?: kbp_get(x->dir, d->config, &x->config_fd);
 	ret = ret ?: kbp_get(x->dir, d->ports, &x->ports_fd);
+	/* none in an instance pinned before it (its programs need none) */
+	if (!ret && d->plist && kbx_path_exists(x->dir, d->plist))
+		ret = kbp_get(x->dir, d->plist, &x->plist_fd);
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
 		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
@@ -564,6 +569,7 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	if (d->multi) {
 		ret = ret ?: kbp_set_max(obj, d->stats, nf);
 		ret = ret ?: kbp_set_max(obj, d->ports, nf);
+		ret = ret ?: kbp_set_max(obj, d->plist, nf + 1);
 		/* the ports' names and the name of new ports (id 0) */
 		if (x->variant == KBLOOM_XDP_VARIANT_KFUNC)
 			ret = ret ?: kbp_set_max(obj, d->kfilter, nf + 1);

@@ -43,6 +43,7 @@ struct kbx_prog_pin {
  * @xdp_kind: its enum kbloom_xdp_kind
  * @multi: filters per port (ids are ifindexes, id 0 names new ports)
  * @params, @filters, @stats, @exact, @config, @ports, @kfilter: map pins
+ * @plist: map pin of the ports in counters index order (NULL: none)
  * @blocks_name: name of a new blocks map (with the id when @multi)
  * @progs: its programs and their pins
  * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
@@ -67,6 +68,7 @@ struct kbx_desc {
 	const char *exact;
 	const char *config;
 	const char *ports;
+	const char *plist;
 	const char *kfilter;
 	const char *cuckoo;
 	const char *cseq;
@@ -98,6 +100,7 @@ struct kbloom_xdp {
 	int exact_fd;
 	int config_fd;
 	int ports_fd;		/* mcast devmap */
+	int plist_fd;		/* mcast ports by counters index, or -1 */
 	__u32 max_filters;
 
 	/* programs: ingress or gate, egress, check */

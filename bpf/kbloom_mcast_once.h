@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbloom mcast: membership decided once per frame, at ingress (included
+ * by bpf/kbloom_mcast.h, for every variant but those that define
+ * MCAST_DECIDE_AT_EGRESS).
+ *
+ * The ingress program walks the ports of the switch (MCAST_MAP(plist)),
+ * tests the group against the filter of every port but the ingress one
+ * (mcast_decide(): the variant's mcast_port_test(), the leak audit when
+ * on), counts each port's copy in that port's counters, and hands the
+ * result to the egress programs in the frame's XDP metadata, which a
+ * devmap redirect keeps for every copy: bit i of struct mcast_meta.keep
+ * is set when the port of ifindex i keeps its copy (by ifindex, not by
+ * counters index: the egress program has its ifindex without a map
+ * lookup; 32 bytes is the most metadata XDP allows).  The frame is then
+ * dropped when no port keeps it, redirected to the one port that keeps
+ * it, or broadcast; a copy's egress decision is one bit test.
+ *
+ * Ports of ifindex MCAST_META_BITS or above do not fit the mask: the
+ * ingress program leaves them to their egress program, which decides
+ * and counts in full as before (and the frame is broadcast).  A copy
+ * that arrives without this metadata (a generic-mode link, whose
+ * redirect does not carry it; a frame another program redirects into
+ * the ports) is decided in full at egress and not counted there: the
+ * ingress program counted it.
+ *
+ * The counters keep their names and meanings (struct kbloom_mcast_stats:
+ * tx_seen = tx_forwarded + tx_flooded + tx_filtered + tx_errors), counted
+ * when the copy is decided, by the ingress program: a port whose devmap
+ * entry is being added or removed at that moment may be counted for a
+ * copy it does not get.  The leak audit (MCAST_F_AUDIT) stays one flag
+ * test per forwarded copy when off.
+ */
+#ifndef _KBLOOM_MCAST_ONCE_H
+#define _KBLOOM_MCAST_ONCE_H
+
+#define MCAST_META_MAGIC	0x6b626d31U	/* "kbm1" */
+#define MCAST_META_WORDS	3
+#define MCAST_META_BITS		(MCAST_META_WORDS * 64)
+
+struct mcast_meta {
+	__u32 magic;
+	__u32 reserved;
+	__u64 keep[MCAST_META_WORDS];
+};
+
+/*
+ * The ports in counters index order, for the walk: element 0 is the
+ * number of indexes to walk (the highest in use + 1), element 1 + i the
+ * ifindex of the port of counters index i, 0 if none.  The loader writes
+ * one element at a time (an aligned 32-bit value): a port's element
+ * before its devmap entry, 0 after the entry is gone.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KBLOOM_MCAST_PORTS + 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} MCAST_MAP(plist) SEC(".maps");
+
+/* Step @i of the walk: the port of counters index @i, if there is one. */
+static long mcast_walk_port(__u32 i, struct mcast_walk *w)
+{
+	__u32 key = i + 1, ifindex;
+	const MCAST_PORT *port;
+	const __u32 *slot;
+	MCAST_STATS *st;
+
+	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
+	if (!slot)
+		return 1;
+	ifindex = *slot;
+	if (!ifindex || ifindex == w->ingress)
+		return 0;
+	if (ifindex >= MCAST_META_BITS) {
+		w->undecided = 1;
+		return 0;
+	}
+	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	if (!port)
+		return 0;	/* coming or going */
+	st = mcast_stats(port);
+	if (!st)
+		return 0;	/* as at egress: dropped uncounted */
+	if (!mcast_decide(ifindex, port, &w->pkt, w->rx, w->flags, st))
+		return 0;
+	/* constant offsets: no variable stack access for 6.1's verifier */
+	if (ifindex < 64)
+		w->keep[0] |= 1ULL << ifindex;
+	else if (ifindex < 128)
+		w->keep[1] |= 1ULL << (ifindex - 64);
+	else
+		w->keep[2] |= 1ULL << (ifindex - 128);
+	w->nkeep++;
+	w->last = ifindex;
+	return 0;
+}
+
+/* Write the decision in front of the frame; 0 or -errno. */
+static __always_inline int mcast_meta_put(struct xdp_md *ctx,
+					  const struct mcast_walk *w)
+{
+	struct mcast_meta *m;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)))
+		return -EOPNOTSUPP;
+	m = (void *)(long)ctx->data_meta;
+	if ((void *)(m + 1) > (void *)(long)ctx->data)
+		return -EINVAL;
+	m->magic = MCAST_META_MAGIC;
+	m->reserved = 0;
+	m->keep[0] = w->keep[0];
+	m->keep[1] = w->keep[1];
+	m->keep[2] = w->keep[2];
+	return 0;
+}
+
+/*
+ * Decide every port, then send the frame to those that keep it: none,
+ * dropped here; one, redirected to it alone; else broadcast.  Without
+ * room for the metadata the copies are decided at egress, uncounted.
+ */
+static __always_inline int mcast_forward(struct xdp_md *ctx,
+					 struct mcast_walk *w)
+{
+	__u32 zero = 0, *hi;
+
+	hi = bpf_map_lookup_elem(&MCAST_MAP(plist), &zero);
+	if (hi && *hi)
+		bpf_loop(*hi, mcast_walk_port, w, 0);
+	if (!w->undecided && !w->nkeep)
+		return XDP_DROP;
+	mcast_meta_put(ctx, w);
+	if (!w->undecided && w->nkeep == 1)
+		return bpf_redirect_map(&MCAST_MAP(ports), w->last, XDP_DROP);
+	return bpf_redirect_map(&MCAST_MAP(ports), 0,
+				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+}
+
+/* The egress program: the ingress program's bit for this port. */
+static __always_inline int mcast_egress_copy(struct xdp_md *ctx)
+{
+	const struct mcast_meta *m = (void *)(long)ctx->data_meta;
+	__u32 ifindex = ctx->egress_ifindex;
+	__u64 word;
+
+	if (ifindex >= MCAST_META_BITS)
+		return mcast_egress(ctx, ifindex, 1);
+	if ((void *)(m + 1) > (void *)(long)ctx->data ||
+	    m->magic != MCAST_META_MAGIC)
+		return mcast_egress(ctx, ifindex, 0);
+	if (ifindex < 64)
+		word = m->keep[0];
+	else if (ifindex < 128)
+		word = m->keep[1];
+	else
+		word = m->keep[2];
+	return (word >> (ifindex & 63)) & 1 ? XDP_PASS : XDP_DROP;
+}
+
+#endif /* _KBLOOM_MCAST_ONCE_H */
