@@ -9,6 +9,7 @@
  * racing with each other) while the permanent keys must stay present.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
@@ -168,6 +169,112 @@ static void run(struct __test_metadata *_metadata, __u32 type, __u64 cap,
 		EXPECT_EQ(want, st.inserted);
 	}
 	kbloom_destroy(c.f);
+}
+
+/*
+ * Lost bits: LB_THREADS writers add disjoint keys into the same few
+ * blocks at the same time (a spin barrier starts them together), half
+ * through kbloom_add() and half through kbloom_add_batch(), round after
+ * round.  Setting bits is an OR, so the filter must end bit for bit equal
+ * to the same keys added by one thread, and every key present; a write
+ * that lost a concurrent writer's bit (a plain read-modify-write of a
+ * word or of a block) leaves a word short.
+ */
+#define LB_THREADS	4
+#define LB_KEYS		192	/* per writer per round */
+#define LB_ROUNDS	1000
+#define LB_M		(16 * 512)	/* 16 blocks, all shared */
+
+struct lb {
+	struct kbloom_filter *f;
+	__u32 round;
+	int ready;
+	__u64 keys[LB_THREADS][LB_KEYS];
+};
+
+struct lb_arg {
+	struct lb *s;
+	int id;
+};
+
+static void *lb_writer(void *arg)
+{
+	struct lb_arg *a = arg;
+	struct lb *s = a->s;
+	const __u64 *k = s->keys[a->id];
+	__u32 i;
+
+	__atomic_fetch_add(&s->ready, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE) < LB_THREADS)
+		sched_yield();
+	if ((a->id + s->round) & 1) {
+		kbloom_add_batch(s->f, k, sizeof(s->keys[0]), 8, LB_KEYS);
+		return NULL;
+	}
+	for (i = 0; i < LB_KEYS; i++)
+		kbloom_add(s->f, &k[i], 8);
+	return NULL;
+}
+
+/* One round: the writers at once, then the filter against @ref's words. */
+static int lb_round(struct lb *s, struct kbloom_filter *ref)
+{
+	struct lb_arg a[LB_THREADS];
+	pthread_t t[LB_THREADS];
+	const __u64 *w, *rw;
+	__u64 nw, i;
+	int j;
+
+	kbloom_clear(s->f);
+	kbloom_clear(ref);
+	s->ready = 0;
+	for (j = 0; j < LB_THREADS; j++) {
+		for (i = 0; i < LB_KEYS; i++) {
+			s->keys[j][i] = cu_mix(((__u64)s->round << 32) |
+					       ((__u64)j << 16) | i);
+			kbloom_add(ref, &s->keys[j][i], 8);
+		}
+	}
+	for (j = 0; j < LB_THREADS; j++) {
+		a[j] = (struct lb_arg){ s, j };
+		if (pthread_create(&t[j], NULL, lb_writer, &a[j]))
+			return -1;
+	}
+	for (j = 0; j < LB_THREADS; j++)
+		pthread_join(t[j], NULL);
+	w = kbloom_words(s->f, &nw);
+	rw = kbloom_words(ref, NULL);
+	for (i = 0; i < nw; i++)
+		if (w[i] != rw[i])
+			return 1;
+	for (j = 0; j < LB_THREADS; j++)
+		for (i = 0; i < LB_KEYS; i++)
+			if (kbloom_test(s->f, &s->keys[j][i], 8) != 1)
+				return 2;
+	return 0;
+}
+
+TEST(no_lost_bits)
+{
+	static struct lb s;
+	struct kbloom_opts o = { .seed = 0x10575 };
+	struct kbloom_filter *ref;
+	double t0 = cu_now();
+	__u32 bad = 0;
+
+	ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED, LB_M, 8, &o, &s.f));
+	ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED, LB_M, 8, &o, &ref));
+	for (s.round = 0; s.round < LB_ROUNDS; s.round++) {
+		int r = lb_round(&s, ref);
+
+		ASSERT_LE(0, r);
+		bad += r != 0;
+	}
+	TH_LOG("%u rounds of %u x %u keys in %.1f s", LB_ROUNDS, LB_THREADS,
+	       LB_KEYS, cu_now() - t0);
+	EXPECT_EQ(0U, bad) TH_LOG("%u of %u rounds lost bits", bad, LB_ROUNDS);
+	kbloom_destroy(ref);
+	kbloom_destroy(s.f);
 }
 
 TEST(blocked)

@@ -33,16 +33,31 @@ static __attribute__((noinline)) int name(const struct kbloom_filter *f, \
 
 /* inlined with AVX-512 (libkbloom_inline.h) */
 INL_TEST(inl_test512)
+
+/* the inline vector hash of a 4-, 8- or 16-byte key (KBLOOM__INL_VHASH) */
+static __attribute__((noinline)) __u64 inl_hash512(__u64 seed, const void *key,
+						   __u32 len)
+{
+	return (__u64)_mm_cvtsi128_si64(kbloom__hash_v(&seed, key, len));
+}
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2")
 #undef _LIBKBLOOM_INLINE_H
 #undef KBLOOM_INLINE_AVX2
+#undef KBLOOM_INLINE_AVX512
 #define kbloom_test_inline	kbloom_test_inline_avx2
 #define kbloom_fast_test_h	kbloom_fast_test_h_avx2
 #define kbloom__load256		kbloom__load256_avx2
 #define kbloom__probe8		kbloom__probe8_avx2
+#define kbloom__lane_w		kbloom__lane_w_avx2
+#define kbloom__lane_h		kbloom__lane_h_avx2
+#define kbloom__fmix_v		kbloom__fmix_v_avx2
+#define kbloom__hash_v		kbloom__hash_v_avx2
+#define kbloom__probe512	kbloom__probe512_avx2
+#define kbloom__g512		kbloom__g512_avx2
+#define kbloom__test_hv		kbloom__test_hv_avx2
 #undef kbloom_test
 #include "libkbloom_inline.h"
 
@@ -203,6 +218,34 @@ TEST(vector_paths_match_scalar)
 	TH_LOG("levels compared with the scalar code: %s%s%s",
 	       levels & 1 ? "scalar " : "", levels & 2 ? "avx2 " : "",
 	       levels & 4 ? "avx512" : "");
+}
+
+/*
+ * The inline vector hash (used where the library sets KBLOOM__INL_VHASH:
+ * AMD's AVX-512 cores) is kb_hash_fast(), bit for bit, on random seeds
+ * and keys of 4, 8 and 16 bytes; the inline lookups above run it on such
+ * CPUs, this checks it on every CPU with AVX-512.
+ */
+TEST(inline_vector_hash)
+{
+	static const __u32 lens[] = { 4, 8, 16 };
+	struct cu_rng g = { 0xA5A5 };
+	__u8 key[16];
+	__u64 seed;
+	__u32 t, i, len;
+
+	if (!level_ok(2))
+		SKIP(return, "no AVX-512 (F, VL, BW, DQ, BITALG)");
+	for (t = 0; t < 30000; t++) {
+		len = lens[t % 3];
+		seed = t < 3 ? 0 : cu_next(&g);
+		for (i = 0; i < sizeof(key); i++)
+			key[i] = (__u8)cu_next(&g);
+		ASSERT_EQ(kb_hash_fast(seed, key, len),
+			  inl_hash512(seed, key, len))
+			TH_LOG("len %u seed %llx", len,
+			       (unsigned long long)seed);
+	}
 }
 
 /* Single-writer counting filters count, add and delete as the others. */

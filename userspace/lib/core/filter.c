@@ -113,6 +113,8 @@ int kbf_new(__u32 type, __u64 m, __u32 k, __u32 hash_id, __u32 counter_bits,
 	f->kmask64 = kbf_spread8(f->kmask);
 	f->inline_ok = f->simd != KBF_SCALAR && hash_id == KBLOOM_HASH_FAST &&
 		       k <= 8;
+	if (f->inline_ok && kbf_simd_vhash(f->simd))
+		f->inline_ok = KBLOOM__INL_VHASH;
 	ret = kbf_alloc_words(f);
 	if (ret)
 		goto err_free_filter;

@@ -84,6 +84,7 @@ __u64 kbf_hash_any(const struct kbloom_filter *f, const void *key, __u32 len);
 
 /* simd.c: f->simd is KBF_AVX2 or KBF_AVX512 (add: KBF_AVX512) */
 __u8 kbf_simd_level(__u32 type, __u32 k);
+bool kbf_simd_vhash(__u8 simd);
 int kbf_simd_test(const struct kbloom_filter *f, __u64 h);
 __u32 kbf_simd_test_chunk(const struct kbloom_filter *f, const __u64 *h,
 			  __u32 n, __u8 *res);

@@ -430,11 +430,26 @@ __u8 kbf_simd_level(__u32 type, __u32 k)
 	return KBF_AVX512;
 }
 
+/*
+ * Hash single keys in a vector register (KBLOOM__INL_VHASH)?  Where
+ * vpmullq is about as fast as a scalar multiply: AMD's AVX-512 cores (Zen
+ * 4 and later; Intel's take three micro-ops and 15 cycles for it).
+ */
+bool kbf_simd_vhash(__u8 simd)
+{
+	return simd == KBF_AVX512 && __builtin_cpu_is("amd");
+}
+
 #else /* !KBF_SIMD */
 
 __u8 kbf_simd_level(__u32 type, __u32 k)
 {
 	return KBF_SCALAR;
+}
+
+bool kbf_simd_vhash(__u8 simd)
+{
+	return false;
 }
 
 #endif
