@@ -94,6 +94,12 @@ struct exp_copy {
 	__u32 in_port;
 };
 
+/* A step of forward.c's loop search: a copy's port, the next port to try. */
+struct exp_lpath {
+	__u32 port;
+	__u32 next;
+};
+
 /* One thread's work space and accumulators. */
 struct exp_worker {
 	struct kb_exp *x;
@@ -117,6 +123,9 @@ struct exp_worker {
 	__u32 *fpmark;			/* per port: fepoch of a known positive */
 	__u32 *dmark;			/* per port: fepoch of dval[] */
 	__u8 *dval;			/* per port: port_decide() this packet */
+	__u32 *lmark;			/* per port: fepoch of the loop search */
+	__u8 *lon;			/* per port: on the search's path */
+	struct exp_lpath *lstk;		/* the search's path */
 	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
 	/*
 	 * per-port tests: (group, port) positives among the candidates,

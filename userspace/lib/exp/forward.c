@@ -22,7 +22,9 @@
  * transmissions and deliveries counted whole (fwd_cascades()); the walk
  * of every copy from the source (fwd_bfs()) is for the rest, for packets
  * that max_tx may cut (the order of the copies then counts), and for
- * kb_exp_state_forward(), whose trace is every transmission.
+ * kb_exp_state_forward(), whose trace is every transmission.  A packet
+ * whose matching candidates reach a cycle of ports (fwd_loops()) makes
+ * copies for ever: it is cut at max_tx, so it takes the whole walk at once.
  *
  * The in-packet schemes are in in_packet.c; exp_state_group() picks.
  */
@@ -100,6 +102,7 @@ static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
 		memset(w->seen, 0, t->nnodes * sizeof(*w->seen));
 		memset(w->fpmark, 0, t->nports * sizeof(*w->fpmark));
 		memset(w->dmark, 0, t->nports * sizeof(*w->dmark));
+		memset(w->lmark, 0, t->nports * sizeof(*w->lmark));
 		w->fepoch = 1;
 	}
 	for (i = 0; i < nfp; i++)
@@ -119,6 +122,24 @@ struct fwd_walk {
 	__u32 max_tx;		/* transmissions allowed in w->trace */
 	int tree_done;		/* fwd_arrive() */
 };
+
+/*
+ * Does switch port @p send this packet's copy?  @tsw: its switch is on the
+ * tree, whose ingress port there is @tin.  A tree switch sends on its tree
+ * links but those that miss the group and on the candidates that matched
+ * (the marked ports flip the tree's answer), and tests its tree ingress
+ * port (a copy back up the tree, or into it from off the tree); any other
+ * switch tests every port.
+ */
+static inline int fwd_switch_sends(struct exp_worker *w,
+				   const struct kb_exp_state *s,
+				   const struct fwd_walk *fw, int tsw,
+				   __u32 tin, __u32 p)
+{
+	if (tsw && p != tin)
+		return fw->tr->on_tree[p] ^ (w->fpmark[p] == fw->ep);
+	return fw->tr->on_tree[p] || fwd_decide(w, s, p, fw->addr);
+}
 
 /* Send the copy on port @p: 0, or -1 past fw->max_tx transmissions. */
 static inline int fwd_send(struct exp_worker *w, struct fwd_walk *fw,
@@ -153,14 +174,7 @@ static int fwd_copies(struct exp_worker *w, const struct kb_exp_state *s,
 		v = c.node;
 		p = t->nodes[v].first_port;
 		end = p + t->nodes[v].nports;
-		/*
-		 * A host delivers (the source sends on its links); a tree
-		 * switch sends on its tree links but those that miss the
-		 * group and on the candidates that matched (the marked ports
-		 * flip the tree's answer), and tests its tree ingress port (a copy back up
-		 * the tree, or into it from off the tree); any other switch
-		 * tests every port.
-		 */
+		/* a host delivers (the source sends on its links) */
 		host = t->nodes[v].kind == KB_NODE_HOST;
 		if (host && c.in_port != KB_NONE) {
 			fwd_arrive(w, tr, v, fw->tree_done, r);
@@ -171,13 +185,7 @@ static int fwd_copies(struct exp_worker *w, const struct kb_exp_state *s,
 		for (; p < end; p++) {
 			if (p == c.in_port)
 				continue;
-			if (host)
-				fwd = 1;
-			else if (tsw && p != tin)
-				fwd = tr->on_tree[p] ^ (w->fpmark[p] == fw->ep);
-			else
-				fwd = tr->on_tree[p] ||
-				      fwd_decide(w, s, p, fw->addr);
+			fwd = host || fwd_switch_sends(w, s, fw, tsw, tin, p);
 			if (fwd && fwd_send(w, fw, t, p, r))
 				return -1;
 		}
@@ -227,6 +235,81 @@ static int fwd_cascades(struct exp_worker *w, const struct kb_exp_state *s,
 	return fwd_copies(w, s, fw, r);
 }
 
+/* Put the copy on port @p on the loop search's path (*@sp steps). */
+static void fwd_loop_push(struct exp_worker *w, const struct fwd_walk *fw,
+			  __u32 *sp, __u32 p)
+{
+	const struct kb_topo *t = w->x->topo;
+	const struct kb_node *n = &t->nodes[t->ports[p].peer_node];
+
+	w->lmark[p] = fw->ep;
+	w->lon[p] = 1;
+	w->lstk[*sp].port = p;
+	/* a copy that reaches a host makes none */
+	w->lstk[*sp].next = n->first_port +
+			    (n->kind == KB_NODE_HOST ? n->nports : 0);
+	(*sp)++;
+}
+
+/* The next port the copy on port @e->port makes a copy on, or KB_NONE. */
+static __u32 fwd_loop_next(struct exp_worker *w, const struct kb_exp_state *s,
+			   const struct fwd_walk *fw, struct exp_lpath *e)
+{
+	const struct kb_topo *t = w->x->topo;
+	__u32 v = t->ports[e->port].peer_node, in = t->ports[e->port].peer;
+	__u32 end = t->nodes[v].first_port + t->nodes[v].nports, p;
+	int tsw = fw->tr->depth[v] != KB_NONE;
+
+	for (p = e->next; p < end; p++) {
+		if (p != in && fwd_switch_sends(w, s, fw, tsw,
+						fw->tr->in_port[v], p)) {
+			e->next = p + 1;
+			return p;
+		}
+	}
+	e->next = end;
+	return KB_NONE;
+}
+
+/*
+ * Does the copy on port @p0 make copies for ever?  The copies a copy makes
+ * depend only on the port it came by (fwd_copies()), so it does iff a
+ * cycle of ports is reachable from @p0: depth first, each port once per
+ * packet (a port searched from an earlier root reaches no cycle).
+ */
+static int fwd_loop_from(struct exp_worker *w, const struct kb_exp_state *s,
+			 const struct fwd_walk *fw, __u32 p0)
+{
+	__u32 sp = 0, q;
+
+	if (w->lmark[p0] == fw->ep)
+		return 0;
+	fwd_loop_push(w, fw, &sp, p0);
+	while (sp) {
+		q = fwd_loop_next(w, s, fw, &w->lstk[sp - 1]);
+		if (q == KB_NONE)
+			w->lon[w->lstk[--sp].port] = 0;
+		else if (w->lmark[q] != fw->ep)
+			fwd_loop_push(w, fw, &sp, q);
+		else if (w->lon[q])
+			return 1;
+	}
+	return 0;
+}
+
+/* Do the copies of the @nfp matching candidates of group @g go on for ever? */
+static int fwd_loops(struct exp_worker *w, const struct kb_exp_state *s,
+		     const struct fwd_walk *fw, __u32 g, __u32 nfp)
+{
+	const __u32 *fp = s->fp_port + s->fp_off[g];
+	__u32 i;
+
+	for (i = 0; i < nfp; i++)
+		if (fwd_loop_from(w, s, fw, fp[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * Follow one packet of group @g under a per-port scheme.  The decisions
  * on the candidate links of the tree switches were taken by the per-port
@@ -266,7 +349,11 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	fw.addr = addr;
 	fw.max_tx = max_tx;
 	fw.ep = fwd_start(w, s, g, nfp);
-	if (s->fast && !pk->cand_fn && !fwd_cascades(w, s, &fw, g, nfp, r)) {
+	if (s->fast && !pk->cand_fn && fwd_loops(w, s, &fw, g, nfp)) {
+		/* endless: cut at max_tx, where the order counts */
+		fwd_bfs(w, s, &fw, r);
+	} else if (s->fast && !pk->cand_fn &&
+		   !fwd_cascades(w, s, &fw, g, nfp, r)) {
 		r->delivered += pk->receivers;
 		tree_tx = tr->nlinks;
 	} else if (s->fast && !pk->cand_fn) {

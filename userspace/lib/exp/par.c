@@ -58,6 +58,9 @@ void exp_worker_free(struct exp_worker *w)
 	free(w->fpmark);
 	free(w->dmark);
 	free(w->dval);
+	free(w->lmark);
+	free(w->lon);
+	free(w->lstk);
 	free(w->zf_pred);
 	free(w->fp.v);
 	free(w->fn.v);
@@ -111,6 +114,9 @@ static int worker_arrays(const struct kb_exp *x, __u32 max_tx,
 	w->fpmark = calloc(t->nports + 1, sizeof(*w->fpmark));
 	w->dmark = calloc(t->nports + 1, sizeof(*w->dmark));
 	w->dval = calloc(t->nports + 1, sizeof(*w->dval));
+	w->lmark = calloc(t->nports + 1, sizeof(*w->lmark));
+	w->lon = calloc(t->nports + 1, sizeof(*w->lon));
+	w->lstk = malloc((t->nports + 1) * sizeof(*w->lstk));
 	w->zf_pred = malloc((t->nports + 1) * sizeof(*w->zf_pred));
 	w->g_pred = calloc(x->p.groups + 1, sizeof(*w->g_pred));
 	w->acc.sw_fp = calloc(x->nsw + 1, sizeof(__u64));
@@ -121,6 +127,7 @@ static int worker_arrays(const struct kb_exp *x, __u32 max_tx,
 	w->sw_groups = calloc(x->nsw + 1, sizeof(__u32));
 	if (!w->mark || !w->q || !w->trace || !w->seen || !w->cmark ||
 	    !w->path || !w->hdr || !w->fpmark || !w->dmark || !w->dval ||
+	    !w->lmark || !w->lon || !w->lstk ||
 	    !w->zf_pred || !w->g_pred ||
 	    !w->acc.sw_fp || !w->acc.sw_cand ||
 	    !w->acc.sw_cand_fp || !w->present || !w->absent || !w->sw_groups)
