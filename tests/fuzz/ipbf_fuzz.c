@@ -9,17 +9,21 @@
  *     refuses, and an accepted header ends within the input: LIPSIN at 40
  *     bytes, yes-no at 44 + its no filter's bytes (k 1..8, at most 32
  *     bytes, reserved 0), MSBF after its stages;
- *   - a LIPSIN or yes-no header kb_ipbf_parse() refuses is never
- *     forwarded by the simulator (MSBF is left out: the simulator parses
- *     one stage per hop, so a header whose later stages are malformed
- *     crosses its first hops there, while the XDP ingress walks every
- *     stage and drops it at once);
+ *   - a header kb_ipbf_parse() refuses is never forwarded by the
+ *     simulator, and is dropped once, at its source (as malformed, or for
+ *     its hop limit 0);
+ *   - MSBF: the simulator walks every stage left at each hop, as the XDP
+ *     ingress does (ipbf_walk_stage()), so a header kb_ipbf_parse()
+ *     accepts (all stages well-formed) is never dropped as malformed at
+ *     any hop, and one whose later stage is malformed crosses no link;
+ *   - a tag set the nodes do not have (d = 8): dropped at the source;
  *   - yes-no: every link the simulator transmits on holds its link ID in
  *     yes and is not in no (the forwarding rule, checked from the trace).
  * A violation aborts, which libFuzzer reports as a crash.
  *
  * Seed corpus: -kbloom_seed_corpus=DIR writes the LIPSIN, MSBF and yes-no
- * headers of a few trees of that fat-tree into DIR and exits.
+ * headers of a few trees of that fat-tree, and each MSBF header with its
+ * last stage cut short, into DIR and exits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +35,7 @@
 #include "libkbloom_net.h"
 
 #define IF_SEED		42
+#define IF_D		8U
 #define IF_FILL		128U
 #define IF_MAX_TX	4096U
 
@@ -58,7 +63,7 @@ static int net_up(void)
 	if (net.t)
 		return 0;
 	return kb_topo_fat_tree(4, &net.t) ?:
-	       kb_lids_new(net.t, IF_SEED, 5, 8, &net.l) ?:
+	       kb_lids_new(net.t, IF_SEED, 5, IF_D, &net.l) ?:
 	       kb_sim_new(net.t, IF_MAX_TX, &net.sim) ?:
 	       kb_spt_new(net.t, &net.spt) ?: kb_tree_new(net.t, &net.tr) ?:
 	       kb_msbf_new(net.t, &net.ms);
@@ -110,6 +115,27 @@ static void trace_checked(const struct kb_ipbf_info *in)
 	}
 }
 
+/*
+ * The drops of the simulator against the parse: @ok, kb_ipbf_parse()
+ * accepted @data (so its fixed header is valid and, MSBF, every stage).
+ */
+static void drops_checked(const uint8_t *data, int ok,
+			  const struct kb_sim_result *r)
+{
+	if (!ok) {
+		check(r->tx == 0, "a refused header was forwarded");
+		check(r->drop_bad + r->drop_hop == 1,
+		      "a refused header not dropped once at its source");
+		return;
+	}
+	if (data[3] >= IF_D) {
+		check(r->tx == 0 && r->drop_bad == 1,
+		      "an unknown tag set not dropped at the source");
+		return;
+	}
+	check(r->drop_bad == 0, "an accepted header dropped as malformed");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kb_sim_result res;
@@ -124,9 +150,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src = net.t->hosts[size % net.t->nhosts];
 	check(kb_sim_run(net.sim, net.l, NULL, src, data, size, IF_FILL,
 			 &res) == 0, "sim: refused its arguments");
-	if (!ok && !(size > 1 && (data[1] & KB_IPBF_F_MSBF)))
-		check(res.tx == 0, "a refused header was forwarded");
-	else if (in->hdr.flags == KB_IPBF_F_YESNO)
+	drops_checked(data, ok, &res);
+	if (ok && in->hdr.flags == KB_IPBF_F_YESNO)
 		trace_checked(in);
 	free(in);
 	return 0;
@@ -157,7 +182,9 @@ static int write_tree(const char *dir, __u32 i, __u32 s, __u32 d, __u32 e)
 	len = kb_msbf_build(net.ms, net.l, net.tr, NULL, buf, sizeof(buf),
 			    NULL);
 	snprintf(name, sizeof(name), "msbf-%u", i);
-	return ret ?: len < 0 ? len : fuzz_write_file(dir, name, buf, len);
+	ret = ret ?: len < 0 ? len : fuzz_write_file(dir, name, buf, len);
+	snprintf(name, sizeof(name), "msbf-cut-%u", i);
+	return ret ?: fuzz_write_file(dir, name, buf, len - 1);
 }
 
 static int write_corpus(const char *dir)

@@ -442,8 +442,10 @@ int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
 /*
  * kb_sim_run() forwards one packet carrying the header @hdr from @src
  * over the topology as the XDP programs do: at each node the header is
- * checked (version, flags, tag, fill limit for LIPSIN, a parsable first
- * stage for MSBF) and a packet with hop limit 0 or no stage left is not
+ * checked (version, flags, tag, fill limit for LIPSIN; for MSBF every
+ * stage left, each a well-formed record ending within @len, as the XDP
+ * ingress walks them, so a header with a malformed later stage crosses no
+ * link) and a packet with hop limit 0 or no stage left is not
  * forwarded; then every port but the ingress one whose link ID matches
  * gets a copy (hop limit - 1; MSBF: first stage removed).  Copies are
  * processed breadth first, each independently (no duplicate

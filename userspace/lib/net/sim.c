@@ -148,19 +148,44 @@ static int sim_lipsin(struct kb_sim *s, const struct kb_tree *tr,
 	return 0;
 }
 
+/*
+ * The stage walk of a node's ingress, as the XDP program's
+ * (ipbf_walk_stage() of bpf/kbloom_ipbf.bpf.c): each of the @nstages
+ * records left, from byte @off, must be a well-formed record that ends
+ * within the packet, or the copy is dropped before any port sees it.
+ * Return: 0 and the first record's fields in *@st0, or -1: drop.
+ */
+static int sim_stages_ok(const struct sim_pkt *pk, __u32 off, __u32 nstages,
+			 struct kb_ipbf_stage *st0)
+{
+	struct kb_ipbf_stage st;
+	__u32 i, avail;
+
+	for (i = 0; i < nstages; i++) {
+		if (off >= pk->len)
+			return -1;
+		avail = pk->len - off;
+		if (kb_ipbf_stage_parse(kb_ipbf_load_be64(pk->b + off,
+							  avail < 8 ? avail : 8),
+					avail, &st))
+			return -1;
+		if (!i)
+			*st0 = st;
+		off += st.bytes;
+	}
+	return nstages ? 0 : -1;
+}
+
 static int sim_msbf(struct kb_sim *s, const struct kb_tree *tr,
 		    const struct sim_pkt *pk, const struct sim_copy *c,
 		    __u32 *tail, struct kb_sim_result *r)
 {
 	const struct kb_node *n = &s->topo->nodes[c->node];
 	__u32 p, end = n->first_port + n->nports;
-	__u32 avail = pk->len - c->off;
+	const __u8 *rec = pk->b + c->off;
 	struct kb_ipbf_stage st;
-	const __u8 *rec;
 
-	rec = pk->b + c->off;
-	if (kb_ipbf_stage_parse(kb_ipbf_load_be64(rec, avail < 8 ? avail : 8),
-				avail, &st)) {
+	if (sim_stages_ok(pk, c->off, c->nstages, &st)) {
 		r->drop_bad++;
 		return 0;
 	}
