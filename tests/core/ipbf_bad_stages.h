@@ -16,6 +16,9 @@
 #ifndef KBT_IPBF_BAD_STAGES_H
 #define KBT_IPBF_BAD_STAGES_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "libkbloom_net.h"
 
 #define IBS_MIN_STAGES	3U
@@ -102,5 +105,71 @@ static const struct ibs_case ibs_cases[] = {
 };
 
 #define IBS_NCASES	(sizeof(ibs_cases) / sizeof(ibs_cases[0]))
+
+/*
+ * The header the cases start from: host 0 to host 15 of a k = 4 fat-tree
+ * (another pod: 6 links, 6 stages, tag 0 of d = 8), and the simulator of
+ * that topology.
+ */
+struct ibs_net {
+	struct kb_topo *t;
+	struct kb_spt *s;
+	struct kb_tree *tr;
+	struct kb_lids *l;
+	struct kb_msbf *ms;
+	struct kb_sim *sim;
+	struct kb_ipbf_info *in;
+	__u8 hdr[512];
+	__u32 len;
+};
+
+static inline void ibs_net_down(struct ibs_net *n)
+{
+	kb_sim_free(n->sim);
+	kb_msbf_free(n->ms);
+	kb_lids_free(n->l);
+	kb_tree_free(n->tr);
+	kb_spt_free(n->s);
+	kb_topo_free(n->t);
+	free(n->in);
+	memset(n, 0, sizeof(*n));
+}
+
+/* Return: 0, or -1 when a step fails or the header does not suit. */
+static inline int ibs_net_up(struct ibs_net *n)
+{
+	__u32 dst;
+	int len;
+
+	memset(n, 0, sizeof(*n));
+	n->in = malloc(sizeof(*n->in));
+	if (!n->in || kb_topo_fat_tree(4, &n->t) || kb_spt_new(n->t, &n->s) ||
+	    kb_tree_new(n->t, &n->tr) || kb_lids_new(n->t, 5, 5, 8, &n->l) ||
+	    kb_msbf_new(n->t, &n->ms) || kb_sim_new(n->t, 0, &n->sim))
+		return -1;
+	dst = n->t->hosts[15];
+	if (kb_spt_compute(n->s, n->t->hosts[0], 1) ||
+	    kb_tree_build(n->tr, n->s, &dst, 1))
+		return -1;
+	len = kb_msbf_build(n->ms, n->l, n->tr, NULL, n->hdr, sizeof(n->hdr),
+			    NULL);
+	if (len <= 0 || kb_ipbf_parse(n->hdr, len, n->in))
+		return -1;
+	n->len = len;
+	/* every case has its bytes: stage 1's four, two of the last stage */
+	if (n->in->nstages < IBS_MIN_STAGES ||
+	    n->in->stage_at[1] + 4 > n->len ||
+	    n->in->stage[n->in->nstages - 1].bytes < 2)
+		return -1;
+	return 0;
+}
+
+/* Case @c's header into @copy: its length. */
+static inline __u32 ibs_make(const struct ibs_net *n, const struct ibs_case *c,
+			     __u8 *copy)
+{
+	memcpy(copy, n->hdr, n->len);
+	return c->make(copy, n->len, n->in);
+}
 
 #endif /* KBT_IPBF_BAD_STAGES_H */

@@ -948,21 +948,18 @@ TEST(msbf_roundtrip_and_limits)
  * malformed, as the XDP ingress drops it at the first node.
  */
 static void bad_stage_case(struct __test_metadata *_metadata,
-			   struct kb_sim *sim, const struct kb_lids *l,
-			   const struct kb_tree *tr, const __u8 *hdr,
-			   __u32 len, const struct kb_ipbf_info *in,
-			   const struct ibs_case *c)
+			   const struct ibs_net *n, const struct ibs_case *c)
 {
 	struct kb_ipbf_info *out = malloc(sizeof(*out));
 	struct kb_sim_result res;
-	__u8 copy[512];
-	__u32 n;
+	__u8 copy[sizeof(n->hdr)];
+	__u32 len;
 
 	ASSERT_NE(NULL, out);
-	memcpy(copy, hdr, len);
-	n = c->make(copy, len, in);
-	EXPECT_EQ(-EBADMSG, kb_ipbf_parse(copy, n, out)) TH_LOG("%s", c->what);
-	ASSERT_EQ(0, kb_sim_run(sim, l, tr, tr->src, copy, n, 128, &res));
+	len = ibs_make(n, c, copy);
+	EXPECT_EQ(-EBADMSG, kb_ipbf_parse(copy, len, out)) TH_LOG("%s", c->what);
+	ASSERT_EQ(0, kb_sim_run(n->sim, n->l, n->tr, n->tr->src, copy, len,
+				128, &res));
 	EXPECT_EQ(0, res.tx) TH_LOG("%s", c->what);
 	EXPECT_EQ(0, res.delivered);
 	EXPECT_EQ(!c->hop_drop, res.drop_bad) TH_LOG("%s", c->what);
@@ -979,47 +976,18 @@ static void bad_stage_case(struct __test_metadata *_metadata,
  */
 TEST(msbf_bad_later_stage)
 {
-	struct kb_ipbf_info *in = malloc(sizeof(*in));
 	struct kb_sim_result res;
-	struct kb_msbf *ms;
-	struct kb_lids *l;
-	struct kb_tree *tr;
-	struct kb_spt *s;
-	struct kb_topo *t;
-	struct kb_sim *sim;
-	__u8 hdr[512];
-	__u32 i, dst;
-	int len;
+	struct ibs_net n;
+	__u32 i;
 
-	ASSERT_NE(NULL, in);
-	ASSERT_EQ(0, kb_topo_fat_tree(4, &t));
-	ASSERT_EQ(0, kb_spt_new(t, &s));
-	ASSERT_EQ(0, kb_tree_new(t, &tr));
-	ASSERT_EQ(0, kb_lids_new(t, 5, 5, 8, &l));
-	ASSERT_EQ(0, kb_msbf_new(t, &ms));
-	ASSERT_EQ(0, kb_sim_new(t, 0, &sim));
-	dst = t->hosts[15];	/* another pod: 6 links */
-	ASSERT_EQ(0, kb_spt_compute(s, t->hosts[0], 1));
-	ASSERT_EQ(0, kb_tree_build(tr, s, &dst, 1));
-	len = kb_msbf_build(ms, l, tr, NULL, hdr, sizeof(hdr), NULL);
-	ASSERT_LT(0, len);
-	ASSERT_EQ(0, kb_ipbf_parse(hdr, len, in));
-	ASSERT_LE(IBS_MIN_STAGES, in->nstages);
-	ASSERT_LE(in->stage_at[1] + 4, len);
-	ASSERT_LE(2, in->stage[in->nstages - 1].bytes);
-	ASSERT_EQ(0, kb_sim_run(sim, l, tr, tr->src, hdr, len, 128, &res));
+	ASSERT_EQ(0, ibs_net_up(&n));
+	ASSERT_EQ(0, kb_sim_run(n.sim, n.l, n.tr, n.tr->src, n.hdr, n.len, 128,
+				&res));
 	ASSERT_EQ(1, res.delivered);
-	ASSERT_EQ(tr->nlinks, res.tx);
+	ASSERT_EQ(n.tr->nlinks, res.tx);
 	for (i = 0; i < IBS_NCASES; i++)
-		bad_stage_case(_metadata, sim, l, tr, hdr, len, in,
-			       &ibs_cases[i]);
-	kb_sim_free(sim);
-	kb_msbf_free(ms);
-	kb_lids_free(l);
-	kb_tree_free(tr);
-	kb_spt_free(s);
-	kb_topo_free(t);
-	free(in);
+		bad_stage_case(_metadata, &n, &ibs_cases[i]);
+	ibs_net_down(&n);
 }
 
 /* ---- bad input ------------------------------------------------------ */
