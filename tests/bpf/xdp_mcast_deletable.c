@@ -27,6 +27,11 @@
  *    keys each leave found; mcast stats -j reports the same counts.
  * Bad inputs (a geometry a deletable filter cannot have, a leave of a
  * group not joined, a router port) get a clear error and change nothing.
+ * A port's filter moves as a version-3 deletable image (kbloomctl map
+ * save / map load): the library loads what the port saves, a library
+ * image that holds the port's groups comes back byte for byte, one that
+ * lacks them gets them before the swap, and an image of another type or
+ * a corrupt one is refused and changes nothing.
  */
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -36,6 +41,7 @@
 #include "tests/bpf/kbloomctl_xdp_util.h"
 #include "tests/bpf/mcast_traffic_util.h"
 #include "uapi/kbloom_variants.h"
+#include "libkbloom_deletable.h"
 
 #define NHOSTS		3
 #define NPORTS		(NHOSTS + 1)
@@ -454,6 +460,224 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 	snap(_metadata, self, &b);
 	same(_metadata, &a, &b);
 	EXPECT_EQ(1, members_present(self, 0));
+}
+
+/* ---- images: map save, map load ----------------------------------------- */
+
+/* The whole file @path (malloc()ed), NULL if unreadable. */
+static __u8 *file_bytes(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY);
+	__u8 *b;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	b = (__u8 *)kbctl_slurp(fd, len);
+	close(fd);
+	return b;
+}
+
+/* Files @p and @q hold the same bytes: 1, else 0. */
+static int same_bytes(const char *p, const char *q)
+{
+	size_t alen, blen;
+	__u8 *a = file_bytes(p, &alen), *b = file_bytes(q, &blen);
+	int same = a && b && alen == blen && !memcmp(a, b, alen);
+
+	free(a);
+	free(b);
+	return same;
+}
+
+static int file_put(const char *path, const void *b, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int ret = f && fwrite(b, 1, len, f) == len ? 0 : -1;
+
+	if (f && fclose(f))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * A library filter planned as the ports are, holding groups [@from, @to)
+ * of host 0's universe, saved (no name) into @path.
+ */
+static int lib_image(const char *path, __u32 from, __u32 to)
+{
+	struct kbloom_del *f;
+	void *img = NULL;
+	size_t len = 0;
+	__u32 g;
+	__u8 a[16];
+	int ret;
+
+	ret = kbloom_del_create(CAPACITY, P_1PCT, REGION_BITS, NULL, &f);
+	if (ret)
+		return ret;
+	for (g = from; !ret && g < to; g++)
+		ret = kbloom_del_add(f, a, group_addr(a, host_group(0, g)));
+	ret = ret ?: kbloom_del_save_alloc(f, &img, &len);
+	ret = ret ?: file_put(path, img, len);
+	free(img);
+	kbloom_del_destroy(f);
+	return ret;
+}
+
+/* Port 0's image, as kbloomctl map save wrote it to @path, in the library. */
+static void port_image_loads(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(mcd) *self, const char *path)
+{
+	struct kbloom_xdp_del_info di;
+	struct kbloom_del_stats st;
+	struct kbloom_del *f = NULL;
+	__u32 i, len, bad = 0;
+	__u8 *img, a[16];
+	size_t n;
+
+	img = file_bytes(path, &n);
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, kbloom_del_load(img, n, &f));
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], &di));
+	ASSERT_EQ(0, kbloom_del_stats(f, &st));
+	EXPECT_EQ(0, memcmp(&st.shape, &di.params.shape, sizeof(st.shape)));
+	EXPECT_EQ(di.params.inserted, st.inserted);
+	EXPECT_EQ(di.ones, st.ones);
+	EXPECT_EQ(di.collided, st.collided);
+	for (i = 0; i < UNIVERSE; i++) {
+		len = group_addr(a, host_group(0, i));
+		bad += kbloom_del_test(f, a, len) !=
+		       kbloom_xdp_del_test(self->s.x, self->s.port[0], a, len);
+	}
+	EXPECT_EQ(0, bad);
+	kbloom_del_destroy(f);
+	free(img);
+}
+
+/* A corrupt copy of @img at @bad, and a blocked filter's image at @blk. */
+static int bad_images(const char *img, const char *bad, const char *blk)
+{
+	struct kbloom_filter *f;
+	size_t n;
+	__u8 *b = file_bytes(img, &n);
+	int ret = b && n > 200 ? 0 : -1;
+
+	if (!ret) {
+		b[n - 1] ^= 0x10;	/* a payload bit: the CRC fails */
+		ret = file_put(bad, b, n);
+	}
+	free(b);
+	ret = ret ?: kbloom_create(KBLOOM_TYPE_BLOCKED, 100, P_1PCT, NULL, &f);
+	if (ret)
+		return ret;
+	ret = kbloom_save_file(f, blk);
+	kbloom_destroy(f);
+	return ret;
+}
+
+/* The refusals of map load: nothing changes, one line each. */
+static void images_refused(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(mcd) *self, const char *dir,
+			   const char *pin, const char *img)
+{
+	char bad[96], blk[96];
+	struct kbloom_xdp_del_info a, b;
+	struct kbctl_res r;
+	size_t n;
+	__u8 *bytes;
+
+	snprintf(bad, sizeof(bad), "%s/bad.img", dir);
+	snprintf(blk, sizeof(blk), "%s/blocked.img", dir);
+	ASSERT_EQ(0, bad_images(img, bad, blk));
+	snap(_metadata, self, &a);
+	kbctl_run(&r, "map", "load", pin, "-i", blk);
+	EXPECT_SYS(&r, "a blocked filter image: this is a deletable filter");
+	kbctl_free(&r);
+	kbctl_run(&r, "map", "load", pin, "-i", bad);
+	EXPECT_SYS(&r, "bad checksum");
+	kbctl_free(&r);
+	bytes = file_bytes(bad, &n);
+	ASSERT_NE(NULL, bytes);
+	EXPECT_EQ(-EBADMSG, kbloom_xdp_del_load_image(self->s.x,
+						      self->s.port[0], bytes,
+						      n));
+	free(bytes);
+	bytes = file_bytes(blk, &n);
+	ASSERT_NE(NULL, bytes);
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_del_load_image(self->s.x,
+							 self->s.port[0],
+							 bytes, n));
+	free(bytes);
+	snap(_metadata, self, &b);
+	same(_metadata, &a, &b);
+	unlink(bad);
+	unlink(blk);
+}
+
+TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
+{
+	char dir[64], img[96], back[96], pin[160], text[INET6_ADDRSTRLEN];
+	struct kbloom_xdp_del_info a, b;
+	struct kbctl_res r;
+	__u32 idx[8], i;
+	__u8 g[16];
+
+	snprintf(dir, sizeof(dir), "/tmp/kbt%d-XXXXXX", (int)getpid());
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(img, sizeof(img), "%s/lib.img", dir);
+	snprintf(back, sizeof(back), "%s/back.img", dir);
+	snprintf(pin, sizeof(pin), "%s/%s/filter_%d", KBT_PIN_ROOT,
+		 self->s.name, self->s.port[0]);
+	for (i = 0; i < 8; i++) {
+		idx[i] = i;
+		self->member[0][i] = 1;
+	}
+	ASSERT_EQ(0, ctl_groups(self, "join", 0, idx, 8, &r));
+	kbctl_free(&r);
+
+	/* what the port saves, the library loads: the same answers */
+	OK(&r, "map", "save", pin, "-o", back);
+	kbctl_free(&r);
+	port_image_loads(_metadata, self, back);
+
+	/* an image holding the port's groups and 24 more: back byte for byte */
+	ASSERT_EQ(0, lib_image(img, 0, 32));
+	OK(&r, "map", "load", pin, "-i", img);
+	kbctl_free(&r);
+	OK(&r, "map", "save", pin, "-o", back);
+	kbctl_free(&r);
+	EXPECT_EQ(1, same_bytes(img, back));
+	group_addr(g, host_group(0, 20));
+	inet_ntop(AF_INET, g, text, sizeof(text));
+	OK(&r, "map", "test", pin, text);
+	kbctl_free(&r);
+
+	/* an image without them: the port's groups added before the swap */
+	snap(_metadata, self, &a);
+	ASSERT_EQ(0, lib_image(img, 100, 104));
+	OK(&r, "map", "load", pin, "-i", img);
+	kbctl_free(&r);
+	snap(_metadata, self, &b);
+	EXPECT_EQ(4 + 8, b.params.inserted);
+	EXPECT_EQ(a.params.gen + 1, b.params.gen);
+	EXPECT_EQ(a.params.leaves, b.params.leaves);
+	EXPECT_EQ(1, members_present(self, 0));
+	group_addr(g, host_group(0, 20));
+	EXPECT_EQ(0, kbloom_xdp_del_test(self->s.x, self->s.port[0], g, 4));
+
+	/* a leave from the loaded filter: in place or rebuilt, never a miss */
+	ASSERT_EQ(0, ctl_groups(self, "leave", 0, idx, 1, &r));
+	kbctl_free(&r);
+	self->member[0][0] = 2;
+	EXPECT_EQ(1, members_present(self, 0));
+	snap(_metadata, self, &b);
+	EXPECT_EQ(a.params.leaves + 1, b.params.leaves);
+
+	images_refused(_metadata, self, dir, pin, img);
+	unlink(img);
+	unlink(back);
+	rmdir(dir);
 }
 
 /* bpftool's dump of pin @pin of the switch into @out (NUL-terminated). */

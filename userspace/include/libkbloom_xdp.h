@@ -837,6 +837,24 @@ int kbloom_xdp_del_info(struct kbloom_xdp *x, __u32 id,
 int kbloom_xdp_del_test(struct kbloom_xdp *x, __u32 id, const void *key,
 			__u32 len);
 
+/*
+ * Images of port @id's filter: a version-3 deletable filter image
+ * (uapi/kbloom_image.h; kbloom.ko's SAVE, libkbloom_deletable's
+ * kbloom_del_save(), or this save) both ways.  A load verifies the image
+ * before it changes anything (its errno: -EOPNOTSUPP for another type or
+ * version, -EBADMSG, ...; a geometry the port could not have: -EINVAL,
+ * logged), adds the port's groups that the image lacks and swaps the
+ * filter in as kbloom_mcast_port_resize() does (geometry, hash, seed,
+ * bits, collision bitmap and inserted count the image's; the counts of
+ * leaves stay).  A save writes the body, the bitmap and the counts
+ * (inserted, capacity, target rate) with no name: a library image that
+ * holds every group of the port comes back byte for byte.
+ */
+int kbloom_xdp_del_load_image(struct kbloom_xdp *x, __u32 id,
+			      const void *img, size_t len);
+int kbloom_xdp_del_save_image(struct kbloom_xdp *x, __u32 id, void **img,
+			      size_t *len);
+
 /* Set enum kbloom_gate_mode and KBLOOM_GATE_F_*. */
 int kbloom_gate_set_mode(struct kbloom_xdp *x, __u32 mode, __u32 flags);
 

@@ -15,8 +15,11 @@
  * tested against the old filter or the new one).  The filters of a cuckoo
  * instance (xdp attach gate|mcast ... filter cuckoo) take version-3
  * cuckoo images (kbloomctl save of a module cuckoo filter,
- * libkbloom_cuckoo's kbloom_cuckoo_save()) both ways; map test answers
- * for them too, map stat and dump are for blocked filters.
+ * libkbloom_cuckoo's kbloom_cuckoo_save()) both ways, and the port
+ * filters of a deletable switch (xdp attach mcast ... filter deletable)
+ * version-3 deletable images (a module deletable filter's, or
+ * libkbloom_deletable's kbloom_del_save()); map test answers for them
+ * too, map stat and dump are for blocked filters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +44,7 @@ struct fpath {
 	const char *path;
 	struct kbloom_xdp *x;
 	const char *kind;
-	bool cuckoo;		/* a filter of the cuckoo variant */
+	__u32 type;		/* KBLOOM_TYPE_BLOCKED, _CUCKOO or _DELETABLE */
 };
 
 /* PATH: .../NAME/filter_ID (checked as an argument: exit 2). */
@@ -84,12 +87,30 @@ static int fpath_parse(const struct ctl *c, const char *path, struct fpath *f)
 	return xdp_arg_name(c, f->name);
 }
 
+/* The type of @f's filter from its variant, and the filter's existence. */
+static int fpath_info(struct fpath *f)
+{
+	struct kbloom_xdp_del_info di;
+	struct kbloom_gate_cuckoo_info ci;
+	struct kbloom_xdp_filter_info fi;
+
+	switch (kbloom_xdp_variant(f->x)) {
+	case KBLOOM_XDP_VARIANT_CUCKOO:
+		f->type = KBLOOM_TYPE_CUCKOO;
+		return kbloom_xdp_cuckoo_info(f->x, f->id, &ci);
+	case KBLOOM_XDP_VARIANT_DELETABLE:
+		f->type = KBLOOM_TYPE_DELETABLE;
+		return kbloom_xdp_del_info(f->x, f->id, &di);
+	default:
+		f->type = KBLOOM_TYPE_BLOCKED;
+		return kbloom_xdp_filter_info(f->x, f->id, &fi);
+	}
+}
+
 /* Open the instance of @f; exit 3 if it or the filter does not exist. */
 static int fpath_open(struct ctl *c, struct fpath *f)
 {
 	struct kbloom_xdp_opts o = { 0 };
-	struct kbloom_gate_cuckoo_info ci;
-	struct kbloom_xdp_filter_info fi;
 	char dir[PATH_MAX];
 	int ret;
 
@@ -111,26 +132,26 @@ static int fpath_open(struct ctl *c, struct fpath *f)
 	if (ret)
 		return xdp_fail(c, ret, "%s %s: open %s", c->cmd_path, f->path,
 				dir);
-	f->cuckoo = kbloom_xdp_variant(f->x) == KBLOOM_XDP_VARIANT_CUCKOO;
-	ret = f->cuckoo ? kbloom_xdp_cuckoo_info(f->x, f->id, &ci) :
-			  kbloom_xdp_filter_info(f->x, f->id, &fi);
+	ret = fpath_info(f);
 	if (ret)
 		return xdp_fail(c, ret, "%s %s", c->cmd_path, f->path);
 	return 0;
 }
 
-/* The image's type must be the filter's: blocked, or cuckoo. */
+/* The image's type must be the filter's: blocked, cuckoo or deletable. */
 static int fpath_type_ok(struct ctl *c, const struct fpath *f,
 			 const void *img, const char *op)
 {
 	const struct kbloom_image_hdr *h = img;
+	char why[160];
 
-	if (f->cuckoo == (h->type == KBLOOM_TYPE_CUCKOO))
+	if (h->type == f->type)
 		return 0;
-	return ctl_syserr(c, EOPNOTSUPP, f->cuckoo ?
-			  "a blocked filter image: this is a cuckoo filter (allowed: a cuckoo image)" :
-			  "a cuckoo filter image: this is a blocked filter (allowed: a blocked image, or an instance made with filter cuckoo)",
-			  "%s", op);
+	snprintf(why, sizeof(why), "a %s filter image: this is a %s filter (allowed: a %s image%s)",
+		 type_name(h->type), type_name(f->type), type_name(f->type),
+		 f->type == KBLOOM_TYPE_BLOCKED ?
+		 ", or an instance made with filter cuckoo or deletable" : "");
+	return ctl_syserr(c, EOPNOTSUPP, why, "%s", op);
 }
 
 static void fpath_close(struct fpath *f)
@@ -146,7 +167,7 @@ static bool is_std(const char *p, const char *word)
 
 /* ---- load, save ---------------------------------------------------------- */
 
-/* The whole input; exactly one verified image of a blocked or cuckoo filter. */
+/* The whole input; one verified image of a blocked, cuckoo or deletable filter. */
 static int read_image(struct ctl *c, const char *in, const char *op,
 		      void **buf, size_t *len)
 {
@@ -216,7 +237,8 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 		return ctl_syserr(c, KBLOOM_XDP_E_MAY_FN, why, "%s: %s", op,
 				  what);
 	}
-	if (h->type != KBLOOM_TYPE_BLOCKED && h->type != KBLOOM_TYPE_CUCKOO) {
+	if (h->type != KBLOOM_TYPE_BLOCKED && h->type != KBLOOM_TYPE_CUCKOO &&
+	    h->type != KBLOOM_TYPE_DELETABLE) {
 		bool counting = h->type == KBLOOM_TYPE_COUNTING;
 
 		free(b);
@@ -234,6 +256,24 @@ fail:
 		close(fd);
 	free(b);
 	return ret;
+}
+
+static int fpath_load(struct fpath *f, const void *img, size_t len)
+{
+	if (f->type == KBLOOM_TYPE_CUCKOO)
+		return kbloom_xdp_cuckoo_load_image(f->x, f->id, img, len);
+	if (f->type == KBLOOM_TYPE_DELETABLE)
+		return kbloom_xdp_del_load_image(f->x, f->id, img, len);
+	return kbloom_xdp_filter_load_image(f->x, f->id, img, len);
+}
+
+static int fpath_save(struct fpath *f, void **img, size_t *len)
+{
+	if (f->type == KBLOOM_TYPE_CUCKOO)
+		return kbloom_xdp_cuckoo_save_image(f->x, f->id, img, len);
+	if (f->type == KBLOOM_TYPE_DELETABLE)
+		return kbloom_xdp_del_save_image(f->x, f->id, img, len);
+	return kbloom_xdp_filter_save_image(f->x, f->id, img, len);
 }
 
 static int cmd_load(struct ctl *c, int argc, char **argv)
@@ -255,9 +295,7 @@ static int cmd_load(struct ctl *c, int argc, char **argv)
 	ret = ret ?: fpath_open(c, &f);
 	ret = ret ?: fpath_type_ok(c, &f, img, op);
 	if (!ret) {
-		ret = f.cuckoo ?
-		      kbloom_xdp_cuckoo_load_image(f.x, f.id, img, len) :
-		      kbloom_xdp_filter_load_image(f.x, f.id, img, len);
+		ret = fpath_load(&f, img, len);
 		ret = ret ? xdp_fail(c, ret, "%s", op) : KBCTL_OK;
 	}
 	fpath_close(&f);
@@ -281,8 +319,7 @@ static int cmd_save(struct ctl *c, int argc, char **argv)
 	ret = fpath_open(c, &f);
 	if (ret)
 		goto out;
-	ret = f.cuckoo ? kbloom_xdp_cuckoo_save_image(f.x, f.id, &img, &len) :
-			 kbloom_xdp_filter_save_image(f.x, f.id, &img, &len);
+	ret = fpath_save(&f, &img, &len);
 	if (ret) {
 		ret = xdp_fail(c, ret, "%s", op);
 		goto out;
@@ -478,6 +515,15 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 	return show(c, argc, argv, false);
 }
 
+static int fpath_test(struct fpath *f, const __u8 *key, __u32 len)
+{
+	if (f->type == KBLOOM_TYPE_CUCKOO)
+		return kbloom_xdp_cuckoo_test(f->x, f->id, key, len);
+	if (f->type == KBLOOM_TYPE_DELETABLE)
+		return kbloom_xdp_del_test(f->x, f->id, key, len);
+	return kbloom_xdp_filter_test(f->x, f->id, key, len);
+}
+
 static int cmd_test(struct ctl *c, int argc, char **argv)
 {
 	struct key_iter it = { 0 };
@@ -507,8 +553,7 @@ static int cmd_test(struct ctl *c, int argc, char **argv)
 	if (ret)
 		goto out;
 	while (keys_next(&ks, &it, &key, &len)) {
-		r = f.cuckoo ? kbloom_xdp_cuckoo_test(f.x, f.id, key, len) :
-			       kbloom_xdp_filter_test(f.x, f.id, key, len);
+		r = fpath_test(&f, key, len);
 		if (r < 0) {
 			ret = xdp_fail(c, r, "%s %s", c->cmd_path, f.path);
 			goto out;
@@ -569,9 +614,10 @@ static const struct ctl_cmd map_sub[] = {
 "ifindex for mcast, 0 for a gate).  The input (standard input or FILE)\n"
 "must hold one verified image of a blocked filter, from kbloomctl save\n"
 "(the module), libkbloom or map save; the filters of an instance made\n"
-"with filter cuckoo take a cuckoo filter's version-3 image instead (its\n"
-"set's addresses or the port's groups that the image lacks are added\n"
-"to it before the swap).  The filter takes the image's\n"
+"with filter cuckoo take a cuckoo filter's version-3 image instead, and\n"
+"the port filters of a switch made with filter deletable a deletable\n"
+"filter's (its set's addresses or the port's groups that the image lacks\n"
+"are added to it before the swap).  The filter takes the image's\n"
 "geometry, hash, seed and bits; a new blocks map is filled and published\n"
 "in one update, so every packet sees the old filter or the new one.  The\n"
 "exact maps are not changed: a gate still confirms every hit in its set,\n"

@@ -58,7 +58,7 @@ int kbx_filter_get(struct kbloom_xdp *x, __u32 id, struct kbloom_params *p)
 		return -EOPNOTSUPP;
 	}
 	if (x->variant == KBLOOM_XDP_VARIANT_DELETABLE) {
-		kbx_log(x, "%s: filter %u is a deletable filter (kbloomctl mcast ports, mcast stats; kbloom_xdp_del_info())",
+		kbx_log(x, "%s: filter %u is a deletable filter (kbloomctl mcast ports, mcast stats, map save; kbloom_xdp_del_info())",
 			x->name, id);
 		return -EOPNOTSUPP;
 	}

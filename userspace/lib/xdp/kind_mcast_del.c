@@ -26,6 +26,12 @@
  *             mc_members in the idle slot and swapped in, as filter.c
  *             does for blocked filters
  *
+ *   image     a version-3 deletable image (uapi/kbloom_image.h, what
+ *             kbloom.ko's SAVE and libkbloom_deletable write) replaces the
+ *             filter as a resize does, the port's groups it lacks added
+ *             first; a save writes the filter, its counts and its
+ *             collision bitmap as that image (no name: the map keeps none)
+ *
  * Each leave adds to predicted_nano the chance that it needs a rebuild,
  * 1 - formula (2) of kbloom_var_deletable.h at the keys added since the
  * last build (those whose probes made the collision bitmap): mcast stats
@@ -39,6 +45,7 @@
 #include "uapi/kbloom_xdp_maps.h"
 #include "libkbloom_deletable.h"
 #include "xdp_priv.h"
+#include "../image_v3.h"
 
 /* ---- geometry ------------------------------------------------------------- */
 
@@ -260,11 +267,11 @@ int kbx_mcast_del_join(struct kbloom_xdp *x, __u32 id, const void *key,
 }
 
 /*
- * The members of port @id (not the router key) added to @f: their number
- * in *@n.
+ * The members of port @id (not the router key) added to @f (@missing:
+ * only those @f does not hold yet): their number in *@n.
  */
 static int del_fill(struct kbloom_xdp *x, __u32 id, struct kbloom_del *f,
-		    __u64 *n)
+		    int missing, __u64 *n)
 {
 	struct kbloom_member_key key, next;
 	int ret;
@@ -274,6 +281,8 @@ static int del_fill(struct kbloom_xdp *x, __u32 id, struct kbloom_del *f,
 	     ret = bpf_map_get_next_key(x->exact_fd, &key, &next)) {
 		key = next;
 		if (key.ifindex != id || key.len == KBLOOM_MEMBER_ROUTER_LEN)
+			continue;
+		if (missing && kbloom_del_test(f, key.addr, key.len) == 1)
 			continue;
 		ret = kbloom_del_add(f, key.addr, key.len);
 		if (ret)
@@ -297,7 +306,7 @@ static int del_build(struct kbloom_xdp *x, __u32 id,
 		return -ENOMEM;
 	ret = del_bind(p, words, &f);
 	if (!ret) {
-		ret = del_fill(x, id, f, n);
+		ret = del_fill(x, id, f, 0, n);
 		kbloom_del_destroy(f);
 	}
 	if (ret) {
@@ -386,6 +395,53 @@ int kbx_mcast_del_leave(struct kbloom_xdp *x,
 }
 
 /*
+ * Under the lock: port @id's filter (parameters @cur) replaced by @words
+ * of parameters @np, filled into the idle slot and swapped in; the old
+ * slot is emptied after a grace period.
+ */
+static int del_publish(struct kbloom_xdp *x, __u32 id,
+		       const struct kbloom_del_params *cur,
+		       struct kbloom_del_params *np, const __u64 *words)
+{
+	__u32 slot = cur->slot ^ 1;
+	struct kbloom_params rec;
+	int ret;
+
+	ret = kbp_err(bpf_map_lookup_elem(x->params_fd, &id, &rec));
+	ret = ret ?: kbx_slot_fill(x, id, slot, np->nblocks, words,
+				   np->nwords, 0);
+	if (ret)
+		return ret;
+	np->slot = slot;
+	np->gen = cur->gen + 1;
+	ret = del_put(x, id, np, BPF_EXIST);
+	if (ret) {
+		kbx_slot_drop(x, slot);
+		return ret;
+	}
+	if (del_record(x, id, rec.index, np, BPF_EXIST))
+		kbx_log(x, "%s: mc_params of port %u not updated", x->name, id);
+	kbx_slot_retire(x, id, slot, cur->slot);
+	return 0;
+}
+
+/* New parameters of geometry @geom for a port of @cur: its counts kept. */
+static int del_regeom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *geom,
+		      const struct kbloom_del_params *cur,
+		      struct kbloom_del_params *np)
+{
+	int ret = kbx_del_geom(x, geom, np);
+
+	if (ret)
+		return ret;
+	np->leaves = cur->leaves;
+	np->deleted = cur->deleted;
+	np->rebuilds = cur->rebuilds;
+	np->predicted_nano = cur->predicted_nano;
+	return 0;
+}
+
+/*
  * Under the lock: port @id's filter rebuilt from its members into the
  * idle slot (@geom: re-planned; NULL: the same shape) and swapped in; the
  * counts of leaves stay, the collision bitmap starts afresh.
@@ -394,46 +450,115 @@ int kbx_mcast_del_rebuild(struct kbloom_xdp *x, __u32 id,
 			  const struct kbloom_xdp_geom *geom)
 {
 	struct kbloom_del_params cur, np;
-	struct kbloom_params rec;
-	__u32 slot;
 	__u64 *words, n;
 	int ret;
 
 	ret = del_get(x, id, &cur, NULL);
-	ret = ret ?: kbp_err(bpf_map_lookup_elem(x->params_fd, &id, &rec));
 	if (ret)
 		return ret;
 	np = cur;
 	if (geom) {
-		ret = kbx_del_geom(x, geom, &np);
+		ret = del_regeom(x, geom, &cur, &np);
 		if (ret)
 			return ret;
-		np.leaves = cur.leaves;
-		np.deleted = cur.deleted;
-		np.rebuilds = cur.rebuilds;
-		np.predicted_nano = cur.predicted_nano;
 	}
 	ret = del_build(x, id, &np, &words, &n);
 	if (ret)
 		return ret;
-	slot = cur.slot ^ 1;
-	ret = kbx_slot_fill(x, id, slot, np.nblocks, words, np.nwords, 0);
-	free(words);
-	if (ret)
-		return ret;
-	np.slot = slot;
-	np.gen = cur.gen + 1;
 	np.inserted = n;
 	np.built = n;
-	ret = del_put(x, id, &np, BPF_EXIST);
+	ret = del_publish(x, id, &cur, &np, words);
+	free(words);
+	return ret;
+}
+
+/* ---- images ------------------------------------------------------------------ */
+
+/*
+ * The port parameters of a verified deletable image @hd: its geometry
+ * taken as a port's would be (kbx_del_geom()), its hash, counts and
+ * planned (n, p); the port's counts of leaves kept.
+ */
+static int del_image_params(struct kbloom_xdp *x,
+			    const struct kbloom_image_head *hd,
+			    const struct kbloom_del_params *cur,
+			    struct kbloom_del_params *np)
+{
+	struct kbloom_xdp_geom g = {
+		.m = kb_le64(hd->h.m), .k = kb_le32(hd->h.k),
+		.hash_id = hd->h.hash_id, .seed = kb_le64(hd->h.seed),
+		.region_bits = (__u32)kb_le64(hd->g.buckets),
+	};
+	int ret;
+
+	if (kb_le64(hd->g.buckets) > KB_DEL_REGION_MAX) {
+		kbx_log(x, "%s: image region bits %llu: at most %u", x->name,
+			(unsigned long long)kb_le64(hd->g.buckets),
+			KB_DEL_REGION_MAX);
+		return -EINVAL;
+	}
+	ret = del_regeom(x, &g, cur, np);
+	if (ret)
+		return ret;
+	if (np->nwords * 8 != kb_le64(hd->h.payload_len)) {
+		kbx_log(x, "%s: image of %llu payload bytes, %llu words for its shape",
+			x->name, (unsigned long long)kb_le64(hd->h.payload_len),
+			(unsigned long long)np->nwords);
+		return -EINVAL;
+	}
+	np->capacity = kb_le64(hd->h.capacity);
+	np->fpr_pico = kb_le64(hd->h.fpr_pico);
+	np->inserted = kb_le64(hd->h.inserted);
+	np->built = np->inserted;
+	return 0;
+}
+
+/*
+ * The words of image @img as port @id's filter of parameters @np, the
+ * port's groups that the image lacks added (counted in @np).
+ */
+static int del_image_words(struct kbloom_xdp *x, __u32 id, const void *img,
+			   struct kbloom_del_params *np, __u64 **wordsp)
+{
+	struct kbloom_del *f;
+	__u64 *words, n = 0;
+	int ret;
+
+	words = calloc(np->nwords, sizeof(*words));
+	if (!words)
+		return -ENOMEM;
+	kb_image_v3_words_in(img, words, np->nwords);
+	ret = del_bind(np, words, &f);
+	if (!ret) {
+		ret = del_fill(x, id, f, 1, &n);
+		kbloom_del_destroy(f);
+	}
 	if (ret) {
-		kbx_slot_drop(x, slot);
+		free(words);
 		return ret;
 	}
-	if (del_record(x, id, rec.index, &np, BPF_EXIST))
-		kbx_log(x, "%s: mc_params of port %u not updated", x->name, id);
-	kbx_slot_retire(x, id, slot, cur.slot);
+	np->inserted += n;
+	np->built += n;
+	*wordsp = words;
 	return 0;
+}
+
+static int del_load_locked(struct kbloom_xdp *x, __u32 id,
+			   const struct kbloom_image_head *hd,
+			   const void *img)
+{
+	struct kbloom_del_params cur, np;
+	__u64 *words;
+	int ret;
+
+	ret = del_get(x, id, &cur, NULL);
+	ret = ret ?: del_image_params(x, hd, &cur, &np);
+	ret = ret ?: del_image_words(x, id, img, &np, &words);
+	if (ret)
+		return ret;
+	ret = del_publish(x, id, &cur, &np, words);
+	free(words);
+	return ret;
 }
 
 /* ---- the calls of libkbloom_xdp.h ------------------------------------------- */
@@ -464,6 +589,61 @@ int kbloom_xdp_del_test(struct kbloom_xdp *x, __u32 id, const void *key,
 		return ret;
 	ret = kbloom_del_test(f, key, len);
 	kbloom_del_destroy(f);
+	return ret;
+}
+
+int kbloom_xdp_del_load_image(struct kbloom_xdp *x, __u32 id,
+			      const void *img, size_t len)
+{
+	struct kbloom_image_head hd;
+	int ret;
+
+	ret = del_check(x);
+	if (ret || !img)
+		return ret ?: -EINVAL;
+	ret = kbx_may_fn_image(x, img, len);
+	if (ret)
+		return ret;
+	ret = kb_image_verify_v3(img, len, KBLOOM_TYPE_DELETABLE, &hd);
+	if (ret) {
+		kbx_log(x, "%s: the image is not a valid deletable filter image (%s)",
+			x->name, strerror(-ret));
+		return ret;
+	}
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = del_load_locked(x, id, &hd, img);
+	kbx_unlock(x);
+	return ret;
+}
+
+int kbloom_xdp_del_save_image(struct kbloom_xdp *x, __u32 id, void **img,
+			      size_t *len)
+{
+	static const char no_name[KBLOOM_NAME_LEN];
+	struct kbloom_del_params p;
+	struct kbx_blocks *b;
+	struct kb_v3_one o;
+	int ret;
+
+	ret = del_check(x);
+	if (ret || !img || !len)
+		return ret ?: -EINVAL;
+	ret = kbx_lock(x);
+	if (ret)
+		return ret;
+	ret = del_get(x, id, &p, &b);
+	if (!ret) {
+		o = (struct kb_v3_one){
+			.s = &p.shape, .hash_id = p.hash_id, .seed = p.seed,
+			.capacity = p.capacity, .fpr_pico = p.fpr_pico,
+			.inserted = p.inserted, .name = no_name,
+			.words = b->words, .nwords = p.nwords,
+		};
+		ret = kb_image_v3_alloc_one(&o, img, len);
+	}
+	kbx_unlock(x);
 	return ret;
 }
 
