@@ -32,6 +32,12 @@
  * image that holds the port's groups comes back byte for byte, one that
  * lacks them gets them before the swap, and an image of another type or
  * a corrupt one is refused and changes nothing.
+ * Learning: with the ports in a snooping Linux bridge and kbloomctl mcast
+ * sync running, a host's socket joins (IP_ADD_MEMBERSHIP: the kernel's
+ * IGMP report, nothing typed) and leaves (IP_DROP_MEMBERSHIP); the join
+ * reaches the port's deletable filter and the datagrams the host, the
+ * leave clears the group in place (a delete, no rebuild) and the next
+ * datagrams are filtered.
  */
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -40,6 +46,7 @@
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
 #include "tests/bpf/mcast_traffic_util.h"
+#include "tests/bpf/mcast_app_util.h"
 #include "uapi/kbloom_variants.h"
 #include "libkbloom_deletable.h"
 
@@ -61,6 +68,7 @@ FIXTURE(mcd) {
 	struct kbt_mcsw s;
 	__u8 member[NHOSTS][UNIVERSE];	/* 0 never joined, 1 member, 2 left */
 	struct kbt_log log;
+	pid_t sync;			/* kbloomctl mcast sync, if started */
 };
 
 static int sw_setup(FIXTURE_DATA(mcd) *self)
@@ -90,6 +98,12 @@ FIXTURE_SETUP(mcd)
 
 FIXTURE_TEARDOWN(mcd)
 {
+	int st;
+
+	if (self->sync > 0) {
+		kill(self->sync, SIGTERM);
+		waitpid(self->sync, &st, 0);
+	}
 	kbt_mcsw_free(&self->s);
 }
 
@@ -678,6 +692,124 @@ TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
 	unlink(img);
 	unlink(back);
 	rmdir(dir);
+}
+
+/* ---- learning from sockets: a bridge, mcast sync ------------------------- */
+
+#define LEAVE_CS	20	/* the bridge's mcast_last_member_interval */
+#define LEAVE_COUNT	2	/* ... and mcast_last_member_count */
+#define LEARN_S		3.0	/* a join or leave reaches the filter within */
+
+/*
+ * The ports in bridge br0 (snooping, no querier, quick leaves), the hosts
+ * addressed 10.9.0.<i + 1>, the sender's checksum offload off, then
+ * kbloomctl mcast sync in the background: its pid.
+ */
+static pid_t learn_setup(FIXTURE_DATA(mcd) *self)
+{
+	int i, null;
+	pid_t pid;
+
+	if (kbt_sh(&self->s.sw, "ip link add br0 type bridge mcast_snooping 1 mcast_querier 0 mcast_last_member_interval %d mcast_last_member_count %d",
+		   LEAVE_CS, LEAVE_COUNT) ||
+	    kbt_sh(&self->s.sw, "ip link set dev br0 up"))
+		return -1;
+	for (i = 0; i < NPORTS; i++)
+		if (kbt_sh(&self->s.sw, "ip link set dev p%d master br0", i) ||
+		    kbt_sh(&self->s.host[i], "ip addr add 10.9.0.%d/24 dev eth0",
+			   i + 1))
+			return -1;
+	if (kbt_tx_csum_off(&self->s.host[SENDER], "eth0"))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		kbctl_exec((const char *const[]){ "mcast", "sync", self->s.name,
+			"bridge", "br0", "netns", self->s.sw.path, NULL });
+	}
+	return pid;
+}
+
+/* Wait until port @h's filter answers @want for @g: seconds, -1 at LEARN_S. */
+static double learn_wait(FIXTURE_DATA(mcd) *self, int h, const __u8 *g,
+			 int want)
+{
+	double t0 = kbt_now();
+
+	while (kbloom_xdp_del_test(self->s.x, self->s.port[h], g, 4) != want) {
+		if (kbt_now() - t0 > LEARN_S)
+			return -1;
+		usleep(10000);
+	}
+	return kbt_now() - t0;
+}
+
+/* @n datagrams of @id from the sender to @g; what reached socket @rx. */
+static int learn_send(FIXTURE_DATA(mcd) *self, int tx, int rx,
+		      const __u8 *g, __u32 id, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kbt_app_send(tx, 0, g, KBT_APP_PORT, id, i);
+	usleep(200000);
+	return kbt_app_count(rx, id);
+}
+
+TEST_F_TIMEOUT(mcd, socket_join_leave_learned, 60)
+{
+	static const __u8 g[4] = { 239, 9, 0, 1 };
+	struct kbloom_mcast_stats sa, sb;
+	struct kbloom_xdp_del_info a, b;
+	struct ip_mreqn m = { 0 };
+	int tx, rx, n = 20;
+	double t;
+
+	self->sync = learn_setup(self);
+	ASSERT_LT(0, self->sync);
+	tx = kbt_app_tx(&self->s.host[SENDER], 0);
+	ASSERT_LE(0, tx);
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[1], &a));
+
+	/* h1's socket joins: the report, the bridge, sync, the filter */
+	rx = kbt_app_rx(&self->s.host[1], 0, g, KBT_APP_PORT);
+	ASSERT_LE(0, rx);
+	t = learn_wait(self, 1, g, 1);
+	EXPECT_LE(0, t) TH_LOG("the join never reached the filter");
+	ksft_print_msg("join learned %.3f s after IP_ADD_MEMBERSHIP\n", t);
+	fflush(stdout);
+	usleep(50000);
+	EXPECT_EQ(n, learn_send(self, tx, rx, g, 301, n));
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[1], &b));
+	EXPECT_EQ(a.params.inserted + 1, b.params.inserted);
+
+	/* it leaves: the group's bits cleared in place, no rebuild */
+	m.imr_multiaddr.s_addr = *(const __u32 *)g;
+	m.imr_ifindex = kbt_ifindex(&self->s.host[1], "eth0");
+	ASSERT_EQ(0, setsockopt(rx, IPPROTO_IP, IP_DROP_MEMBERSHIP, &m,
+				sizeof(m)));
+	t = learn_wait(self, 1, g, 0);
+	EXPECT_LE(0, t) TH_LOG("the leave never cleared the filter");
+	ksft_print_msg("leave cleared %.3f s after IP_DROP_MEMBERSHIP (bridge leave time %.1f s)\n",
+		       t, LEAVE_COUNT * LEAVE_CS / 100.0);
+	fflush(stdout);
+	usleep(50000);
+	a = b;
+	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[1], &b));
+	EXPECT_EQ(a.params.leaves + 1, b.params.leaves);
+	EXPECT_EQ(a.params.deleted + 1, b.params.deleted);
+	EXPECT_EQ(a.params.rebuilds, b.params.rebuilds);
+	EXPECT_EQ(a.params.gen, b.params.gen);	/* same filter, in place */
+	EXPECT_EQ(a.params.inserted - 1, b.params.inserted);
+	ASSERT_EQ(0, kbloom_mcast_stats(self->s.x, self->s.port[1], &sa));
+	EXPECT_EQ(0, learn_send(self, tx, rx, g, 302, n));
+	ASSERT_EQ(0, kbloom_mcast_stats(self->s.x, self->s.port[1], &sb));
+	EXPECT_EQ(n, sb.tx_filtered - sa.tx_filtered);
+	EXPECT_EQ(0, sb.tx_forwarded - sa.tx_forwarded);
+
+	close(rx);
+	close(tx);
 }
 
 /* bpftool's dump of pin @pin of the switch into @out (NUL-terminated). */
