@@ -478,32 +478,7 @@ TEST_F_TIMEOUT(mcd, bad_inputs_change_nothing, 120)
 
 /* ---- images: map save, map load ----------------------------------------- */
 
-/* The whole file @path (malloc()ed), NULL if unreadable. */
-static __u8 *file_bytes(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY);
-	__u8 *b;
-
-	*len = 0;
-	if (fd < 0)
-		return NULL;
-	b = (__u8 *)kbctl_slurp(fd, len);
-	close(fd);
-	return b;
-}
-
-/* Files @p and @q hold the same bytes: 1, else 0. */
-static int same_bytes(const char *p, const char *q)
-{
-	size_t alen, blen;
-	__u8 *a = file_bytes(p, &alen), *b = file_bytes(q, &blen);
-	int same = a && b && alen == blen && !memcmp(a, b, alen);
-
-	free(a);
-	free(b);
-	return same;
-}
-
+/* An image of @len bytes into a new file @path: 0 or -1. */
 static int file_put(const char *path, const void *b, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -514,45 +489,58 @@ static int file_put(const char *path, const void *b, size_t len)
 	return ret;
 }
 
+/* An image in memory: its bytes and length. */
+struct img {
+	void *b;
+	size_t len;
+};
+
 /*
  * A library filter planned as the ports are, holding groups [@from, @to)
- * of host 0's universe, saved (no name) into @path.
+ * of host 0's universe, saved (no name) into @m and the file @path.
  */
-static int lib_image(const char *path, __u32 from, __u32 to)
+static int lib_image(const char *path, __u32 from, __u32 to, struct img *m)
 {
 	struct kbloom_del *f;
-	void *img = NULL;
-	size_t len = 0;
 	__u32 g;
 	__u8 a[16];
 	int ret;
 
+	free(m->b);
+	memset(m, 0, sizeof(*m));
 	ret = kbloom_del_create(CAPACITY, P_1PCT, REGION_BITS, NULL, &f);
 	if (ret)
 		return ret;
 	for (g = from; !ret && g < to; g++)
 		ret = kbloom_del_add(f, a, group_addr(a, host_group(0, g)));
-	ret = ret ?: kbloom_del_save_alloc(f, &img, &len);
-	ret = ret ?: file_put(path, img, len);
-	free(img);
+	ret = ret ?: kbloom_del_save_alloc(f, &m->b, &m->len);
+	ret = ret ?: file_put(path, m->b, m->len);
 	kbloom_del_destroy(f);
 	return ret;
 }
 
-/* Port 0's image, as kbloomctl map save wrote it to @path, in the library. */
+/* kbloomctl map save PIN -o -: the image in @r's output. */
+static void map_save(struct __test_metadata *_metadata, const char *pin,
+		     struct kbctl_res *r)
+{
+	OK(r, "map", "save", pin, "-o", "-");
+	ASSERT_LT(0, (int)r->out_len);
+}
+
+/* Port 0's image, as kbloomctl map save writes it, in the library. */
 static void port_image_loads(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(mcd) *self, const char *path)
+			     FIXTURE_DATA(mcd) *self, const char *pin)
 {
 	struct kbloom_xdp_del_info di;
 	struct kbloom_del_stats st;
 	struct kbloom_del *f = NULL;
 	__u32 i, len, bad = 0;
-	__u8 *img, a[16];
-	size_t n;
+	struct kbctl_res r;
+	__u8 a[16];
 
-	img = file_bytes(path, &n);
-	ASSERT_NE(NULL, img);
-	ASSERT_EQ(0, kbloom_del_load(img, n, &f));
+	map_save(_metadata, pin, &r);
+	ASSERT_EQ(0, kbloom_del_load(r.out, r.out_len, &f));
+	kbctl_free(&r);
 	ASSERT_EQ(0, kbloom_xdp_del_info(self->s.x, self->s.port[0], &di));
 	ASSERT_EQ(0, kbloom_del_stats(f, &st));
 	EXPECT_EQ(0, memcmp(&st.shape, &di.params.shape, sizeof(st.shape)));
@@ -566,26 +554,30 @@ static void port_image_loads(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(0, bad);
 	kbloom_del_destroy(f);
-	free(img);
 }
 
-/* A corrupt copy of @img at @bad, and a blocked filter's image at @blk. */
-static int bad_images(const char *img, const char *bad, const char *blk)
+/*
+ * A corrupt copy of @m (a payload bit: the CRC fails) into @bad, a
+ * blocked filter's image into @blk (and both files).
+ */
+static int bad_images(const struct img *m, const char *pbad, struct img *bad,
+		      const char *pblk, struct img *blk)
 {
 	struct kbloom_filter *f;
-	size_t n;
-	__u8 *b = file_bytes(img, &n);
-	int ret = b && n > 200 ? 0 : -1;
+	int ret;
 
-	if (!ret) {
-		b[n - 1] ^= 0x10;	/* a payload bit: the CRC fails */
-		ret = file_put(bad, b, n);
-	}
-	free(b);
+	bad->b = malloc(m->len);
+	if (!bad->b)
+		return -1;
+	memcpy(bad->b, m->b, m->len);
+	bad->len = m->len;
+	((__u8 *)bad->b)[m->len - 1] ^= 0x10;
+	ret = file_put(pbad, bad->b, bad->len);
 	ret = ret ?: kbloom_create(KBLOOM_TYPE_BLOCKED, 100, P_1PCT, NULL, &f);
 	if (ret)
 		return ret;
-	ret = kbloom_save_file(f, blk);
+	ret = kbloom_save_alloc(f, &blk->b, &blk->len);
+	ret = ret ?: file_put(pblk, blk->b, blk->len);
 	kbloom_destroy(f);
 	return ret;
 }
@@ -593,54 +585,48 @@ static int bad_images(const char *img, const char *bad, const char *blk)
 /* The refusals of map load: nothing changes, one line each. */
 static void images_refused(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(mcd) *self, const char *dir,
-			   const char *pin, const char *img)
+			   const char *pin, const struct img *m)
 {
-	char bad[96], blk[96];
+	struct img bad = { 0 }, blk = { 0 };
 	struct kbloom_xdp_del_info a, b;
+	char pbad[96], pblk[96];
 	struct kbctl_res r;
-	size_t n;
-	__u8 *bytes;
+	__u32 id = self->s.port[0];
 
-	snprintf(bad, sizeof(bad), "%s/bad.img", dir);
-	snprintf(blk, sizeof(blk), "%s/blocked.img", dir);
-	ASSERT_EQ(0, bad_images(img, bad, blk));
+	snprintf(pbad, sizeof(pbad), "%s/bad.img", dir);
+	snprintf(pblk, sizeof(pblk), "%s/blocked.img", dir);
+	ASSERT_EQ(0, bad_images(m, pbad, &bad, pblk, &blk));
 	snap(_metadata, self, &a);
-	kbctl_run(&r, "map", "load", pin, "-i", blk);
+	kbctl_run(&r, "map", "load", pin, "-i", pblk);
 	EXPECT_SYS(&r, "a blocked filter image: this is a deletable filter");
 	kbctl_free(&r);
-	kbctl_run(&r, "map", "load", pin, "-i", bad);
+	kbctl_run(&r, "map", "load", pin, "-i", pbad);
 	EXPECT_SYS(&r, "bad checksum");
 	kbctl_free(&r);
-	bytes = file_bytes(bad, &n);
-	ASSERT_NE(NULL, bytes);
-	EXPECT_EQ(-EBADMSG, kbloom_xdp_del_load_image(self->s.x,
-						      self->s.port[0], bytes,
-						      n));
-	free(bytes);
-	bytes = file_bytes(blk, &n);
-	ASSERT_NE(NULL, bytes);
-	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_del_load_image(self->s.x,
-							 self->s.port[0],
-							 bytes, n));
-	free(bytes);
+	EXPECT_EQ(-EBADMSG, kbloom_xdp_del_load_image(self->s.x, id, bad.b,
+						      bad.len));
+	EXPECT_EQ(-EOPNOTSUPP, kbloom_xdp_del_load_image(self->s.x, id, blk.b,
+							 blk.len));
 	snap(_metadata, self, &b);
 	same(_metadata, &a, &b);
-	unlink(bad);
-	unlink(blk);
+	unlink(pbad);
+	unlink(pblk);
+	free(bad.b);
+	free(blk.b);
 }
 
 TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
 {
-	char dir[64], img[96], back[96], pin[160], text[INET6_ADDRSTRLEN];
+	char dir[64], path[96], pin[160], text[INET6_ADDRSTRLEN];
 	struct kbloom_xdp_del_info a, b;
+	struct img m = { 0 };
 	struct kbctl_res r;
 	__u32 idx[8], i;
 	__u8 g[16];
 
 	snprintf(dir, sizeof(dir), "/tmp/kbt%d-XXXXXX", (int)getpid());
 	ASSERT_NE(NULL, mkdtemp(dir));
-	snprintf(img, sizeof(img), "%s/lib.img", dir);
-	snprintf(back, sizeof(back), "%s/back.img", dir);
+	snprintf(path, sizeof(path), "%s/lib.img", dir);
 	snprintf(pin, sizeof(pin), "%s/%s/filter_%d", KBT_PIN_ROOT,
 		 self->s.name, self->s.port[0]);
 	for (i = 0; i < 8; i++) {
@@ -651,17 +637,16 @@ TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
 	kbctl_free(&r);
 
 	/* what the port saves, the library loads: the same answers */
-	OK(&r, "map", "save", pin, "-o", back);
-	kbctl_free(&r);
-	port_image_loads(_metadata, self, back);
+	port_image_loads(_metadata, self, pin);
 
 	/* an image holding the port's groups and 24 more: back byte for byte */
-	ASSERT_EQ(0, lib_image(img, 0, 32));
-	OK(&r, "map", "load", pin, "-i", img);
+	ASSERT_EQ(0, lib_image(path, 0, 32, &m));
+	OK(&r, "map", "load", pin, "-i", path);
 	kbctl_free(&r);
-	OK(&r, "map", "save", pin, "-o", back);
+	map_save(_metadata, pin, &r);
+	EXPECT_EQ(m.len, r.out_len);
+	EXPECT_EQ(0, memcmp(m.b, r.out, m.len < r.out_len ? m.len : r.out_len));
 	kbctl_free(&r);
-	EXPECT_EQ(1, same_bytes(img, back));
 	group_addr(g, host_group(0, 20));
 	inet_ntop(AF_INET, g, text, sizeof(text));
 	OK(&r, "map", "test", pin, text);
@@ -669,15 +654,14 @@ TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
 
 	/* an image without them: the port's groups added before the swap */
 	snap(_metadata, self, &a);
-	ASSERT_EQ(0, lib_image(img, 100, 104));
-	OK(&r, "map", "load", pin, "-i", img);
+	ASSERT_EQ(0, lib_image(path, 100, 104, &m));
+	OK(&r, "map", "load", pin, "-i", path);
 	kbctl_free(&r);
 	snap(_metadata, self, &b);
 	EXPECT_EQ(4 + 8, b.params.inserted);
 	EXPECT_EQ(a.params.gen + 1, b.params.gen);
 	EXPECT_EQ(a.params.leaves, b.params.leaves);
 	EXPECT_EQ(1, members_present(self, 0));
-	group_addr(g, host_group(0, 20));
 	EXPECT_EQ(0, kbloom_xdp_del_test(self->s.x, self->s.port[0], g, 4));
 
 	/* a leave from the loaded filter: in place or rebuilt, never a miss */
@@ -688,9 +672,9 @@ TEST_F_TIMEOUT(mcd, map_save_load_images, 120)
 	snap(_metadata, self, &b);
 	EXPECT_EQ(a.params.leaves + 1, b.params.leaves);
 
-	images_refused(_metadata, self, dir, pin, img);
-	unlink(img);
-	unlink(back);
+	images_refused(_metadata, self, dir, pin, &m);
+	free(m.b);
+	unlink(path);
 	rmdir(dir);
 }
 

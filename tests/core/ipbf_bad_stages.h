@@ -112,15 +112,15 @@ static const struct ibs_case ibs_cases[] = {
  * that topology.
  */
 struct ibs_net {
-	struct kb_topo *t;
-	struct kb_spt *s;
-	struct kb_tree *tr;
-	struct kb_lids *l;
-	struct kb_msbf *ms;
-	struct kb_sim *sim;
 	struct kb_ipbf_info *in;
 	__u8 hdr[512];
 	__u32 len;
+	struct kb_topo *t;
+	struct kb_lids *l;
+	struct kb_sim *sim;
+	struct kb_spt *s;
+	struct kb_tree *tr;
+	struct kb_msbf *ms;
 };
 
 static inline void ibs_net_down(struct ibs_net *n)
