@@ -25,7 +25,10 @@
  * the case of a tracker of a busy link); the curve also runs 2^12 (cache
  * resident), 2^16 (the tracker's default capacity, in L2) and 2^20 (in
  * L3).  KBLOOM_DLEFT_KEYS="N ..." runs other counts; the last one is the
- * headline.
+ * headline.  KBLOOM_DLEFT_PARTS=1 also times the parts of a connection,
+ * each part with the ones before it: the two flows' hashes, their
+ * positions (dl_ctx_init()), their scans (dl_scan()); the rest of
+ * insert + delete is the update.
  *
  * Output: one line per N, then "dleft insert+delete time vs blocked
  * insert: N.Nx" (spread) and "dleft lines insert+delete time vs blocked
@@ -145,11 +148,17 @@ static double db_median(struct bpf_program *prog)
 }
 
 /* Where a connection's time goes: two hashes, two keys' positions. */
-static int db_parts(struct dleft_bench *sp, const struct db_point *pt)
+static int db_parts(struct dleft_bench *sp, struct dleft_bench *ln,
+		    const struct db_point *pt)
 {
-	printf("%9llu flows: parts: two hashes %.1f ns, two hashes and positions %.1f ns\n",
+	printf("%9llu flows: parts (spread): two hashes %.1f ns, and positions %.1f ns, and scans %.1f ns\n",
 	       (unsigned long long)pt->n, db_median(sp->progs.db_part_hash),
-	       db_median(sp->progs.db_part_ctx));
+	       db_median(sp->progs.db_part_ctx),
+	       db_median(sp->progs.db_part_scan));
+	printf("%9llu flows: parts (lines): two hashes %.1f ns, and positions %.1f ns, and scans %.1f ns\n",
+	       (unsigned long long)pt->n, db_median(ln->progs.db_part_hash),
+	       db_median(ln->progs.db_part_ctx),
+	       db_median(ln->progs.db_part_scan));
 	return 0;
 }
 
@@ -174,7 +183,7 @@ static int db_rounds(struct dleft_bench *sp, struct dleft_bench *ln,
 	pt->lines = dln[DB_ROUNDS / 2];
 	pt->blocked = blk[DB_ROUNDS / 2];
 	pt->failed = sp->bss->db_failed + ln->bss->db_failed;
-	return getenv("KBLOOM_DLEFT_PARTS") ? db_parts(sp, pt) : 0;
+	return getenv("KBLOOM_DLEFT_PARTS") ? db_parts(sp, ln, pt) : 0;
 }
 
 static void db_print(const struct db_point *pt)

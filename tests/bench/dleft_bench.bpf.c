@@ -135,3 +135,26 @@ int db_part_ctx(struct xdp_md *ctx)
 	db_sink += s.first[0];
 	return XDP_PASS;
 }
+
+/* Two keys' contexts and scans of their d buckets (no update). */
+SEC("xdp")
+int db_part_scan(struct xdp_md *ctx)
+{
+	const struct kbloom_dleft_params *p;
+	struct kbloom_dleft_flow key;
+	struct dl_scan s;
+	struct dl_ctx c;
+	__u32 zero = 0;
+	__u64 i = db_next++;
+
+	p = bpf_map_lookup_elem(&dleft_params, &zero);
+	if (!p)
+		return XDP_ABORTED;
+	db_key(&key, i);
+	dl_ctx_init(&c, &s, p, &key);
+	db_sink += dl_scan(&c, &s);
+	db_key(&key, i - db_live);
+	dl_ctx_init(&c, &s, p, &key);
+	db_sink += dl_scan(&c, &s);
+	return XDP_PASS;
+}
