@@ -63,6 +63,7 @@ struct db_point {
 	__u64 p_dl;		/* d-left predicted rate, pico units */
 	double spread, lines, blocked;
 	__u64 failed;
+	__u64 why[16];		/* db_why of both layouts */
 };
 
 /* Mean ns per run of @prog over @repeat runs, or a negative errno. */
@@ -183,18 +184,41 @@ static int db_rounds(struct dleft_bench *sp, struct dleft_bench *ln,
 	pt->lines = dln[DB_ROUNDS / 2];
 	pt->blocked = blk[DB_ROUNDS / 2];
 	pt->failed = sp->bss->db_failed + ln->bss->db_failed;
+	for (r = 0; r < 16; r++)
+		pt->why[r] = sp->bss->db_why[r] + ln->bss->db_why[r];
 	return getenv("KBLOOM_DLEFT_PARTS") ? db_parts(sp, ln, pt) : 0;
+}
+
+/* Why updates failed (db_why: enum dl_result of inserts, then deletes). */
+static void db_why(const struct db_point *pt)
+{
+	/* enum dl_result: 1 absent, 2 full, 3 saturated, 4 race, 5 error */
+	static const char *const what[16] = {
+		[2] = "inserts full", [3] = "inserts saturated",
+		[4] = "insert races", [5] = "insert errors",
+		[8 + 1] = "deletes absent", [8 + 4] = "delete races",
+		[8 + 5] = "delete errors",
+	};
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (pt->why[i])
+			printf(": %s %llu", what[i] ? what[i] : "?",
+			       (unsigned long long)pt->why[i]);
 }
 
 static void db_print(const struct db_point *pt)
 {
-	printf("%9llu flows: d-left %6.1f MiB (p %.4f%%), blocked %6.1f MiB k %u (p %.4f%%): spread %.1f ns, lines %.1f ns, blocked %.1f ns: %.2fx, lines %.2fx (failed updates: %llu)\n",
+	printf("%9llu flows: d-left %6.1f MiB (p %.4f%%), blocked %6.1f MiB k %u (p %.4f%%): spread %.1f ns, lines %.1f ns, blocked %.1f ns: %.2fx, lines %.2fx (failed updates: %llu",
 	       (unsigned long long)pt->n,
 	       kb_shape_words(&pt->shape) * 8.0 / (1 << 20),
 	       pt->p_dl / 1e10, pt->blk.bytes / (double)(1 << 20), pt->blk.k,
 	       pt->blk.fpr_pico / 1e10, pt->spread, pt->lines, pt->blocked,
 	       pt->spread / pt->blocked, pt->lines / pt->blocked,
 	       (unsigned long long)pt->failed);
+	if (pt->failed)
+		db_why(pt);
+	printf(")\n");
 	fflush(stdout);
 }
 

@@ -31,6 +31,8 @@ __u64 db_next;
 __u64 db_next_blk;
 __u64 db_live;
 __u64 db_failed;
+/* failed updates by enum dl_result: inserts at 0..7, deletes at 8..15 */
+__u64 db_why[16];
 
 static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 {
@@ -58,6 +60,7 @@ static __always_inline int db_update(__u64 i, int insert)
 	struct dl_scan s;
 	struct dl_ctx c;
 	__u32 zero = 0;
+	int ret;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
 	if (!p)
@@ -65,7 +68,11 @@ static __always_inline int db_update(__u64 i, int insert)
 	db_key(&key, i);
 	if (dl_ctx_init(&c, &s, p, &key))
 		return -1;
-	return dl_update(&c, &s, insert) == DL_DONE ? 0 : -1;
+	ret = dl_update(&c, &s, insert);
+	if (ret == DL_DONE)
+		return 0;
+	db_why[((insert ? 0 : 8) + ret) & 15]++;
+	return -1;
 }
 
 SEC("xdp")
