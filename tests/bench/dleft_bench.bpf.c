@@ -120,9 +120,11 @@ int db_part_hash(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-/* Two keys' contexts: hash, constants and positions. */
-SEC("xdp")
-int db_part_ctx(struct xdp_md *ctx)
+/*
+ * Two keys' contexts (hash, constants and positions) and, when @scan, the
+ * scans of their d buckets (no update).
+ */
+static __always_inline int db_part(int scan)
 {
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_flow key;
@@ -130,38 +132,27 @@ int db_part_ctx(struct xdp_md *ctx)
 	struct dl_ctx c;
 	__u32 zero = 0;
 	__u64 i = db_next++;
+	int n;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
 	if (!p)
 		return XDP_ABORTED;
-	db_key(&key, i);
-	dl_ctx_init(&c, &s, p, &key);
-	db_sink += s.first[0];
-	db_key(&key, i - db_live);
-	dl_ctx_init(&c, &s, p, &key);
-	db_sink += s.first[0];
+	for (n = 0; n < 2; n++) {
+		db_key(&key, n ? i - db_live : i);
+		dl_ctx_init(&c, &s, p, &key);
+		db_sink += scan ? dl_scan(&c, &s) : s.first[0];
+	}
 	return XDP_PASS;
 }
 
-/* Two keys' contexts and scans of their d buckets (no update). */
+SEC("xdp")
+int db_part_ctx(struct xdp_md *ctx)
+{
+	return db_part(0);
+}
+
 SEC("xdp")
 int db_part_scan(struct xdp_md *ctx)
 {
-	const struct kbloom_dleft_params *p;
-	struct kbloom_dleft_flow key;
-	struct dl_scan s;
-	struct dl_ctx c;
-	__u32 zero = 0;
-	__u64 i = db_next++;
-
-	p = bpf_map_lookup_elem(&dleft_params, &zero);
-	if (!p)
-		return XDP_ABORTED;
-	db_key(&key, i);
-	dl_ctx_init(&c, &s, p, &key);
-	db_sink += dl_scan(&c, &s);
-	db_key(&key, i - db_live);
-	dl_ctx_init(&c, &s, p, &key);
-	db_sink += dl_scan(&c, &s);
-	return XDP_PASS;
+	return db_part(1);
 }

@@ -37,8 +37,8 @@ static const struct kw plan_kw[] = {
 
 static const struct kw_table plan_table = {
 	.kw = plan_kw,
-	.unknown_hint = "allowed: capacity N fpr P [layout spread|lines]",
-	.missing_hint = "value (allowed: capacity N fpr P [layout spread|lines])",
+	.unknown_hint = "allowed: capacity N fpr P",
+	.missing_hint = "value (allowed: capacity N fpr P)",
 	.any_value = true,
 };
 
