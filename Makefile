@@ -348,6 +348,9 @@ $(B)/bench/stable: $(B)/tests/bench/stable_bench.skel.h
 $(B)/bench/loss: $(B)/tests/bench/loss_bench.skel.h
 # the loss digest folds with atomic XOR (BPF v3)
 $(B)/tests/bench/loss_bench.bpf.o: BPF_CFLAGS += -mcpu=v3
+# the d-left tracker: 32-bit subregisters and jumps (BPF v3) cut the
+# zero-extending shifts of its u32 cell and word arithmetic
+$(B)/bpf/kbloom_dleft_ct.bpf.o $(B)/tests/bench/dleft_bench.bpf.o: BPF_CFLAGS += -mcpu=v3
 $(B)/bench/gate: $(B)/tests/bench/gate_bench.skel.h
 
 # The kmod group runs in the qemu guest (tests/bench/kmod.sh): no

@@ -249,13 +249,18 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
  */
 static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 {
-	__u32 j, idx;
+	__u32 j, idx, line, prev = ~0U;
 	__u64 *w;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
 		s->load[j] = 0;
+		/* a 64-byte line holds 2^(9 - lb) cells: one load each */
+		line = s->first[j] >> (9 - c->lb);
+		if (line == prev)
+			continue;
+		prev = line;
 		idx = s->first[j] >> (6 - c->lb);
 		w = bpf_map_lookup_elem(&dleft_words, &idx);
 		if (w)
@@ -459,6 +464,19 @@ __noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
 }
 
 /*
+ * The flow key's hash.  Its length is a constant: with the default hash
+ * id a constant too, the compiler inlines kb_hash() and unrolls it for 40
+ * bytes (the generic call loops over a length).
+ */
+static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
+				     const struct kbloom_dleft_flow *key)
+{
+	if (p->hash_id == KBLOOM_HASH_FAST)
+		return kb_hash(KBLOOM_HASH_FAST, p->seed, key, sizeof(*key));
+	return kb_hash(p->hash_id, p->seed, key, sizeof(*key));
+}
+
+/*
  * @c and @s of the key of @key; the scan state is zeroed (a global
  * function takes initialized memory only), then the key's positions.
  */
@@ -478,12 +496,14 @@ static __noinline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 	c->miss = p->miss;
 	c->cb = p->shape.counter_bits;
 	c->cmask = kb_field_mask(bits);
-	c->one = ~0ULL / c->cmask;
+	/* 1 in every lane (no division: BPF's is slow) */
+	c->one = c->lb == 3 ? 0x0101010101010101ULL :
+		 c->lb == 4 ? 0x0001000100010001ULL : 0x0000000100000001ULL;
 	c->top = c->one << (bits - 1);
 	c->cnts = kb_field_mask(c->cb) * c->one;
 	c->rems = c->cnts ^ ~0ULL;
 	c->whole = !((p->shape.slots << c->lb) & 63);
-	c->h = kb_hash(p->hash_id, p->seed, key, sizeof(*key));
+	c->h = dl_hash(p, key);
 	return dl_positions(c, s);
 }
 

@@ -2,11 +2,16 @@
 /*
  * make bench BENCH=dleft: the programs.  The tracker's own code
  * (bpf/kbloom_dleft_ct.bpf.c, its maps included) and:
- *   db_insdel   insert then delete key i of a fresh key stream in the
- *               tracker's filter (dl_update(), what a SYN and a FIN do
- *               after parsing): the load of the filter stays as it is;
- *   db_blocked  insert key i into a blocked filter (kbloom_bpf_add_hash_k(),
- *               what every kbloom XDP insert does).
+ *   db_fill     insert key db_next++ into the tracker's filter and into the
+ *               blocked filter (the prefill: N flows open);
+ *   db_insdel   what a connection tracker does per connection: the SYN of
+ *               flow i = db_next++ inserts it, the FIN of flow i - db_live
+ *               (opened db_live connections earlier, so its buckets are as
+ *               cold as the filter's size makes them) deletes it: the load
+ *               stays at db_live flows.  db_live = 0 deletes the flow just
+ *               inserted (a cache-hot delete);
+ *   db_blocked  insert key db_next_blk++ into the blocked filter
+ *               (kbloom_bpf_add_hash_k(), what every kbloom XDP insert does).
  * Key i is a struct kbloom_dleft_flow holding i, hashed whole by both.
  */
 #include "bpf/kbloom_dleft_ct.bpf.c"
@@ -22,9 +27,12 @@ struct {
 
 const volatile __u32 db_nblocks = 1;
 const volatile __u32 db_k = 1;
-__u64 db_next_dl = 1ULL << 40;
-__u64 db_next_blk = 1ULL << 40;
+__u64 db_next;
+__u64 db_next_blk;
+__u64 db_live;
 __u64 db_failed;
+/* failed updates by enum dl_result: inserts at 0..7, deletes at 8..15 */
+__u64 db_why[16];
 
 static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 {
@@ -34,22 +42,55 @@ static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 	k->family = 4;
 }
 
-SEC("xdp")
-int db_insdel(struct xdp_md *ctx)
+static __always_inline int db_blocked_add(__u64 i)
+{
+	struct kbloom_dleft_flow key;
+
+	db_key(&key, i);
+	return kbloom_bpf_add_hash_k(&db_blocks, db_nblocks,
+				     kb_hash(KBLOOM_HASH_FAST, 0, &key,
+					     sizeof(key)), db_k);
+}
+
+/* Insert (@insert) or delete key @i in the tracker's filter. */
+static __always_inline int db_update(__u64 i, int insert)
 {
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_flow key;
 	struct dl_scan s;
 	struct dl_ctx c;
 	__u32 zero = 0;
+	int ret;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
 	if (!p)
-		return XDP_ABORTED;
-	db_key(&key, db_next_dl++);
+		return -1;
+	db_key(&key, i);
 	if (dl_ctx_init(&c, &s, p, &key))
-		return XDP_ABORTED;
-	if (dl_update(&c, &s, 1) != DL_DONE || dl_update(&c, &s, 0) != DL_DONE)
+		return -1;
+	ret = dl_update(&c, &s, insert);
+	if (ret == DL_DONE)
+		return 0;
+	db_why[((insert ? 0 : 8) + ret) & 15]++;
+	return -1;
+}
+
+SEC("xdp")
+int db_fill(struct xdp_md *ctx)
+{
+	__u64 i = db_next++;
+
+	if (db_update(i, 1) || db_blocked_add(i))
+		db_failed++;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int db_insdel(struct xdp_md *ctx)
+{
+	__u64 i = db_next++;
+
+	if (db_update(i, 1) || db_update(i - db_live, 0))
 		db_failed++;
 	return XDP_PASS;
 }
@@ -57,12 +98,61 @@ int db_insdel(struct xdp_md *ctx)
 SEC("xdp")
 int db_blocked(struct xdp_md *ctx)
 {
-	struct kbloom_dleft_flow key;
-
-	db_key(&key, db_next_blk++);
-	if (kbloom_bpf_add_hash_k(&db_blocks, db_nblocks,
-				  kb_hash(KBLOOM_HASH_FAST, 0, &key,
-					  sizeof(key)), db_k))
+	if (db_blocked_add(db_next_blk++))
 		return XDP_ABORTED;
 	return XDP_PASS;
+}
+
+/* The parts of db_insdel, for KBLOOM_DLEFT_PARTS=1 (the drivers' breakdown). */
+__u64 db_sink;
+
+/* Two keys hashed (what the two packets of a connection hash). */
+SEC("xdp")
+int db_part_hash(struct xdp_md *ctx)
+{
+	struct kbloom_dleft_flow key;
+	__u64 i = db_next++;
+
+	db_key(&key, i);
+	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
+	db_key(&key, i - db_live);
+	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
+	return XDP_PASS;
+}
+
+/*
+ * Two keys' contexts (hash, constants and positions) and, when @scan, the
+ * scans of their d buckets (no update).
+ */
+static __always_inline int db_part(int scan)
+{
+	const struct kbloom_dleft_params *p;
+	struct kbloom_dleft_flow key;
+	struct dl_scan s;
+	struct dl_ctx c;
+	__u32 zero = 0;
+	__u64 i = db_next++;
+	int n;
+
+	p = bpf_map_lookup_elem(&dleft_params, &zero);
+	if (!p)
+		return XDP_ABORTED;
+	for (n = 0; n < 2; n++) {
+		db_key(&key, n ? i - db_live : i);
+		dl_ctx_init(&c, &s, p, &key);
+		db_sink += scan ? dl_scan(&c, &s) : s.first[0];
+	}
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int db_part_ctx(struct xdp_md *ctx)
+{
+	return db_part(0);
+}
+
+SEC("xdp")
+int db_part_scan(struct xdp_md *ctx)
+{
+	return db_part(1);
 }

@@ -6,7 +6,7 @@
  *   xdp attach conntrack NAME dev IFACE... [mode M] [netns NS]
  *       [capacity N fpr P [tables D] [slots C] [counter-bits 2|4|8]
  *        | fp-bits R slots C tables D buckets B counter-bits 2|4|8]
- *       [hash fast|siphash] [seed S] [miss pass|drop]
+ *       [layout spread|lines] [hash fast|siphash] [seed S] [miss pass|drop]
  *   conntrack stats NAME               the shape, the policy, the counters
  *   conntrack test NAME SRC:PORT DST:PORT   is the TCP flow tracked?
  *   conntrack miss NAME pass|drop      the policy for unknown flows
@@ -55,6 +55,8 @@ static const struct kw ct_kw[] = {
 	CA("seed", "S", KWT_U64, o.filter.seed, .min = 0, .max = ~0ULL,
 	   .extra = "decimal or 0x hex"),
 	CA("miss", "pass|drop", KWT_ENUM, o.miss, .words = miss_words),
+	CA("layout", "spread|lines", KWT_ENUM, o.shape.update,
+	   .words = dl_layout_words, .vals = dl_layout_ids),
 	{ 0 }
 };
 
@@ -158,10 +160,10 @@ static void stats_out(const struct ctl *c, const char *name,
 	size_t i;
 
 	if (!c->set[CO_JSON]) {
-		printf("conntrack %s: %u subtables of %llu buckets of %u cells, %u-bit remainders, %u-bit counters, miss %s\n",
+		printf("conntrack %s: %u subtables of %llu buckets of %u cells, %u-bit remainders, %u-bit counters, layout %s, miss %s\n",
 		       name, s->tables, (unsigned long long)s->buckets,
 		       s->slots, s->fp_bits, s->counter_bits,
-		       miss_words[p->miss ? 1 : 0]);
+		       dl_layout_name(s->update), miss_words[p->miss ? 1 : 0]);
 		for (i = 0; i < ARRAY_SIZE(ct_stats); i++)
 			printf("%-12s %llu\n", ct_stats[i].name,
 			       (unsigned long long)ct_stat(st, i));
@@ -175,6 +177,7 @@ static void stats_out(const struct ctl *c, const char *name,
 	json_ku64(&j, "slots", s->slots);
 	json_ku64(&j, "fp_bits", s->fp_bits);
 	json_ku64(&j, "counter_bits", s->counter_bits);
+	json_kstr(&j, "layout", dl_layout_name(s->update));
 	json_kstr(&j, "miss", miss_words[p->miss ? 1 : 0]);
 	for (i = 0; i < ARRAY_SIZE(ct_stats); i++)
 		json_ku64(&j, ct_stats[i].name, ct_stat(st, i));

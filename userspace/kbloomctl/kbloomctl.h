@@ -243,6 +243,9 @@ void sketches_stat_text(const struct kbloom_stat *st);
 extern const char *const dl_counter_words[], *const cm_counter_words[];
 extern const char *const cm_update_words[];
 extern const __u32 dl_counter_ids[], cm_counter_ids[], cm_update_ids[];
+extern const char *const dl_layout_words[];
+extern const __u32 dl_layout_ids[];
+const char *dl_layout_name(__u32 update);
 
 /* add_report.c: add -j (per-key "new") and the capacity warning */
 struct keyset;

@@ -669,7 +669,7 @@ static int cmd_stat(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd module_cmds[] = {
 	{
 		.name = "create",
-		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME deletable (capacity N fpr P | bits M hashes K) [region-bits S] [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S] | NAME window (keys N | seconds T | milliseconds MS) (fpr P [capacity N] [hashes K] [extra-slices L] | hashes K extra-slices L slice-bits S) [seed S]",
+		.synopsis = "NAME counting|blocked|standard (capacity N fpr P | bits M hashes K) [counter-bits 4|8] [hash siphash|fast] [seed S] | NAME cuckoo (capacity N fpr P | fp-bits F slots B buckets N) [seed S] | NAME dleft (capacity N fpr P | fp-bits R slots C tables D buckets B counter-bits W) [layout spread|lines] [seed S] | NAME countmin (epsilon E | width W) (delta X | rows D) [counter-bits 16|32] [update all|min-inc] [seed S] | NAME partitioned (capacity N fpr P | hashes K slice-bits S) [seed S] | NAME deletable (capacity N fpr P | bits M hashes K) [region-bits S] [seed S] | NAME scalable fpr P [capacity N] [growth S] [ratio R] [seed S] | NAME dynamic fpr P [capacity N] [counter-bits 4|8] [seed S] | NAME stable cells M [hashes K] [cell-bits 1|2|4|8] (decrement P | fpr P) [seed S] | NAME window (keys N | seconds T | milliseconds MS) (fpr P [capacity N] [hashes K] [extra-slices L] | hashes K extra-slices L slice-bits S) [seed S]",
 		.summary = "create a filter",
 		.help =
 "NAME is 1..31 characters of A-Z a-z 0-9 _ . -.  The size comes from the\n"
@@ -685,7 +685,9 @@ const struct ctl_cmd module_cmds[] = {
 "  dleft      d-left counting: fingerprint cells in d subtables, exact\n"
 "             del and count (tables 2..8, slots 1..16 cells, buckets a\n"
 "             power of two, fp-bits 4..32, counter-bits 2|4|8; planned:\n"
-"             4 tables of 8 cells, 2-bit counters, 75% load)\n"
+"             4 tables of 8 cells, 2-bit counters, 75% load; layout\n"
+"             spread, the default, or lines: a key's buckets in two\n"
+"             cache lines)\n"
 "  countmin   Count-Min sketch: count gives a key's estimate, never below\n"
 "             the truth (epsilon: error per event as a share of all\n"
 "             events; delta: the chance of a larger error; counter-bits\n"

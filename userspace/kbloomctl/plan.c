@@ -15,6 +15,7 @@ struct plan_row {
 	const char *label;
 	__u32 type;
 	__u32 counter_bits;
+	__u32 layout;		/* d-left: KB_DLEFT_LAYOUT_* */
 	struct kb_plan plan;
 	int err;
 };
@@ -22,12 +23,15 @@ struct plan_row {
 struct plan_args {
 	__u64 n;
 	__u64 p;
+	__u32 layout;
 };
 
 static const struct kw plan_kw[] = {
 	KW("capacity", "N", KWT_U64, struct plan_args, n, .min = 1,
 	   .max = KBLOOM_M_MAX, .extra = "keys expected"),
 	KW("fpr", "P", KWT_PROB, struct plan_args, p),
+	KW("layout", "spread|lines", KWT_ENUM, struct plan_args, layout,
+	   .words = dl_layout_words, .vals = dl_layout_ids),
 	{ 0 }
 };
 
@@ -58,6 +62,7 @@ static int plan_args(struct ctl *c, int argc, char **argv,
 
 static void plan_text(__u64 n, __u64 p, const struct plan_row *r, int nr)
 {
+	const struct plan_row *dl = NULL;
 	char tp[32];
 	int i;
 
@@ -78,7 +83,14 @@ static void plan_text(__u64 n, __u64 p, const struct plan_row *r, int nr)
 		       (unsigned long long)r->plan.bytes,
 		       r->plan.bytes * 8.0 / n,
 		       pico_to_double(r->plan.fpr_pico));
+		if (r->type == KBLOOM_TYPE_DLEFT)
+			dl = r;
 	}
+	if (dl)
+		printf("\nd-left layout: %s%s\n", dl_layout_name(dl->layout),
+		       dl->layout == KB_DLEFT_LAYOUT_LINES ?
+		       " (a key's buckets in two cache lines; the same bytes and rate)" :
+		       " (subtable after subtable; layout lines puts a key's buckets in two cache lines)");
 }
 
 static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
@@ -96,6 +108,8 @@ static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
 		json_obj(&j);
 		json_kstr(&j, "type", type_name(r->type));
 		json_ku64(&j, "counter_bits", r->counter_bits);
+		if (r->type == KBLOOM_TYPE_DLEFT)
+			json_kstr(&j, "layout", dl_layout_name(r->layout));
 		if (r->err) {
 			json_kstr(&j, "error", r->err == -E2BIG ? "too big" :
 					       "cannot be planned");
@@ -121,7 +135,7 @@ static void plan_json(__u64 n, __u64 p, const struct plan_row *r, int nr)
  */
 static int plan_shape_row(struct plan_row *r, __u64 n, __u64 p)
 {
-	struct kb_shape s = { .type = r->type };
+	struct kb_shape s = { .type = r->type, .update = r->layout };
 	int ret;
 
 	ret = r->type == KBLOOM_TYPE_CUCKOO ? kb_cuckoo_plan(n, p, &s) :
@@ -224,6 +238,8 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 	n = a.n;
 	p = a.p;
 	for (i = 0; i < nr; i++) {
+		if (rows[i].type == KBLOOM_TYPE_DLEFT)
+			rows[i].layout = a.layout;
 		rows[i].err = plan_row(&rows[i], n, p);
 		ok += !rows[i].err;
 	}
@@ -245,7 +261,7 @@ static int cmd_plan(struct ctl *c, int argc, char **argv)
 const struct ctl_cmd plan_cmds[] = {
 	{
 		.name = "plan",
-		.synopsis = "capacity N fpr P",
+		.synopsis = "capacity N fpr P [layout spread|lines]",
 		.summary = "size each filter type for N keys at rate P (creates nothing)",
 		.help =
 "For standard, blocked (512-bit blocks) and counting filters (4- and\n"
@@ -256,7 +272,9 @@ const struct ctl_cmd plan_cmds[] = {
 "counters, increments 4..7; the paper's formula), cuckoo (4 slots per\n"
 "bucket at 95% load: M is slots, K the 2 buckets probed) and d-left (4\n"
 "subtables of 8 cells, 2-bit counters, 75% load: M is cells, K the 4\n"
-"buckets probed).  partition is the partitioned filter, not deletable:\n"
+"buckets probed; layout spread, the default, or lines, which puts a key's\n"
+"buckets in two cache lines at the same bytes and rate: the line after the\n"
+"table says which).  partition is the partitioned filter, not deletable:\n"
 "k slices of whole words, one probe each (the standard k; M is all k\n"
 "slices).  scalable is N keys grown from a first generation of N/1023\n"
 "(growth 2, ratio 0.9: ten generations) and dynamic/4 N keys in four\n"
@@ -269,7 +287,7 @@ const struct ctl_cmd plan_cmds[] = {
 "slices).  deletable is the standard filter plus a collision bit per\n"
 "region of 4 bits (M is the standard bits; the memory counts the bitmap).\n"
 "N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
-		.max_args = 4,
+		.max_args = 6,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,
 	},

@@ -6,7 +6,8 @@
  * here name the keyword at fault first.
  *
  *   dleft    capacity N fpr P [tables D] [slots C] [counter-bits W]
- *            | fp-bits R slots C tables D buckets B counter-bits W
+ *            | fp-bits R slots C tables D buckets B counter-bits W,
+ *            [layout spread|lines] (KB_DLEFT_LAYOUT_*, CREATE's update)
  *   countmin epsilon E [delta X | rows D] [counter-bits 16|32]
  *            [update all|min-inc] | rows D width W [...]
  */
@@ -20,6 +21,15 @@
 
 const char *const dl_counter_words[] = { "2", "4", "8", NULL };
 const __u32 dl_counter_ids[] = { 2, 4, 8 };
+const char *const dl_layout_words[] = { "spread", "lines", NULL };
+const __u32 dl_layout_ids[] = { KB_DLEFT_LAYOUT_SPREAD, KB_DLEFT_LAYOUT_LINES };
+
+/* The keyword of d-left layout @update. */
+const char *dl_layout_name(__u32 update)
+{
+	return update == KB_DLEFT_LAYOUT_LINES ? "lines" :
+	       update == KB_DLEFT_LAYOUT_SPREAD ? "spread" : "unknown";
+}
 
 #define CR(_n, _a, _t, _m, ...)					\
 	KW(_n, _a, _t, struct kbloom_create, _m, __VA_ARGS__)
@@ -40,6 +50,8 @@ static const struct kw dleft_kw[] = {
 	   .words = dl_counter_words, .vals = dl_counter_ids),
 	CR("seed", "S", KWT_U64, seed, .min = 0, .max = ~0ULL,
 	   .extra = "decimal or 0x hex"),
+	CR("layout", "spread|lines", KWT_ENUM, update,
+	   .words = dl_layout_words, .vals = dl_layout_ids),
 	{ 0 }
 };
 
@@ -61,7 +73,8 @@ static int dl_check(struct ctl *c, struct kbloom_create *cr, __u64 given)
 	struct kb_shape s = { .type = KBLOOM_TYPE_DLEFT,
 			      .counter_bits = cr->counter_bits,
 			      .fp_bits = cr->fp_bits, .slots = cr->slots,
-			      .tables = cr->tables, .buckets = cr->buckets };
+			      .tables = cr->tables, .update = cr->update,
+			      .buckets = cr->buckets };
 
 	if (planned && (dl_has(given, "buckets") || dl_has(given, "fp-bits")))
 		return ctl_usage(c, "%s: not with capacity N fpr P (the planner picks it)",
@@ -183,9 +196,10 @@ int countmin_create(struct ctl *c, int argc, char **argv)
 void sketches_stat_text(const struct kbloom_stat *st)
 {
 	if (st->type == KBLOOM_TYPE_DLEFT) {
-		printf("d-left:       %u subtables of %llu buckets of %u cells, %u-bit remainders, %u-bit counters\n",
+		printf("d-left:       %u subtables of %llu buckets of %u cells, %u-bit remainders, %u-bit counters, layout %s\n",
 		       st->tables, (unsigned long long)st->buckets, st->slots,
-		       st->fp_bits, st->counter_bits);
+		       st->fp_bits, st->counter_bits,
+		       dl_layout_name(st->update));
 		printf("overflows:    %llu\n", (unsigned long long)st->overflows);
 	} else if (st->type == KBLOOM_TYPE_COUNT_MIN) {
 		printf("count-min:    %u rows of %llu %u-bit counters, update %s\n",
