@@ -39,6 +39,7 @@ struct {
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_kfunc_ref *ref;

@@ -43,15 +43,15 @@
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_bpf_filter f = { .p = p };
 
 	if (kbloom_bpf_filter_blocks(&mc_filters, &f))
 		return -ENOENT;
-	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		return kbloom_bpf_test(&f, pkt->dst, KBLOOM_ADDR4_LEN);
-	return kbloom_bpf_test(&f, pkt->dst, KBLOOM_ADDR6_LEN);
+	return kbloom_bpf_test_hash(&f, mcast_group_hash(hc, pkt, p->hash_id,
+							 p->seed));
 }
 
 char LICENSE[] SEC("license") = "GPL";
