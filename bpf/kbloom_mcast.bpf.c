@@ -36,6 +36,9 @@
  *   mc_config   ARRAY         struct kbloom_mcast_cfg
  *   mc_plist    ARRAY         the ports in counters index order, for the
  *                             ingress program's walk
+ *   mc_pfast    ARRAY         ifindex -> struct kbloom_mcast_pfast: the
+ *                             loader's copy of mc_params, read by the
+ *                             ingress program instead of a hash lookup
  * Sizes are set by the loader before loading.
  */
 #include "bpf/kbloom_mcast.h"

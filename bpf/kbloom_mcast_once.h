@@ -6,8 +6,12 @@
  *
  * The ingress program walks the ports of the switch (MCAST_MAP(plist)),
  * tests the group against the filter of every port but the ingress one
- * (mcast_decide(): the variant's mcast_port_test(), the leak audit when
- * on), counts each port's copy in that port's counters, and hands the
+ * (mcast_verdict(): the variant's mcast_port_test(), with the group
+ * hashed once for all of them; then mcast_count(): the counters and the
+ * leak audit when on), counts each port's copy in that port's counters,
+ * reading each port's parameters from the loader's copy by ifindex
+ * (MCAST_MAP(pfast), uapi/kbloom_xdp_maps.h) rather than by a hash
+ * lookup in the port map, and hands the
  * result to the egress programs in the frame's XDP metadata, which a
  * devmap redirect keeps for every copy: bit i of struct mcast_meta.keep
  * is set when the port of ifindex i keeps its copy (by ifindex, not by
@@ -58,7 +62,10 @@ struct {
 	__type(value, __u32);
 } MCAST_MAP(plist) SEC(".maps");
 
-/* The ports' parameters by ifindex (struct kbloom_mcast_pfast). */
+/*
+ * The ports' parameters by ifindex (struct kbloom_mcast_pfast): the
+ * variants that include this file have struct kbloom_params ports.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -66,9 +73,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct kbloom_mcast_pfast);
 } MCAST_MAP(pfast) SEC(".maps");
-
-_Static_assert(__builtin_types_compatible_p(MCAST_PORT, struct kbloom_params),
-	       "mc_pfast holds struct kbloom_params");
 
 /*
  * Port @ifindex's verdict on the frame (MCAST_V_*, or -ENOENT: not a

@@ -5,10 +5,11 @@
  * uapi/kbloom_xdp_maps.h), which the mcast ingress program reads instead
  * of a hash lookup per port and frame.
  *
- * Every write of a <path>_params element goes through kbx_params_put()
- * or kbx_params_del(): the element first, then its copy, both before the
- * caller waits for a grace period and empties an old slot, so that no
- * program uses a copy that names an emptied slot.  The copy's one writer
+ * Every write of an mc_params element (filter.c, kind_mcast_cuckoo.c,
+ * kind_mcast_del.c) goes through kbx_params_put() or kbx_params_del():
+ * the element first, then its copy, both before the caller waits for a
+ * grace period and empties an old slot, so that no program uses a copy
+ * that names an emptied slot.  The copy's one writer
  * is this file, under the instance lock, through mmap: seq + 1, the
  * copy, seq + 1 (a program takes a copy read between two equal even
  * values of seq).  A kind without the map (the gate), an instance pinned
