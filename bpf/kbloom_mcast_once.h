@@ -81,7 +81,9 @@ struct {
  * than the hash lookup, measured with tests/bench/live.c) when that copy
  * stays the same across the verdict, else with those of the port map.
  * The copy is read in place, not copied out: the test reads a few of its
- * words, and the stack of the walk has no room for a whole record.
+ * words, and the stack of the walk has no room for a whole record.  A
+ * copy that gives an error (its slot has no blocks map) is not trusted
+ * either: the port map decides, as for a port without a copy.
  */
 static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
 					      __u32 ifindex, __u32 *index)
@@ -100,7 +102,7 @@ static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
 			v = mcast_verdict(ifindex, &c->p, &w->pkt, &w->hc,
 					  w->rx, w->flags, NULL);
 			barrier();
-			if (c->seq == seq)
+			if (c->seq == seq && v != MCAST_V_ERROR)
 				return v;
 		}
 	}

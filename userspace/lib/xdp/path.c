@@ -705,8 +705,13 @@ static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 		if (ret)
 			return ret;
 		fd = bpf_obj_get(p);
-		if (fd < 0)
-			return kbp_err(fd);
+		if (fd < 0) {
+			ret = kbp_err(fd);
+			if (ret == -ENOENT)
+				kbx_log(x, "%s: no pinned %s: the instance was made by an older kbloom (destroy and create it again)",
+					x->name, bpf_map__name(map));
+			return ret;
+		}
 		ret = bpf_map__reuse_fd(map, fd);
 		close(fd);
 		if (ret)
