@@ -185,6 +185,25 @@ static void drain(FIXTURE_DATA(e2e) *self, __u32 cnt[NPORTS][NGROUPS],
 		     quiet);
 }
 
+/* Every host joins its groups (joins[]): 0 or -errno. */
+static int join_all(FIXTURE_DATA(e2e) *self)
+{
+	__u32 i, g, len;
+	__u8 a[16];
+	int ret;
+
+	for (i = 0; i < NHOSTS; i++)
+		for (g = 0; g < NGROUPS; g++) {
+			if (!(joins[i] >> g & 1))
+				continue;
+			group_addr(a, g, &len);
+			ret = kbloom_mcast_join(self->x, self->port[i], a, len);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
 /*
  * Send ROUNDS frames to every group; every host must receive exactly its
  * groups and the false positives its filter predicts, and the counters
@@ -269,17 +288,10 @@ static __u32 traffic_check(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(e2e, hosts_receive_their_groups_counters_agree, 90)
 {
 	struct kbloom_xdp_geom tiny = { .m = 512, .k = 1 };
-	__u32 i, g, len, leaks;
+	__u32 g, leaks;
 	__u8 a[16];
 
-	for (i = 0; i < NHOSTS; i++)
-		for (g = 0; g < NGROUPS; g++)
-			if (joins[i] >> g & 1) {
-				group_addr(a, g, &len);
-				ASSERT_EQ(0, kbloom_mcast_join(self->x,
-							       self->port[i],
-							       a, len));
-			}
+	ASSERT_EQ(0, join_all(self));
 	/* sized at 0.01% for 1024 groups, a few groups each: no leak */
 	leaks = traffic_check(_metadata, self);
 	TH_LOG("sized filters: %u predicted false positives", leaks);
@@ -529,22 +541,14 @@ TEST_F_TIMEOUT(e2e, pfast_copies_follow_params, 90)
 {
 	struct kbloom_xdp_geom geom = { .m = 1 << 14, .k = 4 };
 	struct kbloom_mcast_pfast e, saved;
-	__u32 i, g, len, id;
+	__u32 i, id;
 	int pf, pm;
-	__u8 a[16];
 
 	pf = pinned_map(self, "mc_pfast");
 	pm = pinned_map(self, "mc_params");
 	ASSERT_LE(0, pf);
 	ASSERT_LE(0, pm);
-	for (i = 0; i < NHOSTS; i++)
-		for (g = 0; g < NGROUPS; g++)
-			if (joins[i] >> g & 1) {
-				group_addr(a, g, &len);
-				ASSERT_EQ(0, kbloom_mcast_join(self->x,
-							       self->port[i],
-							       a, len));
-			}
+	ASSERT_EQ(0, join_all(self));
 	for (i = 0; i < NPORTS; i++) {
 		id = self->port[i];
 		if (id >= KBLOOM_MCAST_PFAST_PORTS)
