@@ -33,6 +33,7 @@ KBLOOM_CUCKOO_SEQ_MAP(mc_cseq);
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_bpf_cuckoo c;
@@ -40,9 +41,9 @@ static __always_inline int mcast_port_test(__u32 ifindex,
 	if (kbloom_bpf_cuckoo_get(&mc_cuckoo, &mc_filters, &mc_cseq, ifindex,
 				  &c))
 		return -ENOENT;
-	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		return kbloom_bpf_cuckoo_test(&c, pkt->dst, KBLOOM_ADDR4_LEN);
-	return kbloom_bpf_cuckoo_test(&c, pkt->dst, KBLOOM_ADDR6_LEN);
+	return kbloom_bpf_cuckoo_test_hash(&c, mcast_group_hash(hc, pkt,
+								c.p->hash_id,
+								c.p->seed));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -32,6 +32,7 @@ struct {
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	const struct kbloom_del_params *d;
@@ -45,12 +46,9 @@ static __always_inline int mcast_port_test(__u32 ifindex,
 	blocks = bpf_map_lookup_elem(&mc_filters, &slot);
 	if (!blocks)
 		return -ENOENT;
-	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		return kbloom_bpf_std_test(blocks, d->shape.m, d->shape.k,
-					   d->hash_id, d->seed, pkt->dst,
-					   KBLOOM_ADDR4_LEN);
-	return kbloom_bpf_std_test(blocks, d->shape.m, d->shape.k, d->hash_id,
-				   d->seed, pkt->dst, KBLOOM_ADDR6_LEN);
+	return kbloom_bpf_std_test_hash(blocks, d->shape.m, d->shape.k,
+					mcast_group_hash(hc, pkt, d->hash_id,
+							 d->seed));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -35,10 +35,16 @@ struct {
 	__type(value, struct kbloom_kfunc_ref);
 } mc_kfilter SEC(".maps");
 
-/* Port @ifindex's module filter on the group: KBLOOM_* or -ENOENT. */
+/*
+ * Port @ifindex's module filter on the group: KBLOOM_* or -ENOENT.  The
+ * module hashes the group with the filter's own hash id and seed, which
+ * the program does not know (a restore --replace may change them), so
+ * @hc is not used: each port's kfunc call hashes the group.
+ */
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_kfunc_ref *ref;

@@ -36,6 +36,9 @@
  *   mc_config   ARRAY         struct kbloom_mcast_cfg
  *   mc_plist    ARRAY         the ports in counters index order, for the
  *                             ingress program's walk
+ *   mc_pfast    ARRAY         ifindex -> struct kbloom_mcast_pfast: the
+ *                             loader's copy of mc_params, read by the
+ *                             ingress program instead of a hash lookup
  * Sizes are set by the loader before loading.
  */
 #include "bpf/kbloom_mcast.h"
@@ -43,15 +46,15 @@
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcast_stats *st)
 {
 	struct kbloom_bpf_filter f = { .p = p };
 
 	if (kbloom_bpf_filter_blocks(&mc_filters, &f))
 		return -ENOENT;
-	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		return kbloom_bpf_test(&f, pkt->dst, KBLOOM_ADDR4_LEN);
-	return kbloom_bpf_test(&f, pkt->dst, KBLOOM_ADDR6_LEN);
+	return kbloom_bpf_test_hash(&f, mcast_group_hash(hc, pkt, p->hash_id,
+							 p->seed));
 }
 
 char LICENSE[] SEC("license") = "GPL";

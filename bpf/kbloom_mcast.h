@@ -137,53 +137,118 @@ static __always_inline void mcast_audit(MCAST_STATS *st, __u32 ifindex,
 }
 
 /*
+ * The group's hash, computed once per frame: the ports of a switch share
+ * the hash id and seed of their filters (the loader's default), so the
+ * first port's test hashes the group and the others reuse the value; a
+ * port whose filter has another hash id or seed hashes it anew (and keeps
+ * that value for the ports after it).  The positions are the contract's:
+ * only the number of times kb_hash() runs changes.
+ */
+struct mcast_hash {
+	__u64 h;
+	__u64 seed;
+	__u32 hash_id;
+	__u32 valid;
+};
+
+/* The group's kb_hash() under (@hash_id, @seed), from @hc when it has it. */
+static __always_inline __u64 mcast_group_hash(struct mcast_hash *hc,
+					      const struct kbloom_pkt *pkt,
+					      __u32 hash_id, __u64 seed)
+{
+	if (hc->valid && hc->hash_id == hash_id && hc->seed == seed)
+		return hc->h;
+	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
+		hc->h = kb_hash(hash_id, seed, pkt->dst, KBLOOM_ADDR4_LEN);
+	else
+		hc->h = kb_hash(hash_id, seed, pkt->dst, KBLOOM_ADDR6_LEN);
+	hc->hash_id = hash_id;
+	hc->seed = seed;
+	hc->valid = 1;
+	return hc->h;
+}
+
+/*
  * The port's membership test of the copy's group: KBLOOM_MAYBE,
- * KBLOOM_ABSENT or -errno.  Each variant defines it; @st, the port's
- * counters when the copy is counted (else NULL), is for counters of the
- * variant's own (tx_seen, tx_forwarded, tx_filtered, tx_errors are
- * counted here).
+ * KBLOOM_ABSENT or -errno.  Each variant defines it; it takes the
+ * group's hash from @hc (mcast_group_hash()) unless its filter hashes
+ * the group itself (a module filter); @st, the port's counters when the
+ * copy is counted (else NULL), is for counters of the variant's own
+ * (tx_seen, tx_forwarded, tx_filtered, tx_errors are counted here).
  */
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const MCAST_PORT *port,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   MCAST_STATS *st);
+
+/* What a port does with a copy (mcast_verdict()). */
+enum {
+	MCAST_V_ERROR,		/* drop: no filter, or not multicast data */
+	MCAST_V_ABSENT,		/* drop: the filter does not hold the group */
+	MCAST_V_MAYBE,		/* send: the filter may hold the group */
+	MCAST_V_FLOOD,		/* send unfiltered: a link-local group */
+};
+
+/*
+ * What port @ifindex does with a copy of the frame of kind @rx (data or
+ * link-local) under the config @flags: MCAST_V_*, nothing counted but
+ * the variant's own counters in @st (when not NULL).
+ */
+static __always_inline int mcast_verdict(__u32 ifindex, const MCAST_PORT *port,
+					 const struct kbloom_pkt *pkt,
+					 struct mcast_hash *hc, int rx,
+					 __u32 flags, MCAST_STATS *st)
+{
+	int ret;
+
+	if (rx == KBLOOM_MCAST_RX_LOCAL && !(flags & MCAST_F_LOCAL_FILTER))
+		return MCAST_V_FLOOD;
+	if (rx != KBLOOM_MCAST_RX_DATA && rx != KBLOOM_MCAST_RX_LOCAL)
+		return MCAST_V_ERROR;
+	ret = mcast_port_test(ifindex, port, pkt, hc, st);
+	if (ret == KBLOOM_MAYBE)
+		return MCAST_V_MAYBE;
+	return ret == KBLOOM_ABSENT ? MCAST_V_ABSENT : MCAST_V_ERROR;
+}
+
+/* Count verdict @v of port @ifindex in @st: whether the port keeps it. */
+static __always_inline int mcast_count(MCAST_STATS *st, int v, __u32 ifindex,
+				       const struct kbloom_pkt *pkt,
+				       __u32 flags)
+{
+	st->tx_seen++;
+	if (v == MCAST_V_FLOOD) {
+		st->tx_flooded++;
+		return 1;
+	}
+	if (v == MCAST_V_MAYBE) {
+		st->tx_forwarded++;
+		if (flags & MCAST_F_AUDIT)
+			mcast_audit(st, ifindex, pkt);
+		return 1;
+	}
+	if (v == MCAST_V_ABSENT)
+		st->tx_filtered++;
+	else
+		st->tx_errors++;
+	return 0;
+}
 
 /*
  * Whether port @ifindex keeps a copy of the frame of kind @rx (data or
  * link-local) under the config @flags; counted in @st unless NULL.
  */
 static __always_inline int mcast_decide(__u32 ifindex, const MCAST_PORT *port,
-					const struct kbloom_pkt *pkt, int rx,
+					const struct kbloom_pkt *pkt,
+					struct mcast_hash *hc, int rx,
 					__u32 flags, MCAST_STATS *st)
 {
-	int ret;
+	int v = mcast_verdict(ifindex, port, pkt, hc, rx, flags, st);
 
-	if (st)
-		st->tx_seen++;
-	if (rx == KBLOOM_MCAST_RX_LOCAL && !(flags & MCAST_F_LOCAL_FILTER)) {
-		if (st)
-			st->tx_flooded++;
-		return 1;
-	}
-	if (rx == KBLOOM_MCAST_RX_DATA || rx == KBLOOM_MCAST_RX_LOCAL)
-		ret = mcast_port_test(ifindex, port, pkt, st);
-	else
-		ret = -EINVAL;
-	if (ret == KBLOOM_MAYBE) {
-		if (st) {
-			st->tx_forwarded++;
-			if (flags & MCAST_F_AUDIT)
-				mcast_audit(st, ifindex, pkt);
-		}
-		return 1;
-	}
-	if (st) {
-		if (ret == KBLOOM_ABSENT)
-			st->tx_filtered++;
-		else
-			st->tx_errors++;
-	}
-	return 0;
+	if (!st)
+		return v >= MCAST_V_MAYBE;
+	return mcast_count(st, v, ifindex, pkt, flags);
 }
 
 /* Whether port @ifindex keeps this copy, decided here; counted when @count. */
@@ -192,6 +257,7 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
+	struct mcast_hash hc = {};
 	const MCAST_PORT *port;
 	MCAST_STATS *st = NULL;
 	struct kbloom_pkt pkt;
@@ -206,13 +272,15 @@ static __always_inline int mcast_egress(struct xdp_md *ctx, __u32 ifindex,
 			return XDP_DROP;
 	}
 	rx = kbloom_mcast_rx(data, data_end, &pkt);
-	return mcast_decide(ifindex, port, &pkt, rx, mcast_cfg_flags(), st) ?
+	return mcast_decide(ifindex, port, &pkt, &hc, rx, mcast_cfg_flags(),
+			    st) ?
 	       XDP_PASS : XDP_DROP;
 }
 
 /* What the ingress program knows of a frame it sends to the other ports. */
 struct mcast_walk {
 	struct kbloom_pkt pkt;
+	struct mcast_hash hc;	/* the group's hash, once per frame */
 	__u32 ingress;		/* the ingress port: no copy */
 	__u32 flags;		/* the config flags */
 	__u32 rx;		/* KBLOOM_MCAST_RX_DATA or _LOCAL */
@@ -238,6 +306,15 @@ static __always_inline int mcast_egress_copy(struct xdp_md *ctx)
 {
 	return mcast_egress(ctx, ctx->egress_ifindex, 1);
 }
+
+/* The ingress port's counters; NULL: not a port of this switch. */
+static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+{
+	const MCAST_PORT *port;
+
+	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w->ingress);
+	return port ? mcast_stats(port) : NULL;
+}
 #else
 #include "bpf/kbloom_mcast_once.h"
 #endif
@@ -248,17 +325,13 @@ int MCAST_PROG(ingress)(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	struct mcast_walk w = {};
-	const MCAST_PORT *port;
 	MCAST_STATS *st;
 	int rx;
 
 	w.ingress = ctx->ingress_ifindex;
-	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w.ingress);
-	if (!port)
-		return XDP_PASS;	/* not a port of this switch */
-	st = mcast_stats(port);
+	st = mcast_ingress_stats(&w);
 	if (!st)
-		return XDP_PASS;
+		return XDP_PASS;	/* not a port of this switch */
 	st->rx_packets++;
 	rx = kbloom_mcast_rx(data, data_end, &w.pkt);
 	if (!KBLOOM_MCAST_RX_COUNT(st, rx))

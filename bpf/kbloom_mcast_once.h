@@ -6,8 +6,12 @@
  *
  * The ingress program walks the ports of the switch (MCAST_MAP(plist)),
  * tests the group against the filter of every port but the ingress one
- * (mcast_decide(): the variant's mcast_port_test(), the leak audit when
- * on), counts each port's copy in that port's counters, and hands the
+ * (mcast_verdict(): the variant's mcast_port_test(), with the group
+ * hashed once for all of them; then mcast_count(): the counters and the
+ * leak audit when on), counts each port's copy in that port's counters,
+ * reading each port's parameters from the loader's copy by ifindex
+ * (MCAST_MAP(pfast), uapi/kbloom_xdp_maps.h) rather than by a hash
+ * lookup in the port map, and hands the
  * result to the egress programs in the frame's XDP metadata, which a
  * devmap redirect keeps for every copy: bit i of struct mcast_meta.keep
  * is set when the port of ifindex i keeps its copy (by ifindex, not by
@@ -58,13 +62,86 @@ struct {
 	__type(value, __u32);
 } MCAST_MAP(plist) SEC(".maps");
 
+/*
+ * The ports' parameters by ifindex (struct kbloom_mcast_pfast): the
+ * variants that include this file have struct kbloom_params ports.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, KBLOOM_MCAST_PFAST_PORTS);
+	__type(key, __u32);
+	__type(value, struct kbloom_mcast_pfast);
+} MCAST_MAP(pfast) SEC(".maps");
+
+/*
+ * Port @ifindex's verdict on the frame (MCAST_V_*, or -ENOENT: not a
+ * port) and its counters index in *@index, with the parameters of its
+ * copy in mc_pfast (an array element by index: about 30 ns less a port
+ * than the hash lookup, measured with tests/bench/live.c) when that copy
+ * stays the same across the verdict, else with those of the port map.
+ * The copy is read in place, not copied out: the test reads a few of its
+ * words, and the stack of the walk has no room for a whole record.  A
+ * copy that gives an error (its slot has no blocks map) is not trusted
+ * either: the port map decides, as for a port without a copy.
+ */
+static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
+					      __u32 ifindex, __u32 *index)
+{
+	const struct kbloom_mcast_pfast *c;
+	const MCAST_PORT *p;
+	__u32 seq;
+	int v;
+
+	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &ifindex);
+	if (c) {
+		seq = c->seq;
+		barrier();
+		if (!(seq & 1) && c->p.id == ifindex) {
+			*index = c->p.index;
+			v = mcast_verdict(ifindex, &c->p, &w->pkt, &w->hc,
+					  w->rx, w->flags, NULL);
+			barrier();
+			if (c->seq == seq && v != MCAST_V_ERROR)
+				return v;
+		}
+	}
+	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	if (!p)
+		return -ENOENT;
+	*index = p->index;
+	return mcast_verdict(ifindex, p, &w->pkt, &w->hc, w->rx, w->flags,
+			     NULL);
+}
+
+/* The ingress port's counters; NULL: not a port of this switch. */
+static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+{
+	const struct kbloom_mcast_pfast *c;
+	const MCAST_PORT *p;
+	__u32 seq, index, id;
+
+	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &w->ingress);
+	if (c) {
+		seq = c->seq;
+		barrier();
+		id = c->p.id;
+		index = c->p.index;
+		barrier();
+		if (!(seq & 1) && id == w->ingress && c->seq == seq)
+			return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
+	}
+	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w->ingress);
+	return p ? mcast_stats(p) : NULL;
+}
+
 /* Step @i of the walk: the port of counters index @i, if there is one. */
 static long mcast_walk_port(__u32 i, struct mcast_walk *w)
 {
-	__u32 key = i + 1, ifindex;
-	const MCAST_PORT *port;
+	__u32 key = i + 1, ifindex, index;
 	const __u32 *slot;
 	MCAST_STATS *st;
+	int v;
 
 	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
 	if (!slot)
@@ -76,13 +153,13 @@ static long mcast_walk_port(__u32 i, struct mcast_walk *w)
 		w->undecided = 1;
 		return 0;
 	}
-	port = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
-	if (!port)
+	v = mcast_walk_verdict(w, ifindex, &index);
+	if (v < 0)
 		return 0;	/* coming or going */
-	st = mcast_stats(port);
+	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
 	if (!st)
 		return 0;	/* as at egress: dropped uncounted */
-	if (!mcast_decide(ifindex, port, &w->pkt, w->rx, w->flags, st))
+	if (!mcast_count(st, v, ifindex, &w->pkt, w->flags))
 		return 0;
 	/* constant offsets: no variable stack access for 6.1's verifier */
 	if (ifindex < 64)

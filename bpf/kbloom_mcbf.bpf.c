@@ -52,6 +52,7 @@
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_mcbf_port *port,
 					   const struct kbloom_pkt *pkt,
+					   struct mcast_hash *hc,
 					   struct kbloom_mcbf_stats *st)
 {
 	struct kbloom_bpf_filter f = { .p = &port->p };
@@ -70,10 +71,7 @@ static __always_inline int mcast_port_test(__u32 ifindex,
 	}
 	if (kbloom_bpf_filter_blocks(&mcbf_filters, &f))
 		return -ENOENT;
-	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		h = kbloom_bpf_hash(f.p, pkt->dst, KBLOOM_ADDR4_LEN);
-	else
-		h = kbloom_bpf_hash(f.p, pkt->dst, KBLOOM_ADDR6_LEN);
+	h = mcast_group_hash(hc, pkt, f.p->hash_id, f.p->seed);
 	return kbloom_bpf_test_hash_k(f.blocks, f.p->nblocks, h, k);
 }
 

@@ -180,6 +180,29 @@ struct kbloom_mcast_cfg {
 	__u64 def_fpr_pico;
 };
 
+/*
+ * mc_pfast: BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE, ifindex -> struct
+ * kbloom_mcast_pfast, for the ports of ifindex below
+ * KBLOOM_MCAST_PFAST_PORTS: a copy of each port's mc_params element, which
+ * the ingress program reads by index instead of looking mc_params up by
+ * hash for the ingress port and for every other port of each frame.  Its
+ * one writer is the loader, through mmap, under the instance lock: @seq
+ * + 1 (odd), the copy, @seq + 1 (even), after each write of the port's
+ * mc_params element and before any grace period that the loader waits
+ * for (so no program uses a copy past the wait).  A program reads @seq,
+ * the copy, @seq again, and takes the copy only when @seq was even and
+ * unchanged and the copy's id is the port's ifindex; otherwise it looks
+ * mc_params up.  A copy of id 0: none (the port is gone, or its ifindex
+ * is out of the map, or the instance was pinned before the map).
+ */
+#define KBLOOM_MCAST_PFAST_PORTS	192U
+
+struct kbloom_mcast_pfast {
+	__u32 seq;
+	__u32 reserved;
+	struct kbloom_params p;
+};
+
 /**
  * struct kbloom_mcast_stats - per port, per CPU counters of the mcast path
  * @rx_packets: frames seen by the ingress program on this port

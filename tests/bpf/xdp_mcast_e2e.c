@@ -185,6 +185,25 @@ static void drain(FIXTURE_DATA(e2e) *self, __u32 cnt[NPORTS][NGROUPS],
 		     quiet);
 }
 
+/* Every host joins its groups (joins[]): 0 or -errno. */
+static int join_all(FIXTURE_DATA(e2e) *self)
+{
+	__u32 i, g, len;
+	__u8 a[16];
+	int ret;
+
+	for (i = 0; i < NHOSTS; i++)
+		for (g = 0; g < NGROUPS; g++) {
+			if (!(joins[i] >> g & 1))
+				continue;
+			group_addr(a, g, &len);
+			ret = kbloom_mcast_join(self->x, self->port[i], a, len);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
 /*
  * Send ROUNDS frames to every group; every host must receive exactly its
  * groups and the false positives its filter predicts, and the counters
@@ -269,17 +288,10 @@ static __u32 traffic_check(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(e2e, hosts_receive_their_groups_counters_agree, 90)
 {
 	struct kbloom_xdp_geom tiny = { .m = 512, .k = 1 };
-	__u32 i, g, len, leaks;
+	__u32 g, leaks;
 	__u8 a[16];
 
-	for (i = 0; i < NHOSTS; i++)
-		for (g = 0; g < NGROUPS; g++)
-			if (joins[i] >> g & 1) {
-				group_addr(a, g, &len);
-				ASSERT_EQ(0, kbloom_mcast_join(self->x,
-							       self->port[i],
-							       a, len));
-			}
+	ASSERT_EQ(0, join_all(self));
 	/* sized at 0.01% for 1024 groups, a few groups each: no leak */
 	leaks = traffic_check(_metadata, self);
 	TH_LOG("sized filters: %u predicted false positives", leaks);
@@ -493,6 +505,87 @@ TEST_F_TIMEOUT(e2e, replace_under_traffic, 90)
 	EXPECT_EQ(0, other.frames);
 	free(member.seen);
 	free(other.seen);
+}
+
+/* The instance's pinned map @map, or -1. */
+static int pinned_map(FIXTURE_DATA(e2e) *self, const char *map)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", KBT_PIN_ROOT, self->name, map);
+	return bpf_obj_get(path);
+}
+
+/*
+ * Whether port @ifindex's copy in mc_pfast is stable and equal to its
+ * mc_params element (or, with no element, absent: id 0).
+ */
+static int pfast_follows(int pfast, int params, __u32 ifindex)
+{
+	struct kbloom_mcast_pfast e;
+	struct kbloom_params p;
+
+	if (bpf_map_lookup_elem(pfast, &ifindex, &e) || e.seq & 1)
+		return 0;
+	if (bpf_map_lookup_elem(params, &ifindex, &p))
+		return e.p.id == 0;
+	return !memcmp(&e.p, &p, sizeof(p));
+}
+
+/*
+ * The ingress program reads each port's parameters from the loader's
+ * copy in mc_pfast: the copy follows every change (joins, a resize, a
+ * removed port), and a copy caught in a write (odd seq) is not used.
+ */
+TEST_F_TIMEOUT(e2e, pfast_copies_follow_params, 90)
+{
+	struct kbloom_xdp_geom geom = { .m = 1 << 14, .k = 4 };
+	struct kbloom_mcast_pfast e, saved;
+	__u32 i, id;
+	int pf, pm;
+
+	pf = pinned_map(self, "mc_pfast");
+	pm = pinned_map(self, "mc_params");
+	ASSERT_LE(0, pf);
+	ASSERT_LE(0, pm);
+	ASSERT_EQ(0, join_all(self));
+	for (i = 0; i < NPORTS; i++) {
+		id = self->port[i];
+		if (id >= KBLOOM_MCAST_PFAST_PORTS)
+			continue;	/* no copy: looked up by hash */
+		EXPECT_TRUE(pfast_follows(pf, pm, id)) TH_LOG("port %u", i);
+		ASSERT_EQ(0, bpf_map_lookup_elem(pf, &id, &e));
+		EXPECT_EQ(id, e.p.id);
+	}
+
+	/* port 1's copy half written, and wrong: the program looks up */
+	id = self->port[1];
+	ASSERT_EQ(0, bpf_map_lookup_elem(pf, &id, &saved));
+	e = saved;
+	e.seq |= 1;
+	e.p.slot ^= 1;		/* the idle slot: no blocks map */
+	e.p.nblocks = 1;
+	ASSERT_EQ(0, bpf_map_update_elem(pf, &id, &e, 0));
+	EXPECT_EQ(0, traffic_check(_metadata, self));
+	ASSERT_EQ(0, bpf_map_update_elem(pf, &id, &saved, 0));
+
+	/* a resize moves the filter to the other slot: so does the copy */
+	ASSERT_EQ(0, kbloom_mcast_port_resize(self->x, id, &geom));
+	EXPECT_TRUE(pfast_follows(pf, pm, id));
+	ASSERT_EQ(0, bpf_map_lookup_elem(pf, &id, &e));
+	EXPECT_EQ(saved.p.slot ^ 1, e.p.slot);
+	EXPECT_EQ(0, traffic_check(_metadata, self));
+
+	/* a removed port leaves no copy */
+	id = self->port[NPORTS - 1];
+	ASSERT_EQ(0, kbloom_mcast_port_del(self->x, id));
+	if (id < KBLOOM_MCAST_PFAST_PORTS) {
+		ASSERT_EQ(0, bpf_map_lookup_elem(pf, &id, &e));
+		EXPECT_EQ(0, e.p.id);
+		EXPECT_EQ(0, e.seq & 1);
+	}
+	close(pf);
+	close(pm);
 }
 
 TEST_HARNESS_MAIN

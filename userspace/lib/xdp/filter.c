@@ -199,7 +199,7 @@ int kbx_filter_create(struct kbloom_xdp *x, __u32 id, __u32 index,
 	p.id = id;
 	p.index = index;
 	p.gen = 1;
-	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_NOEXIST));
+	ret = kbx_params_put(x, id, &p, BPF_NOEXIST);
 	if (ret)
 		goto err_slot;
 	ret = kbx_filter_pin(x, id, b->fd);
@@ -209,7 +209,7 @@ int kbx_filter_create(struct kbloom_xdp *x, __u32 id, __u32 index,
 		x->desc->published(x, &p);
 	return 0;
 err_params:
-	bpf_map_delete_elem(x->params_fd, &id);
+	kbx_params_del(x, id);
 err_slot:
 	bpf_map_delete_elem(x->filters_fd, &slot);
 err_unmap:
@@ -289,7 +289,7 @@ int kbx_filter_swap(struct kbloom_xdp *x, __u32 id,
 	p.id = id;
 	p.index = cur.index;
 	p.gen = cur.gen + 1;
-	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
+	ret = kbx_params_put(x, id, &p, BPF_EXIST);
 	if (ret) {
 		kbx_slot_drop(x, slot);
 		return ret;
@@ -319,8 +319,7 @@ int kbx_filter_rewrite(struct kbloom_xdp *x, const struct kbloom_params *p,
 		__atomic_store_n(&b->words[i], words[i], __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	np.gen++;
-	return kbp_err(bpf_map_update_elem(x->params_fd, &p->id, &np,
-					   BPF_EXIST));
+	return kbx_params_put(x, p->id, &np, BPF_EXIST);
 }
 
 /*
@@ -347,7 +346,7 @@ int kbx_filter_remove(struct kbloom_xdp *x, __u32 id)
 	ret = kbx_filter_get(x, id, &p);
 	if (ret)
 		return ret;
-	bpf_map_delete_elem(x->params_fd, &id);
+	kbx_params_del(x, id);
 	kbx_slots_release(x, id, p.slot);
 	return 0;
 }
@@ -398,7 +397,7 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 		return ret;
 	kbx_words_add(b->words, &p, key, len);
 	p.inserted++;
-	return kbp_err(bpf_map_update_elem(x->params_fd, &id, &p, BPF_EXIST));
+	return kbx_params_put(x, id, &p, BPF_EXIST);
 }
 
 int kbloom_xdp_filter_add(struct kbloom_xdp *x, __u32 id, const void *key,

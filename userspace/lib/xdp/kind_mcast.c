@@ -918,6 +918,7 @@ static const struct kbx_desc mcast_desc = {
 	.kfilter = "mc_kfilter",
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.deletable = "mc_deletable",
+	.pfast = "mc_pfast",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },

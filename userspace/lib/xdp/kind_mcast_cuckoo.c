@@ -44,8 +44,7 @@ int kbx_mcast_cuckoo_port_add(struct kbloom_xdp *x, __u32 id, __u32 index,
 	rec.gen = 1;
 	rec.capacity = cp.capacity;
 	rec.fpr_pico = cp.fpr_pico;
-	ret = kbp_err(bpf_map_update_elem(x->params_fd, &id, &rec,
-					  BPF_NOEXIST));
+	ret = kbx_params_put(x, id, &rec, BPF_NOEXIST);
 	if (ret)
 		kbx_cuckoo_remove(x, id);
 	return ret;
@@ -54,7 +53,7 @@ int kbx_mcast_cuckoo_port_add(struct kbloom_xdp *x, __u32 id, __u32 index,
 /* Port @id's record, then its filter (after a grace period). */
 int kbx_mcast_cuckoo_port_del(struct kbloom_xdp *x, __u32 id)
 {
-	bpf_map_delete_elem(x->params_fd, &id);
+	kbx_params_del(x, id);
 	return kbx_cuckoo_remove(x, id);
 }
 

@@ -193,7 +193,7 @@ static int del_record(struct kbloom_xdp *x, __u32 id, __u32 index,
 	rec.gen = p->gen;
 	rec.capacity = p->capacity;
 	rec.fpr_pico = p->fpr_pico;
-	return kbp_err(bpf_map_update_elem(x->params_fd, &id, &rec, flags));
+	return kbx_params_put(x, id, &rec, flags);
 }
 
 int kbx_mcast_del_port_add(struct kbloom_xdp *x, __u32 id, __u32 index,
@@ -234,7 +234,7 @@ int kbx_mcast_del_port_del(struct kbloom_xdp *x, __u32 id)
 	struct kbloom_del_params p;
 	int ret;
 
-	bpf_map_delete_elem(x->params_fd, &id);
+	kbx_params_del(x, id);
 	ret = del_get(x, id, &p, NULL);
 	if (ret)
 		return ret;

@@ -125,6 +125,7 @@ static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 	x->kfilter_fd = -1;
 	x->dev_fd = -1;
 	x->del_fd = -1;
+	x->pfast_fd = -1;
 	for (k = 0; k < XDP_NPROGS; k++)
 		x->prog_fd[k] = -1;
 	i->priv = x;
@@ -139,6 +140,7 @@ void kbx_inst_close(struct kbloom_inst *inst)
 
 	kbx_filter_release(x);
 	kbx_cuckoo_close(x);
+	kbx_pfast_close(x);
 
 	kbp_close_fd(&x->params_fd);
 	kbp_close_fd(&x->filters_fd);
@@ -204,6 +206,9 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	/* none in an instance pinned before it (its programs need none) */
 	if (!ret && d->plist && kbx_path_exists(x->dir, d->plist))
 		ret = kbp_get(x->dir, d->plist, &x->plist_fd);
+	/* none in an instance pinned before it: its programs look up */
+	if (!ret && d->pfast && kbx_path_exists(x->dir, d->pfast))
+		ret = kbx_pfast_open(x);
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
 		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
@@ -700,8 +705,13 @@ static int kbx_reuse_maps(struct kbloom_xdp *x, struct bpf_object *obj)
 		if (ret)
 			return ret;
 		fd = bpf_obj_get(p);
-		if (fd < 0)
-			return kbp_err(fd);
+		if (fd < 0) {
+			ret = kbp_err(fd);
+			if (ret == -ENOENT)
+				kbx_log(x, "%s: no pinned %s: the instance was made by an older kbloom (destroy and create it again)",
+					x->name, bpf_map__name(map));
+			return ret;
+		}
 		ret = bpf_map__reuse_fd(map, fd);
 		close(fd);
 		if (ret)

@@ -48,6 +48,7 @@ struct kbx_prog_pin {
  * @progs: its programs and their pins
  * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
  * @deletable: map pin of the deletable variant (NULL: the kind has none)
+ * @pfast: map pin of the copy of @params by index (NULL: none; pfast.c)
  * @cuckoo_fill: the cuckoo variant's exact record of filter @id into @c
  *               (@missing: only the keys @c does not hold), 0 or -ENOSPC
  * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo,
@@ -73,6 +74,7 @@ struct kbx_desc {
 	const char *cuckoo;
 	const char *cseq;
 	const char *deletable;
+	const char *pfast;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
 	struct kbp_obj objs[4];
@@ -121,6 +123,11 @@ struct kbloom_xdp {
 
 	/* deletable variant: mc_deletable (kind_mcast_del.c), else -1 */
 	int del_fd;
+
+	/* the copy of the parameters by index (pfast.c), or -1 and NULL */
+	int pfast_fd;
+	struct kbloom_mcast_pfast *pfast;
+	size_t pfast_len;
 };
 
 /* the core's log and lock, for a handle */
@@ -191,6 +198,13 @@ int kbx_filter_rewrite(struct kbloom_xdp *x, const struct kbloom_params *p,
 		       const __u64 *words);
 int kbx_filter_remove(struct kbloom_xdp *x, __u32 id);
 void kbx_filter_release(struct kbloom_xdp *x);
+
+/* pfast.c: every write of a parameters element, and its copy by index */
+int kbx_pfast_open(struct kbloom_xdp *x);
+void kbx_pfast_close(struct kbloom_xdp *x);
+int kbx_params_put(struct kbloom_xdp *x, __u32 id,
+		   const struct kbloom_params *p, __u64 flags);
+void kbx_params_del(struct kbloom_xdp *x, __u32 id);
 int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 			  __u32 len);
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
