@@ -336,6 +336,51 @@ TEST_F(port, class_aware)
 	EXPECT_EQ(0, kb_mcbf_test_v4(self->f, a));
 }
 
+/*
+ * The entry points by hash (a key hashed once for many filters) are those
+ * by key: a twin filter filled through kb_mcbf_add_hash() holds the same
+ * words, and kb_mcbf_test_hash() answers as kb_mcbf_test() on present and
+ * absent keys, an unused class included.
+ */
+TEST_F(port, by_hash)
+{
+	struct kb_mcbf *t;
+	const __u64 *wa, *wb;
+	__u64 na, nb, h;
+	__u32 c, i, hits = 0;
+	__u8 a[4];
+
+	ASSERT_EQ(0, kb_mcbf_new(variant->type, variant->m, variant->hash_id,
+				 42, &port_classes, &t));
+	for (i = 0; i < 3000; i++) {
+		v4_group(1 + i % 3, i, a);
+		ASSERT_EQ(0, kb_mcbf_add_v4(self->f, a));
+		h = kb_hash(variant->hash_id, 42, a, 4);
+		ASSERT_EQ(0, kb_mcbf_add_hash(t, h, kb_mcbf_class_v4(a)));
+	}
+	wa = kb_mcbf_words(self->f, &na);
+	wb = kb_mcbf_words(t, &nb);
+	ASSERT_EQ(na, nb);
+	EXPECT_EQ(0, memcmp(wa, wb, na * 8));
+	for (c = 0; c <= 3; c++) {
+		for (i = 0; i < 20000; i++) {
+			v4_group(c, i, a);
+			h = kb_hash(variant->hash_id, 42, a, 4);
+			ASSERT_EQ(kb_mcbf_test_v4(self->f, a),
+				  kb_mcbf_test_hash(t, h, c));
+			hits += kb_mcbf_test_hash(t, h, c) == 1;
+		}
+	}
+	EXPECT_GE(hits, 3000);
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(t, h, 0));
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(t, h, KB_MCBF_CLASSES));
+	EXPECT_EQ(-EINVAL, kb_mcbf_test_hash(t, h, KB_MCBF_CLASSES));
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(NULL, h, 1));
+	EXPECT_EQ(-EINVAL, kb_mcbf_test_hash(NULL, h, 1));
+	EXPECT_EQ(0, memcmp(wa, wb, na * 8));
+	kb_mcbf_free(t);
+}
+
 /* A key of class c sets exactly the positions of uapi with k = k_c. */
 TEST_F(port, uapi_positions)
 {

@@ -112,30 +112,37 @@ static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
 	return kb_mcbf_class_k(&f->cls, cls);
 }
 
-/* The insertion, for keys of @len bytes (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int
-mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+/* The insertion of the key of hash @h with @k (>= 1) probes. */
+static inline void mcbf_add_h(struct kb_mcbf *f, __u64 h, __u32 k)
 {
-	__u32 k = key_k(f, key, len, cls), i, j;
-	__u64 h, mask[KBLOOM_BLOCK_WORDS], *w;
+	__u64 mask[KBLOOM_BLOCK_WORDS], *w;
 	struct kb_probe p;
+	__u32 i, j;
 
-	if (!k)
-		return -EINVAL;
-	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
 		kb_block_mask(h, k, mask);
 		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
 			w[i] |= mask[i];
-		return 0;
+		return;
 	}
 	kb_probe_init(&p, h);
 	for (i = 0; i < k; i++) {
 		j = kb_probe_next(&p, f->m);
 		f->words[j >> 6] |= 1ULL << (j & 63);
 	}
+}
+
+/* The insertion, for keys of @len bytes (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int
+mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u32 k = key_k(f, key, len, cls);
+
+	if (!k)
+		return -EINVAL;
+	mcbf_add_h(f, mcbf_hash(f, key, len), k);
 	return 0;
 }
 
@@ -171,19 +178,13 @@ static inline int block_probes(const __u64 *w, __u32 g, __u32 k)
 	return 1;
 }
 
-/* The test, for keys of @len bytes (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int
-mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+/* The test of the key of hash @h with @k (>= 1) probes. */
+static inline int mcbf_test_h(const struct kb_mcbf *f, __u64 h, __u32 k)
 {
 	const __u64 *w;
 	struct kb_probe p;
-	__u32 k, i, j;
-	__u64 h;
+	__u32 i, j;
 
-	k = kb_mcbf_class_k(&f->cls, cls);
-	if (!k)
-		return 0;
-	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
@@ -198,6 +199,17 @@ mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 	return 1;
 }
 
+/* The test, for keys of @len bytes (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int
+mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u32 k = kb_mcbf_class_k(&f->cls, cls);
+
+	if (!k)
+		return 0;
+	return mcbf_test_h(f, mcbf_hash(f, key, len), k);
+}
+
 int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 		 __u32 cls)
 {
@@ -205,6 +217,29 @@ int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 	    cls >= KB_MCBF_CLASSES)
 		return -EINVAL;
 	return mcbf_test(f, key, len, cls);
+}
+
+int kb_mcbf_add_hash(struct kb_mcbf *f, __u64 h, __u32 cls)
+{
+	__u32 k;
+
+	if (!f || cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	k = kb_mcbf_class_k(&f->cls, cls);
+	if (!k)
+		return -EINVAL;
+	mcbf_add_h(f, h, k);
+	return 0;
+}
+
+int kb_mcbf_test_hash(const struct kb_mcbf *f, __u64 h, __u32 cls)
+{
+	__u32 k;
+
+	if (!f || cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	k = kb_mcbf_class_k(&f->cls, cls);
+	return k ? mcbf_test_h(f, h, k) : 0;
 }
 
 int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4])
