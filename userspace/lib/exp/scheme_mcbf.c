@@ -9,12 +9,15 @@
  * or once for the fabric (mcbf-plan global).  Its predicted rate is per
  * class (predict.c: exp_mcbf_pred()).  A test of a class-c key reads k_c
  * bits (standard) or one block (blocked).  Memory: M / 8 bytes and the
- * class table (KB_MCBF_CLASSES bytes).
+ * class table (KB_MCBF_CLASSES bytes).  The keys are hashed from the
+ * seed-free half the experiment keeps per group (x->gmix), the port's
+ * seed added (kb_hash_fast_mixed()): the filter's own hash, KBLOOM_HASH_FAST.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "scheme.h"
+#include "uapi/kbloom_hash.h"
 
 struct mcbf_plan {
 	struct plan_memo *memo;		/* PLAN_MEMO per thread */
@@ -25,7 +28,16 @@ struct mcbf_plan {
 struct mcbf_port {
 	struct kb_mcbf *f;
 	struct kb_mcbf_classes cls;
+	__u64 seed;
 };
+
+/* kb_mcbf_*_v4()'s hash and class of group @g under seed @seed. */
+static inline __u64 mcbf_group_hash(const struct kb_exp *x, __u64 seed,
+				    __u32 g, __u32 *cls)
+{
+	*cls = kb_mcbf_class_v4((const __u8 *)&x->gkey[g]);
+	return kb_hash_fast_mixed(seed, 4, x->gmix[g]);
+}
 
 static void mcbf_plan_free(void *plan)
 {
@@ -125,8 +137,12 @@ static int mcbf_build(struct exp_port_ctx *c, void **port)
 			  &mp->cls, &mp->f);
 	if (err)
 		goto err_free_port;
+	mp->seed = c->seed;
 	for (i = 0; i < c->n; i++) {
-		err = kb_mcbf_add_v4(mp->f, c->keys + 4 * i);
+		__u32 cls;
+		__u64 h = mcbf_group_hash(x, c->seed, c->groups[i], &cls);
+
+		err = kb_mcbf_add_hash(mp->f, h, cls);
 		if (err)
 			goto err_free_filter;
 	}
@@ -147,6 +163,28 @@ static int mcbf_test(const void *port, const __u8 *key)
 	const struct mcbf_port *mp = port;
 
 	return kb_mcbf_test_v4(mp->f, key) == 1;
+}
+
+static int mcbf_test_groups(const void *port, const struct kb_exp *x,
+			    const __u32 *g, __u64 n, __u8 *hits)
+{
+	const struct mcbf_port *mp = port;
+	__u32 cls;
+	__u64 i, h;
+	__u8 byte = 0;
+
+	for (i = 0; i < n; i++) {
+		h = mcbf_group_hash(x, mp->seed, g[i], &cls);
+		byte |= (__u8)((kb_mcbf_test_hash(mp->f, h, cls) == 1) <<
+			       (i & 7));
+		if ((i & 7) == 7) {
+			hits[i >> 3] = byte;
+			byte = 0;
+		}
+	}
+	if (n & 7)
+		hits[n >> 3] = byte;
+	return 0;
 }
 
 static void mcbf_destroy(void *port)
@@ -195,6 +233,7 @@ const struct exp_scheme_ops exp_scheme_mcbf = {
 	.plan_free = mcbf_plan_free,
 	.build = mcbf_build,
 	.test = mcbf_test,
+	.test_groups = mcbf_test_groups,
 	.destroy = mcbf_destroy,
 	.bytes = mcbf_bytes,
 	.export = mcbf_export,
