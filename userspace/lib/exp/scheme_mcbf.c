@@ -165,25 +165,29 @@ static int mcbf_test(const void *port, const __u8 *key)
 	return kb_mcbf_test_v4(mp->f, key) == 1;
 }
 
+#define MCBF_GROUPS	256U	/* a multiple of 8: whole bytes of hits */
+
+/* The groups' hashes and classes, tested MCBF_GROUPS at a time. */
 static int mcbf_test_groups(const void *port, const struct kb_exp *x,
 			    const __u32 *g, __u64 n, __u8 *hits)
 {
 	const struct mcbf_port *mp = port;
+	__u64 h[MCBF_GROUPS], c, i, len;
+	__u8 cl[MCBF_GROUPS];
 	__u32 cls;
-	__u64 i, h;
-	__u8 byte = 0;
+	int err;
 
-	for (i = 0; i < n; i++) {
-		h = mcbf_group_hash(x, mp->seed, g[i], &cls);
-		byte |= (__u8)((kb_mcbf_test_hash(mp->f, h, cls) == 1) <<
-			       (i & 7));
-		if ((i & 7) == 7) {
-			hits[i >> 3] = byte;
-			byte = 0;
+	for (c = 0; c < n; c += len) {
+		len = n - c < MCBF_GROUPS ? n - c : MCBF_GROUPS;
+		for (i = 0; i < len; i++) {
+			h[i] = mcbf_group_hash(x, mp->seed, g[c + i], &cls);
+			cl[i] = (__u8)cls;
 		}
+		err = kb_mcbf_test_hashes(mp->f, h, cl, (__u32)len,
+					  hits + c / 8);
+		if (err)
+			return err;
 	}
-	if (n & 7)
-		hits[n >> 3] = byte;
 	return 0;
 }
 
