@@ -85,13 +85,44 @@ static inline __u64 kb_load_le64(const __u8 *p)
 #endif
 }
 
-static inline __u64 kb_fast_lane(__u64 h, __u64 w)
+/* The seed-free half of a lane: the word mixed before it meets the state. */
+static inline __u64 kb_fast_mix(__u64 w)
 {
 	w *= KB_P2;
 	w = kb_rotl64(w, 31);
-	w *= KB_P1;
-	h ^= w;
+	return w * KB_P1;
+}
+
+/* The lane's other half: the mixed word @mw folded into the state @h. */
+static inline __u64 kb_fast_fold(__u64 h, __u64 mw)
+{
+	h ^= mw;
 	return kb_rotl64(h, 27) * KB_P1 + KB_P4;
+}
+
+static inline __u64 kb_fast_lane(__u64 h, __u64 w)
+{
+	return kb_fast_fold(h, kb_fast_mix(w));
+}
+
+/*
+ * kb_hash_fast() of a key of 1..8 bytes in two halves, for a key hashed
+ * under many seeds: kb_fast_key_mix(key, len), its seed-free part, once,
+ * then kb_hash_fast_mixed(seed, len, mix) == kb_hash_fast(seed, key, len)
+ * per seed (its one lane, as kb_hash_fast() reads it, mixed ahead).
+ */
+static inline __u64 kb_fast_key_mix(const void *key, __u32 len)
+{
+	const __u8 *p = (const __u8 *)key;
+
+	if (len == 8)
+		return kb_fast_mix(kb_load_le64(p));
+	return kb_fast_mix(kb_load_le(p, len) ^ KB_P3);
+}
+
+static inline __u64 kb_hash_fast_mixed(__u64 seed, __u32 len, __u64 mix)
+{
+	return kb_fmix64(kb_fast_fold(seed + KB_P3 + (__u64)len * KB_P1, mix));
 }
 
 /* KBLOOM_HASH_FAST over len (1..KBLOOM_KEY_MAX) bytes. */

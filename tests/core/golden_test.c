@@ -141,6 +141,42 @@ TEST(hash_vectors)
 		  kb_hash(KBLOOM_HASH_SIPHASH13, 7, key, 13));
 }
 
+/*
+ * The fast hash of a key of 1..8 bytes in its two halves (the seed-free
+ * kb_fast_key_mix(), then kb_hash_fast_mixed() per seed) is
+ * kb_hash_fast(), on the golden key and seeds and on random ones.
+ */
+TEST(hash_fast_halves)
+{
+	struct cu_rng g = { 0x5EED };
+	__u8 key[64];
+	__u64 seed;
+	__u32 t, len, i;
+
+	golden_key(key);
+	for (i = 0; i < 3; i++) {
+		seed = golden_hash[i].seed;
+		for (len = 1; len <= 8; len++)
+			EXPECT_EQ(kb_hash_fast(seed, key, len),
+				  kb_hash_fast_mixed(seed, len,
+						     kb_fast_key_mix(key,
+								     len)));
+	}
+	EXPECT_EQ(golden_hash[1].h[0],
+		  kb_hash_fast_mixed(1, 1, kb_fast_key_mix(key, 1)));
+	for (t = 0; t < 20000; t++) {
+		len = 1 + t % 8;
+		seed = cu_next(&g);
+		for (i = 0; i < 8; i++)
+			key[i] = (__u8)cu_next(&g);
+		ASSERT_EQ(kb_hash_fast(seed, key, len),
+			  kb_hash_fast_mixed(seed, len,
+					     kb_fast_key_mix(key, len)))
+			TH_LOG("len %u seed %llx", len,
+			       (unsigned long long)seed);
+	}
+}
+
 TEST(block_vectors)
 {
 	__u64 mask[8];

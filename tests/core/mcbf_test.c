@@ -336,6 +336,84 @@ TEST_F(port, class_aware)
 	EXPECT_EQ(0, kb_mcbf_test_v4(self->f, a));
 }
 
+/*
+ * kb_mcbf_test_hashes() of 1000 keys of classes 0..4 in one batch against
+ * kb_mcbf_test_v4() on @f; a class of 16 is refused and leaves the answers
+ * as they were.  Return: the number of different answers, or -1.
+ */
+static int by_hashes(const struct kb_mcbf *f, const struct kb_mcbf *t,
+		     __u32 hash_id)
+{
+	__u64 h[1000];
+	__u8 cls[1000], hits[125], a[4];
+	__u32 i;
+	int bad = 0;
+
+	for (i = 0; i < 1000; i++) {
+		v4_group(i % 5, i, a);
+		h[i] = kb_hash(hash_id, 42, a, 4);
+		cls[i] = (__u8)(i % 5);
+	}
+	if (kb_mcbf_test_hashes(t, h, cls, 1000, hits))
+		return -1;
+	for (i = 0; i < 1000; i++) {
+		v4_group(i % 5, i, a);
+		bad += ((hits[i >> 3] >> (i & 7)) & 1) != kb_mcbf_test_v4(f, a);
+	}
+	cls[999] = KB_MCBF_CLASSES;
+	memset(hits, 0xA5, sizeof(hits));
+	if (kb_mcbf_test_hashes(t, h, cls, 1000, hits) != -EINVAL ||
+	    hits[0] != 0xA5 || hits[124] != 0xA5)
+		return -1;
+	return bad;
+}
+
+/*
+ * The entry points by hash (a key hashed once for many filters) are those
+ * by key: a twin filter filled through kb_mcbf_add_hash() holds the same
+ * words, and kb_mcbf_test_hash() answers as kb_mcbf_test() on present and
+ * absent keys, an unused class included.
+ */
+TEST_F(port, by_hash)
+{
+	struct kb_mcbf *t;
+	const __u64 *wa, *wb;
+	__u64 na, nb, h;
+	__u32 c, i, hits = 0;
+	__u8 a[4];
+
+	ASSERT_EQ(0, kb_mcbf_new(variant->type, variant->m, variant->hash_id,
+				 42, &port_classes, &t));
+	for (i = 0; i < 3000; i++) {
+		v4_group(1 + i % 3, i, a);
+		ASSERT_EQ(0, kb_mcbf_add_v4(self->f, a));
+		h = kb_hash(variant->hash_id, 42, a, 4);
+		ASSERT_EQ(0, kb_mcbf_add_hash(t, h, kb_mcbf_class_v4(a)));
+	}
+	wa = kb_mcbf_words(self->f, &na);
+	wb = kb_mcbf_words(t, &nb);
+	ASSERT_EQ(na, nb);
+	EXPECT_EQ(0, memcmp(wa, wb, na * 8));
+	for (c = 0; c <= 3; c++) {
+		for (i = 0; i < 20000; i++) {
+			v4_group(c, i, a);
+			h = kb_hash(variant->hash_id, 42, a, 4);
+			ASSERT_EQ(kb_mcbf_test_v4(self->f, a),
+				  kb_mcbf_test_hash(t, h, c));
+			hits += kb_mcbf_test_hash(t, h, c) == 1;
+		}
+	}
+	EXPECT_GE(hits, 3000);
+	EXPECT_EQ(0, by_hashes(self->f, t, variant->hash_id));
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(t, h, 0));
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(t, h, KB_MCBF_CLASSES));
+	EXPECT_EQ(-EINVAL, kb_mcbf_test_hash(t, h, KB_MCBF_CLASSES));
+	EXPECT_EQ(-EINVAL, kb_mcbf_add_hash(NULL, h, 1));
+	EXPECT_EQ(-EINVAL, kb_mcbf_test_hash(NULL, h, 1));
+	EXPECT_EQ(0, memcmp(wa, wb, na * 8));
+	kb_mcbf_free(t);
+}
+
 /* A key of class c sets exactly the positions of uapi with k = k_c. */
 TEST_F(port, uapi_positions)
 {

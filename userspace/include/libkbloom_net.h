@@ -556,6 +556,20 @@ void kb_mcbf_free(struct kb_mcbf *f);
 int kb_mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls);
 int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 		 __u32 cls);
+/*
+ * The same for a key whose hash under the filter's hash id and seed is
+ * @h, computed by the caller (a key hashed once for many filters, e.g.
+ * with kb_hash_fast_mixed(), uapi/kbloom_hash.h).  Same returns.
+ */
+int kb_mcbf_add_hash(struct kb_mcbf *f, __u64 h, __u32 cls);
+int kb_mcbf_test_hash(const struct kb_mcbf *f, __u64 h, __u32 cls);
+/*
+ * kb_mcbf_test_hash() of @n keys (hashes @h, classes @cls), answer i in
+ * bit (i & 7) of @hits[i >> 3] (1: possibly a member).  Return: 0;
+ * -EINVAL for a NULL array or a class >= 16 (then @hits is untouched).
+ */
+int kb_mcbf_test_hashes(const struct kb_mcbf *f, const __u64 *h,
+			const __u8 *cls, __u32 n, __u8 *hits);
 
 /* Groups by address (network byte order), class from the address. */
 int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4]);

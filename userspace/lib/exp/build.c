@@ -20,11 +20,9 @@
 
 #include "scheme.h"
 
-/* The keys of groups @g[0..n) in w->keys (4 bytes each). */
-static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
+/* Room for @n keys in w->keys and their answers in w->bitmap. */
+static int keys_room(struct exp_worker *w, __u64 n)
 {
-	const __u32 *key = w->x->gkey;
-	__u64 i;
 	void *nk, *nb;
 
 	if (n > w->cap_keys) {
@@ -38,6 +36,19 @@ static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
 		w->bitmap = nb;
 		w->cap_keys = n;
 	}
+	return 0;
+}
+
+/* The keys of groups @g[0..n) in w->keys (4 bytes each). */
+static int gather_keys(struct exp_worker *w, const __u32 *g, __u64 n)
+{
+	const __u32 *key = w->x->gkey;
+	__u64 i;
+	int err;
+
+	err = keys_room(w, n);
+	if (err)
+		return err;
 	for (i = 0; i < n; i++)
 		memcpy(w->keys + 4 * i, &key[g[i]], 4);
 	return 0;
@@ -61,10 +72,31 @@ int exp_pairs_push(struct exp_pairs *l, __u32 g, __u32 p)
 }
 
 /*
+ * The answers of port @p's structure for the @n groups @g in w->bitmap, by
+ * the scheme's batch (test_groups(), or test_batch() of the keys gathered
+ * in w->keys); 0 when it has none.
+ */
+static int port_batch(struct exp_worker *w, const struct kb_exp_state *s,
+		      __u32 p, const __u32 *g, __u64 n)
+{
+	const struct exp_scheme_ops *ops = s->ops;
+	int err;
+
+	if (ops->test_groups) {
+		err = keys_room(w, n);
+		return err ? err : ops->test_groups(s->obj[p], w->x, g, n,
+						    w->bitmap);
+	}
+	err = gather_keys(w, g, n);
+	return err ? err : ops->test_batch(s->obj[p], w->keys, (__u32)n,
+					   w->bitmap);
+}
+
+/*
  * The answers of port @p's structure for the @n keys of groups @g: one
- * batch in w->bitmap when the scheme has one (the keys gathered in
- * w->keys), else one test per key, read where it is (x->gkey); the groups
- * whose answer is @want go to @l.
+ * batch in w->bitmap when the scheme has one (port_batch()), else one
+ * test per key, read where it is (x->gkey); the groups whose answer is
+ * @want go to @l.
  */
 static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
 			__u32 p, const __u32 *g, __u64 n, int want,
@@ -73,14 +105,11 @@ static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
 	const struct exp_scheme_ops *ops = s->ops;
 	const __u32 *key = w->x->gkey;
 	const void *obj = s->obj[p];
-	int batch = !!ops->test_batch, hit, err;
+	int batch = ops->test_batch || ops->test_groups, hit, err;
 	__u64 i;
 
 	if (batch) {
-		err = gather_keys(w, g, n);
-		if (!err)
-			err = ops->test_batch(obj, w->keys, (__u32)n,
-					      w->bitmap);
+		err = port_batch(w, s, p, g, n);
 		if (err)
 			return err;
 	}
@@ -100,21 +129,24 @@ static int port_answers(struct exp_worker *w, const struct kb_exp_state *s,
 
 /*
  * Test every candidate of port @p against its structure, just built: the
- * matches in w->fp, the predicted matches added to w->g_pred.
+ * matches in w->fp, the predicted matches added to w->g_pred (the
+ * candidates come class by class, x->absent[p][c] of class c).
  */
 static int port_test(struct exp_worker *w, const struct kb_exp_state *s,
 		     __u32 p)
 {
 	const struct kb_exp *x = w->x;
-	__u64 i, off = x->cand_off[p], n = x->cand_off[p + 1] - off;
+	__u64 i = 0, off = x->cand_off[p], n = x->cand_off[p + 1] - off, end;
 	const __u32 *g = x->cand_g + off;
-	double pred[KB_MCBF_CLASSES];
+	double pred;
 	__u32 c;
 
-	for (c = 0; c < x->nclass; c++)
-		pred[c] = exp_port_pred(s, p, c);
-	for (i = 0; i < n; i++)
-		w->g_pred[g[i]] += pred[x->gcls[g[i]]];
+	for (c = 0; c < x->nclass; c++) {
+		pred = exp_port_pred(s, p, c);
+		end = i + x->absent[(size_t)p * x->nclass + c];
+		for (; i < end; i++)
+			w->g_pred[g[i]] += pred;
+	}
 	return port_answers(w, s, p, g, n, 1, &w->fp);
 }
 
@@ -126,7 +158,7 @@ static int port_build(struct exp_worker *w, struct kb_exp_state *s, __u32 p,
 	struct exp_port_ctx c = {
 		.x = x, .s = s, .plan = s->plan, .worker = w->id, .port = p,
 		.bits = s->bits, .seed = exp_port_seed(x, p), .keys = w->keys,
-		.n = n, .pres = x->present + (size_t)p * x->nclass,
+		.groups = x->pres_g + x->pres_off[p], .n = n, .pres = x->present + (size_t)p * x->nclass,
 		.absent = x->absent + (size_t)p * x->nclass,
 		.pred = s->pred + (size_t)p * s->npred,
 	};

@@ -162,6 +162,7 @@ struct kb_exp {
 	double *zipf_cdf;
 	struct exp_group *grp;
 	__u32 *gkey;			/* per group: its address, as bytes */
+	__u64 *gmix;			/* per group: kb_fast_key_mix() of it */
 	__u8 *gcls;			/* per group: its class */
 	__u32 *members;
 	__u64 nmembers;

@@ -81,35 +81,61 @@ static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
 static const struct kb_ipbf_no no_none;
 
 /*
- * Per switch of the subtree: its candidate links, and those that match
- * the zFilter @zf in tag set @tag and are not in the no filter @no (no
- * @zf: none match).
+ * Per switch of the subtree: its candidate links, its ports but the
+ * ingress one and its tree links (a tree link is never an ingress port).
+ */
+static void sw_count(struct exp_worker *w, const struct kb_tree *tr,
+		     struct kb_exp_run *acc)
+{
+	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 i, v;
+
+	for (i = 0; i < tr->nnodes; i++) {
+		v = tr->nodes[i];
+		if (t->nodes[v].kind == KB_NODE_SWITCH)
+			acc->sw_cand[x->sw_index[v]] +=
+				t->nodes[v].nports - (tr->in_port[v] != KB_NONE);
+	}
+	for (i = 0; i < tr->nlinks; i++) {
+		v = t->ports[tr->links[i]].node;
+		if (t->nodes[v].kind == KB_NODE_SWITCH)
+			acc->sw_cand[x->sw_index[v]]--;
+	}
+}
+
+/*
+ * Per switch of the subtree: its candidate links (sw_count()), and those
+ * that match the zFilter @zf in tag set @tag and are not in the no filter
+ * @no (no @zf: none match), looked for until @left of them are found (the
+ * packet's count, when the builder gave it).
  */
 static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
 		    const struct kb_ipbf_zf *zf, __u32 tag,
 		    const struct kb_ipbf_no *no, const __u8 *no_bits,
-		    struct kb_exp_run *acc)
+		    __u32 left, struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
-	__u32 i, v, p, end, si;
+	__u32 i, v, p, end, si, hit;
 
-	for (i = 0; acc && i < tr->nnodes; i++) {
+	if (!acc)
+		return;
+	sw_count(w, tr, acc);
+	for (i = 0; zf && left && i < tr->nnodes; i++) {
 		v = tr->nodes[i];
 		if (t->nodes[v].kind != KB_NODE_SWITCH)
 			continue;
 		si = x->sw_index[v];
 		end = t->nodes[v].first_port + t->nodes[v].nports;
-		for (p = t->nodes[v].first_port; p < end; p++) {
+		for (p = t->nodes[v].first_port; left && p < end; p++) {
 			if (p == tr->in_port[v] || tr->on_tree[p])
 				continue;
-			acc->sw_cand[si]++;
-			if (!zf)	/* MSBF: no false positive */
-				continue;
-			acc->sw_cand_fp[si] +=
-				kb_ipbf_zf_match(zf, kb_lid(x->lids, tag, p)) &&
-				!kb_ipbf_no_match(no_bits, no,
-						  kb_lhash(x->lids, tag, p));
+			hit = kb_ipbf_zf_match(zf, kb_lid(x->lids, tag, p)) &&
+			      !kb_ipbf_no_match(no_bits, no,
+						kb_lhash(x->lids, tag, p));
+			acc->sw_cand_fp[si] += hit;
+			left -= hit;
 		}
 	}
 }
@@ -127,7 +153,7 @@ static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
 	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
 	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
-	sw_cand(w, tr, &z->zf, z->tag, &no_none, NULL, acc);
+	sw_cand(w, tr, &z->zf, z->tag, &no_none, NULL, z->fp, acc);
 }
 
 /*
@@ -190,7 +216,7 @@ static int yesno_emit(struct exp_worker *w, const struct kb_exp_state *s,
 	pk.cand_fp = y.fp;
 	pk.fp_pred = y.fp;
 	pk.fp_pred_fill = y.fp;
-	sw_cand(w, w->ct, &y.zf, y.tag, &y.no, y.no_bits, acc);
+	sw_cand(w, w->ct, &y.zf, y.tag, &y.no, y.no_bits, KB_NONE, acc);
 	pkt_sim(w, w->ct, x->grp[g].src, len, &pk);
 	return fn(w, s, g, idx, &pk, ctx);
 }
@@ -283,7 +309,7 @@ int exp_msbf_group(struct exp_worker *w, const struct kb_exp_state *s,
 	}
 	/* false-positive free on the candidates by construction */
 	pk.cand = x->grp[g].cand;
-	sw_cand(w, tr, NULL, 0, NULL, NULL, acc);	/* counts them */
+	sw_cand(w, tr, NULL, 0, NULL, NULL, 0, acc);	/* counts them */
 	pkt_sim(w, tr, x->grp[g].src, len, &pk);
 	return fn(w, s, g, 0, &pk, ctx);
 }

@@ -257,6 +257,7 @@ void kb_exp_free(struct kb_exp *x)
 	free(x->runs);
 	free(x->members);
 	free(x->gkey);
+	free(x->gmix);
 	free(x->gcls);
 	free(x->zipf_cdf);
 	free(x->sw);

@@ -3,7 +3,8 @@
  * libkbloom_exp: the preparation of an experiment, once before its runs.
  *
  * In order: the group sizes and their offsets in one array of receivers,
- * the trees (groups.c), the classes (classes.c), the group keys, the
+ * the trees (groups.c), the classes (classes.c), the group keys (and the
+ * seed-free half of their hash, kb_fast_key_mix(), for the ports), the
  * per-port counts (ports.c) summed over the workers, with
  * n_p = sum_c present[p][c] the groups in port p's filter, and the
  * per-port lists when a per-port scheme or exact runs.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "exp_int.h"
+#include "uapi/kbloom_hash.h"
 
 int exp_prepare(struct kb_exp *x)
 {
@@ -42,11 +44,13 @@ int exp_prepare(struct kb_exp *x)
 	if (err)
 		return kb_exp_set_error(x, err, "classes: %s", strerror(-err));
 	x->gkey = malloc(((size_t)x->p.groups + 1) * sizeof(*x->gkey));
+	x->gmix = malloc(((size_t)x->p.groups + 1) * sizeof(*x->gmix));
 	x->gcls = malloc((size_t)x->p.groups + 1);
-	if (!x->gkey || !x->gcls)
+	if (!x->gkey || !x->gmix || !x->gcls)
 		return kb_exp_set_error(x, -ENOMEM, "out of memory");
 	for (i = 0; i < x->p.groups; i++) {
 		kb_exp_group_addr(x, i, (__u8 *)&x->gkey[i]);
+		x->gmix[i] = kb_fast_key_mix(&x->gkey[i], 4);
 		x->gcls[i] = (__u8)x->grp[i].cls;
 	}
 	err = exp_par_run(x, exp_phase_counts, NULL);

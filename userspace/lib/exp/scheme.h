@@ -45,6 +45,8 @@ struct exp_switch_ops;
  * @bits: M, the port's budget in bits
  * @seed: the port's seed (exp_port_seed()): use it for the hash
  * @keys, @n: the present groups' keys, 4 bytes each
+ * @groups: the present groups themselves (x->gmix[g]: the seed-free half
+ *          of a key's hash, kb_fast_key_mix(); x->gcls[g]: its class)
  * @pres: per class: the port's present groups (x->present)
  * @absent: per class: the port's candidate groups (x->absent)
  * @k_sum, @k_n: out: the probes of the port's structure (the table's K
@@ -70,6 +72,7 @@ struct exp_port_ctx {
 	__u64 bits;
 	__u64 seed;
 	const __u8 *keys;
+	const __u32 *groups;
 	__u64 n;
 	const __u32 *pres;
 	const __u32 *absent;
@@ -111,6 +114,10 @@ static inline double exp_port_tests(const struct exp_port_ctx *c)
  * @test: 1 if the structure may hold @key (4 bytes), 0 if not
  * @test_batch: optional: @n keys of 4 bytes at @keys, answer i in bit
  *         (i & 7) of @hits[i >> 3]; 0 or -errno
+ * @test_groups: optional, preferred to @test_batch for the first-order
+ *         tests: the @n groups @g of experiment @x (their keys x->gkey[g],
+ *         x->gmix[g] the seed-free half of the keys' hash), answer i in
+ *         bit (i & 7) of @hits[i >> 3]; 0 or -errno
  * @destroy: frees a port's structure
  * @bytes: switch memory of one port's structure of @bits bits, in bytes
  *         (the structure, plus any table the data path would need)
@@ -132,6 +139,8 @@ struct exp_scheme_ops {
 	int (*test)(const void *port, const __u8 *key);
 	int (*test_batch)(const void *port, const __u8 *keys, __u32 n,
 			  __u8 *hits);
+	int (*test_groups)(const void *port, const struct kb_exp *x,
+			   const __u32 *g, __u64 n, __u8 *hits);
 	void (*destroy)(void *port);
 	__u64 (*bytes)(const struct kb_exp *x, __u64 bits);
 	int (*export)(const struct kb_exp_state *s, __u32 port,

@@ -9,12 +9,15 @@
  * or once for the fabric (mcbf-plan global).  Its predicted rate is per
  * class (predict.c: exp_mcbf_pred()).  A test of a class-c key reads k_c
  * bits (standard) or one block (blocked).  Memory: M / 8 bytes and the
- * class table (KB_MCBF_CLASSES bytes).
+ * class table (KB_MCBF_CLASSES bytes).  The keys are hashed from the
+ * seed-free half the experiment keeps per group (x->gmix), the port's
+ * seed added (kb_hash_fast_mixed()): the filter's own hash, KBLOOM_HASH_FAST.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "scheme.h"
+#include "uapi/kbloom_hash.h"
 
 struct mcbf_plan {
 	struct plan_memo *memo;		/* PLAN_MEMO per thread */
@@ -25,7 +28,16 @@ struct mcbf_plan {
 struct mcbf_port {
 	struct kb_mcbf *f;
 	struct kb_mcbf_classes cls;
+	__u64 seed;
 };
+
+/* kb_mcbf_*_v4()'s hash and class of group @g under seed @seed. */
+static inline __u64 mcbf_group_hash(const struct kb_exp *x, __u64 seed,
+				    __u32 g, __u32 *cls)
+{
+	*cls = kb_mcbf_class_v4((const __u8 *)&x->gkey[g]);
+	return kb_hash_fast_mixed(seed, 4, x->gmix[g]);
+}
 
 static void mcbf_plan_free(void *plan)
 {
@@ -125,8 +137,12 @@ static int mcbf_build(struct exp_port_ctx *c, void **port)
 			  &mp->cls, &mp->f);
 	if (err)
 		goto err_free_port;
+	mp->seed = c->seed;
 	for (i = 0; i < c->n; i++) {
-		err = kb_mcbf_add_v4(mp->f, c->keys + 4 * i);
+		__u32 cls;
+		__u64 h = mcbf_group_hash(x, c->seed, c->groups[i], &cls);
+
+		err = kb_mcbf_add_hash(mp->f, h, cls);
 		if (err)
 			goto err_free_filter;
 	}
@@ -147,6 +163,32 @@ static int mcbf_test(const void *port, const __u8 *key)
 	const struct mcbf_port *mp = port;
 
 	return kb_mcbf_test_v4(mp->f, key) == 1;
+}
+
+#define MCBF_GROUPS	256U	/* a multiple of 8: whole bytes of hits */
+
+/* The groups' hashes and classes, tested MCBF_GROUPS at a time. */
+static int mcbf_test_groups(const void *port, const struct kb_exp *x,
+			    const __u32 *g, __u64 n, __u8 *hits)
+{
+	const struct mcbf_port *mp = port;
+	__u64 h[MCBF_GROUPS], c, i, len;
+	__u8 cl[MCBF_GROUPS];
+	__u32 cls;
+	int err;
+
+	for (c = 0; c < n; c += len) {
+		len = n - c < MCBF_GROUPS ? n - c : MCBF_GROUPS;
+		for (i = 0; i < len; i++) {
+			h[i] = mcbf_group_hash(x, mp->seed, g[c + i], &cls);
+			cl[i] = (__u8)cls;
+		}
+		err = kb_mcbf_test_hashes(mp->f, h, cl, (__u32)len,
+					  hits + c / 8);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 static void mcbf_destroy(void *port)
@@ -195,6 +237,7 @@ const struct exp_scheme_ops exp_scheme_mcbf = {
 	.plan_free = mcbf_plan_free,
 	.build = mcbf_build,
 	.test = mcbf_test,
+	.test_groups = mcbf_test_groups,
 	.destroy = mcbf_destroy,
 	.bytes = mcbf_bytes,
 	.export = mcbf_export,

@@ -112,30 +112,37 @@ static __u32 key_k(const struct kb_mcbf *f, const void *key, __u32 len,
 	return kb_mcbf_class_k(&f->cls, cls);
 }
 
-/* The insertion, for keys of @len bytes (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int
-mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+/* The insertion of the key of hash @h with @k (>= 1) probes. */
+static inline void mcbf_add_h(struct kb_mcbf *f, __u64 h, __u32 k)
 {
-	__u32 k = key_k(f, key, len, cls), i, j;
-	__u64 h, mask[KBLOOM_BLOCK_WORDS], *w;
+	__u64 mask[KBLOOM_BLOCK_WORDS], *w;
 	struct kb_probe p;
+	__u32 i, j;
 
-	if (!k)
-		return -EINVAL;
-	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
 		kb_block_mask(h, k, mask);
 		for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
 			w[i] |= mask[i];
-		return 0;
+		return;
 	}
 	kb_probe_init(&p, h);
 	for (i = 0; i < k; i++) {
 		j = kb_probe_next(&p, f->m);
 		f->words[j >> 6] |= 1ULL << (j & 63);
 	}
+}
+
+/* The insertion, for keys of @len bytes (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int
+mcbf_add(struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u32 k = key_k(f, key, len, cls);
+
+	if (!k)
+		return -EINVAL;
+	mcbf_add_h(f, mcbf_hash(f, key, len), k);
 	return 0;
 }
 
@@ -171,19 +178,13 @@ static inline int block_probes(const __u64 *w, __u32 g, __u32 k)
 	return 1;
 }
 
-/* The test, for keys of @len bytes (a constant where it is inlined). */
-static inline __attribute__((always_inline)) int
-mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+/* The test of the key of hash @h with @k (>= 1) probes. */
+static inline int mcbf_test_h(const struct kb_mcbf *f, __u64 h, __u32 k)
 {
 	const __u64 *w;
 	struct kb_probe p;
-	__u32 k, i, j;
-	__u64 h;
+	__u32 i, j;
 
-	k = kb_mcbf_class_k(&f->cls, cls);
-	if (!k)
-		return 0;
-	h = mcbf_hash(f, key, len);
 	if (f->type == KBLOOM_TYPE_BLOCKED) {
 		w = f->words + (__u64)kb_block_index(h, f->nblocks) *
 			       KBLOOM_BLOCK_WORDS;
@@ -198,6 +199,39 @@ mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
 	return 1;
 }
 
+/*
+ * Probes 0 and 1 (0 alone when @k is 1) of the key of hash @h, without a
+ * branch: 0 when one of them is clear.
+ */
+static inline int mcbf_first(const struct kb_mcbf *f, __u64 h, __u32 k)
+{
+	const __u64 *w = f->words;
+	struct kb_probe p;
+	__u32 a, b;
+
+	if (f->type == KBLOOM_TYPE_BLOCKED) {
+		w += (__u64)kb_block_index(h, f->nblocks) * KBLOOM_BLOCK_WORDS;
+		a = (__u32)h >> 23;
+		b = k < 2 ? a : (__u32)((__u32)h * KB_BLOCK_MUL) >> 23;
+	} else {
+		kb_probe_init(&p, h);
+		a = kb_probe_next(&p, f->m);
+		b = k < 2 ? a : kb_probe_next(&p, f->m);
+	}
+	return (w[a >> 6] >> (a & 63)) & (w[b >> 6] >> (b & 63)) & 1;
+}
+
+/* The test, for keys of @len bytes (a constant where it is inlined). */
+static inline __attribute__((always_inline)) int
+mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len, __u32 cls)
+{
+	__u32 k = kb_mcbf_class_k(&f->cls, cls);
+
+	if (!k)
+		return 0;
+	return mcbf_test_h(f, mcbf_hash(f, key, len), k);
+}
+
 int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 		 __u32 cls)
 {
@@ -205,6 +239,64 @@ int kb_mcbf_test(const struct kb_mcbf *f, const void *key, __u32 len,
 	    cls >= KB_MCBF_CLASSES)
 		return -EINVAL;
 	return mcbf_test(f, key, len, cls);
+}
+
+int kb_mcbf_add_hash(struct kb_mcbf *f, __u64 h, __u32 cls)
+{
+	__u32 k;
+
+	if (!f || cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	k = kb_mcbf_class_k(&f->cls, cls);
+	if (!k)
+		return -EINVAL;
+	mcbf_add_h(f, h, k);
+	return 0;
+}
+
+int kb_mcbf_test_hash(const struct kb_mcbf *f, __u64 h, __u32 cls)
+{
+	__u32 k;
+
+	if (!f || cls >= KB_MCBF_CLASSES)
+		return -EINVAL;
+	k = kb_mcbf_class_k(&f->cls, cls);
+	return k ? mcbf_test_h(f, h, k) : 0;
+}
+
+#define MCBF_CHUNK	64U
+
+/*
+ * MCBF_CHUNK keys at a time: their first two probes without a branch
+ * (most absent keys stop there, unpredictably), then the whole test of
+ * the keys that passed them.
+ */
+int kb_mcbf_test_hashes(const struct kb_mcbf *f, const __u64 *h,
+			const __u8 *cls, __u32 n, __u8 *hits)
+{
+	__u32 live[MCBF_CHUNK], nl, c, i, j, len, k;
+
+	if (!f || (n && (!h || !cls || !hits)))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (cls[i] >= KB_MCBF_CLASSES)
+			return -EINVAL;
+	memset(hits, 0, (n + 7) / 8);
+	for (c = 0; c < n; c += len) {
+		len = n - c < MCBF_CHUNK ? n - c : MCBF_CHUNK;
+		for (i = 0, nl = 0; i < len; i++) {
+			k = kb_mcbf_class_k(&f->cls, cls[c + i]);
+			live[nl] = i;
+			nl += (k != 0) & mcbf_first(f, h[c + i], k);
+		}
+		for (j = 0; j < nl; j++) {
+			i = c + live[j];
+			k = kb_mcbf_class_k(&f->cls, cls[i]);
+			if (mcbf_test_h(f, h[i], k))
+				hits[i >> 3] |= (__u8)(1U << (i & 7));
+		}
+	}
+	return 0;
 }
 
 int kb_mcbf_add_v4(struct kb_mcbf *f, const __u8 grp[4])

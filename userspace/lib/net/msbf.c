@@ -42,8 +42,13 @@ int kb_msbf_new(const struct kb_topo *t, struct kb_msbf **mp)
 	m->nx = malloc(n * sizeof(*m->nx));
 	m->words = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->words));
 	m->tmp = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->tmp));
+	m->nid = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->nid));
+	m->lo = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->lo));
+	m->hi = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->hi));
+	m->nsucc = malloc(n * KB_IPBF_STAGE_K_MAX * sizeof(*m->nsucc));
 	m->act = malloc(n * sizeof(*m->act));
-	m->memo = malloc(n * sizeof(*m->memo));
+	m->memo = aligned_alloc(sizeof(*m->memo), n * sizeof(*m->memo));
+	m->memo_lh = malloc(n * sizeof(*m->memo_lh));
 	m->memo_ok = calloc(n, sizeof(*m->memo_ok));
 	m->ibits_max = 1;
 	while (m->ibits_max < MSBF_IBITS &&
@@ -51,7 +56,9 @@ int kb_msbf_new(const struct kb_topo *t, struct kb_msbf **mp)
 		m->ibits_max++;
 	m->idx = malloc(((1U << m->ibits_max) + 1) * sizeof(*m->idx));
 	if (!m->pos || !m->neg || !m->px || !m->nx || !m->words || !m->tmp ||
-	    !m->act || !m->idx || !m->memo || !m->memo_ok) {
+	    !m->nid || !m->lo || !m->hi || !m->nsucc ||
+	    !m->act || !m->idx || !m->memo || !m->memo_lh ||
+	    !m->memo_ok) {
 		kb_msbf_free(m);
 		return -ENOMEM;
 	}
@@ -69,9 +76,14 @@ void kb_msbf_free(struct kb_msbf *m)
 	free(m->nx);
 	free(m->words);
 	free(m->tmp);
+	free(m->nid);
+	free(m->lo);
+	free(m->hi);
+	free(m->nsucc);
 	free(m->act);
 	free(m->idx);
 	free(m->memo);
+	free(m->memo_lh);
 	free(m->memo_ok);
 	free(m);
 }
@@ -197,9 +209,9 @@ static const __u32 *port_words(struct kb_msbf *ms, const struct kb_lids *l,
 	struct msbf_memo *e = &ms->memo[p];
 	__u64 lh = kb_lhash(l, tag, p);
 
-	if (!ms->memo_ok[p] || e->lh != lh) {
+	if (!ms->memo_ok[p] || ms->memo_lh[p] != lh) {
 		probe_words(lh, e->x);
-		e->lh = lh;
+		ms->memo_lh[p] = lh;
 		ms->memo_ok[p] = 1;
 	}
 	return e->x;

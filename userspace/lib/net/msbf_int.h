@@ -23,15 +23,18 @@ struct msbf_neg {
 	__u32 succ[KB_IPBF_STAGE_K_MAX];
 };
 
-/* The probe words of a port's link hash, kept across trees (probe_words()). */
+/*
+ * The probe words of a port's link hash, kept across trees (probe_words()):
+ * one cache line, read for every negative of every scan.
+ */
 struct msbf_memo {
-	__u64 lh;			/* the link hash they are of */
 	__u32 x[KB_IPBF_STAGE_K_MAX];
-};
+} __attribute__((aligned(64)));
 
 struct kb_msbf {
 	const struct kb_topo *topo;
 	struct msbf_memo *memo;		/* per port */
+	__u64 *memo_lh;			/* per port: the link hash they are of */
 	__u8 *memo_ok;			/* per port: memo[] holds a link hash */
 	__u32 *pos;			/* positive ports, grouped by stage */
 	__u32 *neg;			/* negative ports, grouped by stage */
@@ -39,6 +42,11 @@ struct kb_msbf {
 	const __u32 **nx;		/* link j probe i at [j][i] (in memo[]) */
 	__u32 *words;			/* sorted positive words of one k */
 	__u32 *tmp;			/* sort buffer */
+	/* stage_prepare_neg(): the sorted negative words instead */
+	__u32 *nid;			/* each one's probe: link j, probe i */
+	__u64 *lo;			/* per word: 1 + greatest positive word */
+	__u64 *hi;			/* per word: least positive word */
+	__u32 *nsucc;			/* per probe: its succ (pred in tmp) */
 	struct msbf_neg *act;		/* negatives in the scan */
 	__u32 nact;
 	__u32 ibits;			/* stage_words() */

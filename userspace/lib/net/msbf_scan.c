@@ -55,19 +55,16 @@ static inline void near_mark(struct kb_msbf *ms, __u32 c)
 }
 
 /*
- * Sort the positive words of stage @s with @k probes into ms->words and
- * index them: idx[b] is the first word whose top ibits bits are >= b, with
- * about one word per bucket, so that finding a word's neighbours takes a
- * lookup and a short scan.  The sort is the index: a counting sort on
- * those top bits (idx), then an insertion sort, which only moves words
- * inside their bucket.  And mark the cells of near_cell() over MSBF_NEAR
- * m0 cells that hold a word.  Return: the number of words.
+ * Sort the @nw words of ms->tmp into ms->words and index them: idx[b] is
+ * the first word whose top ibits bits are >= b, with about one word per
+ * bucket, so that finding a word's place takes a lookup and a short scan.
+ * The sort is the index: a counting sort on those top bits (idx), then an
+ * insertion sort, which only moves words inside their bucket.  With @ids,
+ * ids[c] is the index in tmp of sorted word c.
  */
-static __u32 stage_words(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
+static void sort_index(struct kb_msbf *ms, __u32 nw, __u32 *ids)
 {
-	__u32 nw = (ms->pstart[s + 1] - ms->pstart[s]) * k, *cnt = ms->idx;
-	__u32 j, i, n = 0, b, nb, sh, v, c;
-	const __u32 *x;
+	__u32 *cnt = ms->idx, i, b, nb, sh, v, c, id = 0;
 
 	ms->ibits = 1;
 	while ((1U << ms->ibits) < nw && ms->ibits < ms->ibits_max)
@@ -75,30 +72,54 @@ static __u32 stage_words(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 	nb = 1U << ms->ibits;
 	sh = 32 - ms->ibits;
 	memset(cnt, 0, nb * sizeof(*cnt));
+	for (i = 0; i < nw; i++)
+		cnt[ms->tmp[i] >> sh]++;
+	/* bucket ends, then filled from the back: cnt[b] is its start */
+	for (b = 1; b < nb; b++)
+		cnt[b] += cnt[b - 1];
+	cnt[nb] = nw;
+	for (i = nw; i-- > 0;) {
+		c = --cnt[ms->tmp[i] >> sh];
+		ms->words[c] = ms->tmp[i];
+		if (ids)
+			ids[c] = i;
+	}
+	for (i = 1; i < nw; i++) {
+		v = ms->words[i];
+		if (ids)
+			id = ids[i];
+		for (c = i; c > 0 && ms->words[c - 1] > v; c--) {
+			ms->words[c] = ms->words[c - 1];
+			if (ids)
+				ids[c] = ids[c - 1];
+		}
+		ms->words[c] = v;
+		if (ids)
+			ids[c] = id;
+	}
+}
+
+/*
+ * Sort the positive words of stage @s with @k probes into ms->words and
+ * index them (sort_index()).  And mark the cells of near_cell() over
+ * MSBF_NEAR m0 cells that hold a word.  Return: the number of words.
+ */
+static __u32 stage_words(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
+{
+	__u32 nw = (ms->pstart[s + 1] - ms->pstart[s]) * k;
+	__u32 j, i, n = 0;
+	const __u32 *x;
+
 	ms->ncells = MSBF_NEAR * m0;
 	memset(ms->near, 0, ((ms->ncells + 63) / 64 + 3) * sizeof(ms->near[0]));
 	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
 		x = ms->px[j];
 		for (i = 0; i < k; i++) {
 			ms->tmp[n++] = x[i];
-			cnt[x[i] >> sh]++;
 			near_mark(ms, near_cell(ms, x[i]));
 		}
 	}
-	/* bucket ends, then filled from the back: cnt[b] is its start */
-	for (b = 1; b < nb; b++)
-		cnt[b] += cnt[b - 1];
-	cnt[nb] = nw;
-	for (i = nw; i-- > 0;) {
-		v = ms->tmp[i];
-		ms->words[--cnt[v >> sh]] = v;
-	}
-	for (i = 1; i < nw; i++) {
-		v = ms->words[i];
-		for (c = i; c > 0 && ms->words[c - 1] > v; c--)
-			ms->words[c] = ms->words[c - 1];
-		ms->words[c] = v;
-	}
+	sort_index(ms, nw, NULL);
 	return nw;
 }
 
@@ -162,9 +183,95 @@ static int stage_far(const struct kb_msbf *ms, const __u32 *x, __u32 k)
 }
 
 /*
+ * The neighbours of the @nw probe words of stage @s's negatives (@k each)
+ * among its positive words, the other way round: the negative words
+ * sorted (ms->words, their probes in ms->nid), each positive word x goes
+ * to the first of them >= x, c: x is a candidate pred of word c (in lo,
+ * plus one) and succ of word c - 1 (in hi).  Then the greatest pred so far
+ * ascending, and the least succ descending, are each word's neighbours
+ * (pred <= x < succ; with none, the least or greatest positive word, as
+ * upper_bound() leaves them): pred of probe t in ms->tmp[t], succ in
+ * ms->nsucc[t].
+ */
+static void neg_neighbours(struct kb_msbf *ms, __u32 s, __u32 k, __u32 nw)
+{
+	__u32 j, i, t, x, c, end, sh, wmin = ~0U, wmax = 0;
+	__u64 cur;
+
+	for (j = ms->nstart[s], t = 0; j < ms->nstart[s + 1]; j++)
+		for (i = 0; i < k; i++)
+			ms->tmp[t++] = ms->nx[j][i];
+	sort_index(ms, nw, ms->nid);
+	sh = 32 - ms->ibits;
+	for (t = 0; t < nw; t++) {
+		ms->lo[t] = 0;
+		ms->hi[t] = ~0ULL;
+	}
+	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
+		for (i = 0; i < k; i++) {
+			x = ms->px[j][i];
+			wmin = x < wmin ? x : wmin;
+			wmax = x > wmax ? x : wmax;
+			c = ms->idx[x >> sh];
+			end = ms->idx[(x >> sh) + 1];
+			while (c < end && ms->words[c] < x)
+				c++;
+			if (c < nw && ms->lo[c] <= x)
+				ms->lo[c] = x + 1ULL;
+			if (c && ms->hi[c - 1] > x)
+				ms->hi[c - 1] = x;
+		}
+	}
+	for (t = 0, cur = 0; t < nw; t++) {
+		cur = ms->lo[t] > cur ? ms->lo[t] : cur;
+		ms->tmp[ms->nid[t]] = cur ? (__u32)(cur - 1) : wmin;
+	}
+	for (t = nw, cur = ~0ULL; t-- > 0;) {
+		cur = ms->hi[t] < cur ? ms->hi[t] : cur;
+		ms->nsucc[ms->nid[t]] = cur != ~0ULL ? (__u32)cur : wmax;
+	}
+}
+
+/*
+ * stage_prepare() for a stage of few negatives and many positive words:
+ * the negatives' words are sorted instead (neg_neighbours()), and every
+ * negative's neighbours found in one pass over the positive words; the
+ * same negatives are kept, with the same neighbours, in the same order.
+ */
+static void stage_prepare_neg(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
+{
+	__u32 nneg = ms->nstart[s + 1] - ms->nstart[s], j, i, t, g, gmax;
+	const __u32 *x;
+	struct msbf_neg *a;
+
+	ms->nact = 0;
+	if (!nneg)
+		return;
+	neg_neighbours(ms, s, k, nneg * k);
+	for (j = 0; j < nneg; j++) {
+		x = ms->nx[ms->nstart[s] + j];
+		a = &ms->act[ms->nact];
+		gmax = 0;
+		for (i = 0, t = j * k; i < k; i++, t++) {
+			a->x[i] = x[i];
+			a->pred[i] = ms->tmp[t];
+			a->succ[i] = ms->nsucc[t];
+			g = probe_gap(x[i], a->pred[i], a->succ[i]);
+			gmax = g > gmax ? g : gmax;
+		}
+		if ((__u64)gmax * m0 >= 1ULL << 32)
+			continue;
+		a->safe = gap_safe(gmax);
+		ms->nact++;
+	}
+}
+
+/*
  * Prepare the scan of stage @s with @k probes from size @m0: sort the
  * positive words, and keep the negatives that are not certainly clean
  * at m0 with their probes' neighbours.  Needs at least one positive.
+ * A stage with fewer than half as many negatives as positives sorts its
+ * negatives' words instead (stage_prepare_neg()).
  */
 static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 {
@@ -172,6 +279,11 @@ static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 	const __u32 *x;
 	struct msbf_neg *a;
 
+	if (2 * (ms->nstart[s + 1] - ms->nstart[s]) <
+	    ms->pstart[s + 1] - ms->pstart[s]) {
+		stage_prepare_neg(ms, s, k, m0);
+		return;
+	}
 	nw = stage_words(ms, s, k, m0);
 	ms->nact = 0;
 	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
