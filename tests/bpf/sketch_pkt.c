@@ -147,50 +147,18 @@ static void __attribute__((constructor)) sk_preload(void)
 			sk_loaded[i] = NULL;
 }
 
-/* A descriptor of the map named @name that program @prog uses, or -1. */
-static int sk_prog_map(int prog, const char *name)
-{
-	struct bpf_prog_info pi = { 0 };
-	struct bpf_map_info mi;
-	__u32 ids[8], len = sizeof(pi), i;
-	int fd;
-
-	pi.nr_map_ids = 8;
-	pi.map_ids = (__u64)(unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(prog, &pi, &len))
-		return -1;
-	for (i = 0; i < pi.nr_map_ids && i < 8; i++) {
-		fd = bpf_map_get_fd_by_id(ids[i]);
-		memset(&mi, 0, sizeof(mi));
-		len = sizeof(mi);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &mi, &len) &&
-		    !strcmp(mi.name, name))
-			return fd;
-		if (fd >= 0)
-			close(fd);
-	}
-	return -1;
-}
-
 /* Zero the rows and the statistics of @x (of update rule @update). */
 static int sk_zero(struct kbloom_sketch_xdp *x, __u32 update)
 {
-	int fd = sk_prog_map(kbloom_sketch_xdp_prog_fd(x), "sketch_stats");
-	int ncpu = libbpf_num_possible_cpus(), ret;
 	struct kbloom_sketch *z = NULL;
-	__u32 key = 0;
-	void *v;
+	int ret;
 
-	v = calloc(ncpu > 0 ? ncpu : 1, sizeof(struct kbloom_sketch_stats));
-	ret = fd < 0 || !v ? -ENOENT : lib_sketch(update, &z);
-	if (!ret && bpf_map_update_elem(fd, &key, v, BPF_ANY))
-		ret = -errno;
+	ret = kbt_zero_pcpu0(kbloom_sketch_xdp_prog_fd(x), "sketch_stats",
+			     sizeof(struct kbloom_sketch_stats));
+	ret = ret ?: lib_sketch(update, &z);
 	ret = ret ?: kbloom_sketch_xdp_write(x, 0, z);
 	ret = ret ?: kbloom_sketch_xdp_write(x, 1, z);
 	kbloom_sketch_free(z);
-	free(v);
-	if (fd >= 0)
-		close(fd);
 	return ret;
 }
 
