@@ -98,46 +98,101 @@ static const struct kb_shape dp_shape = {
 	.counter_bits = 4, .buckets = 64,
 };
 
+/* The shapes of the fixture's variants, in the order below. */
+static const struct kb_shape dp_shapes[] = {
+	dp_shape,
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 3,
+	  .fp_bits = 12, .counter_bits = 4, .buckets = 256 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+	  .fp_bits = 6, .counter_bits = 2, .buckets = 256 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
+	  .fp_bits = 28, .counter_bits = 4, .buckets = 128 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+	  .fp_bits = 12, .counter_bits = 4,
+	  .update = KB_DLEFT_LAYOUT_LINES, .buckets = 64 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 3,
+	  .fp_bits = 12, .counter_bits = 4,
+	  .update = KB_DLEFT_LAYOUT_LINES, .buckets = 256 },
+};
+#define DP_NSHAPES	(sizeof(dp_shapes) / sizeof(dp_shapes[0]))
+
 FIXTURE_VARIANT(dp) {
 	struct kb_shape shape;
 };
 
 /* 8 cells of 16 bits: a bucket is two whole words */
 FIXTURE_VARIANT_ADD(dp, whole) {
-	.shape = dp_shape,
+	.shape = dp_shapes[0],
 };
 
 /* 3 cells of 16 bits: buckets share and straddle words */
 FIXTURE_VARIANT_ADD(dp, straddle16) {
-	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 3,
-		   .fp_bits = 12, .counter_bits = 4, .buckets = 256 },
+	.shape = dp_shapes[1],
 };
 
 /* 8 cells of 8 bits: a bucket is one word */
 FIXTURE_VARIANT_ADD(dp, cells8) {
-	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
-		   .fp_bits = 6, .counter_bits = 2, .buckets = 256 },
+	.shape = dp_shapes[2],
 };
 
 /* 5 cells of 32 bits */
 FIXTURE_VARIANT_ADD(dp, straddle32) {
-	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 5,
-		   .fp_bits = 28, .counter_bits = 4, .buckets = 128 },
+	.shape = dp_shapes[3],
 };
 
 /* The lines layout: a flow's buckets in two lines of whole words */
 FIXTURE_VARIANT_ADD(dp, lines) {
-	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
-		   .fp_bits = 12, .counter_bits = 4,
-		   .update = KB_DLEFT_LAYOUT_LINES, .buckets = 64 },
+	.shape = dp_shapes[4],
 };
 
 /* The lines layout, 3 cells of 16 bits, d = 3: buckets straddle words */
 FIXTURE_VARIANT_ADD(dp, lines_straddle16) {
-	.shape = { .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 3,
-		   .fp_bits = 12, .counter_bits = 4,
-		   .update = KB_DLEFT_LAYOUT_LINES, .buckets = 256 },
+	.shape = dp_shapes[5],
 };
+
+/*
+ * A tracker of each shape, loaded once, in the harness's process before
+ * the tests run (each test runs in a child of it): a load verifies the
+ * program, seconds on a loaded machine, and the fixture's 24 tests took
+ * a load each for these 6 shapes.  dp_open() hands a test the tracker of
+ * its shape with the cells, the miss action (an import of the empty
+ * filter) and the statistics reset; the test's kbloom_dleft_xdp_close()
+ * closes its child's copies only.
+ */
+static struct kbloom_dleft_xdp *dp_loaded[DP_NSHAPES];
+
+static void __attribute__((constructor)) dp_preload(void)
+{
+	struct kbloom_dleft_opts o = { .seed = DP_SEED };
+	struct kbloom_dleft *f;
+	size_t i;
+
+	for (i = 0; i < DP_NSHAPES; i++) {
+		if (kbloom_dleft_create_shape(&dp_shapes[i], &o, &f))
+			continue;
+		if (kbloom_dleft_xdp_open(f, KBLOOM_DLEFT_MISS_PASS,
+					  &dp_loaded[i]))
+			dp_loaded[i] = NULL;
+		kbloom_dleft_destroy(f);
+	}
+}
+
+/* The tracker of @f's shape, holding @f's (empty) cells. */
+static int dp_open(const struct kbloom_dleft *f, const struct kb_shape *shape,
+		   struct kbloom_dleft_xdp **x)
+{
+	size_t i;
+
+	for (i = 0; i < DP_NSHAPES; i++) {
+		if (!dp_loaded[i] || memcmp(shape, &dp_shapes[i], sizeof(*shape)))
+			continue;
+		*x = dp_loaded[i];
+		return kbt_zero_pcpu0(kbloom_dleft_xdp_prog_fd(*x), "dleft_stats",
+				      sizeof(struct kbloom_dleft_xdp_stats)) ?:
+		       kbloom_dleft_xdp_import(*x, f);
+	}
+	return kbloom_dleft_xdp_open(f, KBLOOM_DLEFT_MISS_PASS, x);
+}
 
 FIXTURE_SETUP(dp)
 {
@@ -147,8 +202,7 @@ FIXTURE_SETUP(dp)
 					       &self->lib));
 	ASSERT_EQ(0, kbloom_dleft_create_shape(&variant->shape, &o,
 					       &self->snap));
-	ASSERT_EQ(0, kbloom_dleft_xdp_open(self->lib, KBLOOM_DLEFT_MISS_PASS,
-					   &self->x));
+	ASSERT_EQ(0, dp_open(self->lib, &variant->shape, &self->x));
 	self->prog = kbloom_dleft_xdp_prog_fd(self->x);
 	ASSERT_LE(0, self->prog);
 }

@@ -85,16 +85,23 @@ static void pin_cpu(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int open_sketch(__u32 update, __u32 shared, __u32 action,
-		       __u64 threshold, __u32 flags,
-		       struct kbloom_sketch_xdp **x)
+/* A configuration of the XDP sketch (d = 4, w = 1024, 32-bit counters). */
+struct sk_conf {
+	__u32 update;
+	__u32 shared;
+	__u32 action;
+	__u32 flags;
+	__u64 threshold;
+};
+
+static int load_sketch(const struct sk_conf *c, struct kbloom_sketch_xdp **x)
 {
 	struct kbloom_sketch_xdp_opts o = {
 		.geom = { .rows = 4, .width = 1024, .counter_bits = 32,
-			  .update = update, .flags = KBLOOM_SKETCH_SEED,
+			  .update = c->update, .flags = KBLOOM_SKETCH_SEED,
 			  .seed = SEED },
-		.shared = shared, .action = action, .threshold = threshold,
-		.flags = flags, .mark = MARK,
+		.shared = c->shared, .action = c->action,
+		.threshold = c->threshold, .flags = c->flags, .mark = MARK,
 	};
 
 	return kbloom_sketch_xdp_open(&o, x);
@@ -108,6 +115,73 @@ static int lib_sketch(__u32 update, struct kbloom_sketch **s)
 	};
 
 	return kbloom_sketch_create(&o, s);
+}
+
+/*
+ * The configurations the tests use, each loaded once, in the harness's
+ * process before the tests run (each test runs in a child of it): a load
+ * verifies the program, seconds on a loaded machine, and the tests took
+ * 17 loads for these 7.  open_sketch() hands a test the sketch of its
+ * configuration with its rows and statistics zeroed; a test's
+ * kbloom_sketch_xdp_close() closes its child's copies only.
+ */
+static const struct sk_conf sk_confs[] = {
+	{ KB_CM_ALL, 0, KBLOOM_SKETCH_COUNT, 0, 0 },
+	{ KB_CM_MIN_INC, 0, KBLOOM_SKETCH_COUNT, 0, 0 },
+	{ KB_CM_ALL, 1, KBLOOM_SKETCH_COUNT, 0, 0 },
+	{ KB_CM_ALL, 0, KBLOOM_SKETCH_COUNT, 0, 5 },
+	{ KB_CM_ALL, 0, KBLOOM_SKETCH_MARK, 0, 5 },
+	{ KB_CM_ALL, 0, KBLOOM_SKETCH_DROP, 0, 5 },
+	{ KB_CM_ALL, 0, KBLOOM_SKETCH_DROP, KBLOOM_SKETCH_F_BYTES, 450 },
+};
+#define SK_NCONF	(sizeof(sk_confs) / sizeof(sk_confs[0]))
+
+static struct kbloom_sketch_xdp *sk_loaded[SK_NCONF];
+
+static void __attribute__((constructor)) sk_preload(void)
+{
+	size_t i;
+
+	for (i = 0; i < SK_NCONF; i++)
+		if (load_sketch(&sk_confs[i], &sk_loaded[i]))
+			sk_loaded[i] = NULL;
+}
+
+/* Zero the rows and the statistics of @x (of update rule @update). */
+static int sk_zero(struct kbloom_sketch_xdp *x, __u32 update)
+{
+	struct kbloom_sketch *z = NULL;
+	int ret;
+
+	ret = kbt_zero_pcpu0(kbloom_sketch_xdp_prog_fd(x), "sketch_stats",
+			     sizeof(struct kbloom_sketch_stats));
+	ret = ret ?: lib_sketch(update, &z);
+	ret = ret ?: kbloom_sketch_xdp_write(x, 0, z);
+	ret = ret ?: kbloom_sketch_xdp_write(x, 1, z);
+	kbloom_sketch_free(z);
+	return ret;
+}
+
+static int open_sketch(__u32 update, __u32 shared, __u32 action,
+		       __u64 threshold, __u32 flags,
+		       struct kbloom_sketch_xdp **x)
+{
+	const struct sk_conf c = { .update = update, .shared = shared,
+				   .action = action, .flags = flags,
+				   .threshold = threshold };
+	const struct sk_conf *k;
+	size_t i;
+
+	for (i = 0; i < SK_NCONF; i++) {
+		k = &sk_confs[i];
+		if (sk_loaded[i] && k->update == update &&
+		    k->shared == shared && k->action == action &&
+		    k->flags == flags && k->threshold == threshold) {
+			*x = sk_loaded[i];
+			return sk_zero(*x, update);
+		}
+	}
+	return load_sketch(&c, x);
 }
 
 static int same_words(const struct kbloom_sketch *a,

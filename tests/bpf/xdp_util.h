@@ -578,4 +578,50 @@ static inline void kbt_log_line(void *ctx, const char *msg)
 		b->len += n;
 }
 
+/* A descriptor of the map named @name that program @prog uses, or -1. */
+static inline int kbt_prog_map(int prog, const char *name)
+{
+	struct bpf_prog_info pi = { 0 };
+	struct bpf_map_info mi;
+	__u32 ids[16], len = sizeof(pi), i;
+	int fd;
+
+	pi.nr_map_ids = 16;
+	pi.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog, &pi, &len))
+		return -1;
+	for (i = 0; i < pi.nr_map_ids && i < 16; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		memset(&mi, 0, sizeof(mi));
+		len = sizeof(mi);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &mi, &len) &&
+		    !strcmp(mi.name, name))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Zero entry 0 of the per-CPU map named @name (values of @size bytes) that
+ * program @prog uses: a program's statistics, for a test that reuses a
+ * program loaded before it.  Return: 0 or a negative errno.
+ */
+static inline int kbt_zero_pcpu0(int prog, const char *name, size_t size)
+{
+	int fd = kbt_prog_map(prog, name), ncpu = libbpf_num_possible_cpus();
+	__u32 key = 0;
+	void *v;
+	int ret;
+
+	if (fd < 0)
+		return -ENOENT;
+	v = calloc(ncpu > 0 ? ncpu : 1, (size + 7) & ~(size_t)7);
+	ret = !v ? -ENOMEM : bpf_map_update_elem(fd, &key, v, BPF_ANY) ? -errno : 0;
+	free(v);
+	close(fd);
+	return ret;
+}
+
 #endif /* KBT_XDP_UTIL_H */
