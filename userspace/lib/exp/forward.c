@@ -194,16 +194,93 @@ static int fwd_copies(struct exp_worker *w, const struct kb_exp_state *s,
 }
 
 /*
+ * Append the copies on the @n ports at w->trace[@from] (a copy's list, made
+ * before) to the walk.  Return: 0, or -1 past fw->max_tx transmissions.
+ */
+static int fwd_repeat(struct exp_worker *w, const struct fwd_walk *fw,
+		      __u32 from, __u32 n, struct kb_sim_result *r)
+{
+	__u32 room = fw->max_tx - w->ntrace, i, q;
+	int cut = n > room;
+
+	if (cut)
+		n = room;
+	for (i = 0; i < n; i++) {
+		q = w->trace[from + i];
+		w->trace[w->ntrace++] = q;
+		r->tx_off += !fw->tr->on_tree[q];
+	}
+	return cut ? -1 : 0;
+}
+
+/*
+ * The copies that the copy sent on port @pin makes at switch @v, in port
+ * order, appended to the walk, and kept as this packet's list of @pin
+ * (w->lmark, w->lstk: where it is in the trace and its length).  Return:
+ * 0, or -1 past fw->max_tx transmissions.
+ */
+static int fwd_expand(struct exp_worker *w, const struct kb_exp_state *s,
+		      const struct fwd_walk *fw, __u32 pin, __u32 v,
+		      struct kb_sim_result *r)
+{
+	const struct kb_topo *t = w->x->topo;
+	__u32 p = t->nodes[v].first_port, end = p + t->nodes[v].nports;
+	__u32 in = t->ports[pin].peer, from = w->ntrace;
+	int tsw = fw->tr->depth[v] != KB_NONE;
+
+	for (; p < end; p++) {
+		if (p == in ||
+		    !fwd_switch_sends(w, s, fw, tsw, fw->tr->in_port[v], p))
+			continue;
+		if (w->ntrace >= fw->max_tx)
+			return -1;
+		w->trace[w->ntrace++] = p;
+		r->tx_off += !fw->tr->on_tree[p];
+	}
+	w->lmark[pin] = fw->ep;
+	w->lstk[pin] = (struct exp_lpath){ from, w->ntrace - from };
+	return 0;
+}
+
+/*
  * Every copy of the packet from the tree's source: the tree's, the false
- * positives' and their cascades (at most max_tx: then truncated).
+ * positives' and their cascades (at most max_tx: then truncated), breadth
+ * first, each on its own, as fwd_copies() does.  Each copy is queued as
+ * it is sent, so the trace is the queue: the copy sent on w->trace[i]
+ * makes its copies when i comes.  These depend only on the port it came
+ * by, so each port's list is found once per packet and later copied from
+ * the trace (the loop search is over: its w->lmark and w->lstk hold the
+ * lists, under a new epoch).
  */
 static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 		    struct fwd_walk *fw, struct kb_sim_result *r)
 {
-	fw->tail = 1;
+	const struct kb_topo *t = w->x->topo;
+	const struct kb_node *src = &t->nodes[fw->tr->src];
+	__u32 head, p, v;
+	int err = 0;
+
 	fw->tree_done = 0;
-	w->q[0] = (struct exp_copy){ fw->tr->src, KB_NONE };
-	if (fwd_copies(w, s, fw, r))
+	for (p = src->first_port; p < src->first_port + src->nports; p++) {
+		if (w->ntrace >= fw->max_tx) {
+			r->truncated = 1;
+			return;
+		}
+		w->trace[w->ntrace++] = p;
+		r->tx_off += !fw->tr->on_tree[p];
+	}
+	for (head = 0; head < w->ntrace && !err; head++) {
+		p = w->trace[head];
+		v = t->ports[p].peer_node;
+		if (t->nodes[v].kind == KB_NODE_HOST)
+			fwd_arrive(w, fw->tr, v, 0, r);
+		else if (w->lmark[p] == fw->ep)
+			err = fwd_repeat(w, fw, w->lstk[p].port,
+					 w->lstk[p].next, r);
+		else
+			err = fwd_expand(w, s, fw, p, v, r);
+	}
+	if (err)
 		r->truncated = 1;
 }
 
@@ -351,6 +428,7 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	fw.ep = fwd_start(w, s, g, nfp);
 	if (s->fast && !pk->cand_fn && fwd_loops(w, s, &fw, g, nfp)) {
 		/* endless: cut at max_tx, where the order counts */
+		fw.ep = fwd_start(w, s, g, nfp);
 		fwd_bfs(w, s, &fw, r);
 	} else if (s->fast && !pk->cand_fn &&
 		   !fwd_cascades(w, s, &fw, g, nfp, r)) {
