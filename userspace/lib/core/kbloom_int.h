@@ -217,15 +217,23 @@ static inline bool kbf_blk_test(const struct kbloom_filter *f, __u64 h)
 	}
 }
 
-/* OR a mask into a block; skip words that already hold their part. */
+/*
+ * OR a mask into a block: nothing when the block holds it already, else a
+ * locked OR into every word of the mask (branches on the hash only, as
+ * simd.c explains).
+ */
 static inline void kbf_blk_apply(__u64 *w, const __u64 *mask)
 {
+	__u64 need = 0;
 	__u32 i;
 
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++) {
-		if (mask[i] && (kbf_load(&w[i]) & mask[i]) != mask[i])
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		need |= mask[i] & ~kbf_load(&w[i]);
+	if (!need)
+		return;
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		if (mask[i])
 			__atomic_fetch_or(&w[i], mask[i], __ATOMIC_RELAXED);
-	}
 }
 
 /*
