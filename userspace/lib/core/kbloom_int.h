@@ -51,7 +51,9 @@ struct kbloom_filter {
 			__u32 k;
 			__u32 kmask;	/* probes of the last round of 8 */
 			__u32 inline_ok;
-			__u32 fast_reserved;
+			__u32 fast_version;
+			__u64 nbytes;
+			__u64 hinit[4];
 		};
 	};
 	__u64 m;
