@@ -38,7 +38,10 @@ INL_TEST(inl_test512)
 static __attribute__((noinline)) __u64 inl_hash512(__u64 seed, const void *key,
 						   __u32 len)
 {
-	return (__u64)_mm_cvtsi128_si64(kbloom__hash_v(&seed, key, len));
+	/* kb_hash_fast()'s start, as the library's kbf_fast_v2() sets it */
+	__u64 hinit[2] = { seed + KB_P3 + (__u64)len * KB_P1, 0 };
+
+	return (__u64)_mm_cvtsi128_si64(kbloom__hash_v(hinit, key, len));
 }
 #pragma GCC pop_options
 
@@ -58,11 +61,31 @@ static __attribute__((noinline)) __u64 inl_hash512(__u64 seed, const void *key,
 #define kbloom__probe512	kbloom__probe512_avx2
 #define kbloom__g512		kbloom__g512_avx2
 #define kbloom__test_hv		kbloom__test_hv_avx2
+#define kbloom__fast_flags	kbloom__fast_flags_avx2
+#define kbloom__block		kbloom__block_avx2
+#define kbloom__hash_s		kbloom__hash_s_avx2
 #undef kbloom_test
 #include "libkbloom_inline.h"
 
 /* inlined with AVX2 */
 INL_TEST(inl_test256)
+
+/* the inline path's scalar hash and block address (AVX2) */
+static __attribute__((noinline)) __u64 inl_hash_s(const __u64 *hinit,
+						  const void *key, __u32 len)
+{
+	if (len == 4)
+		return kbloom__hash_s(hinit, key, 4);
+	if (len == 8)
+		return kbloom__hash_s(hinit, key, 8);
+	return kbloom__hash_s(hinit, key, 16);
+}
+
+static __attribute__((noinline)) const __u64 *
+inl_block(const struct kbloom_fast *v, __u64 h)
+{
+	return kbloom__block(v, h);
+}
 #pragma GCC pop_options
 
 #include <stdlib.h>
@@ -246,6 +269,55 @@ TEST(inline_vector_hash)
 			TH_LOG("len %u seed %llx", len,
 			       (unsigned long long)seed);
 	}
+}
+
+/*
+ * The fields of struct kbloom_fast that the inline path reads (version
+ * KBLOOM__FAST_V2): set for every filter the inline path applies to, so
+ * that the inline lookups above ran inline and not through the library;
+ * the scalar hash from hinit[] is kb_hash_fast(), bit for bit; nbytes
+ * gives kb_block_index()'s block.
+ */
+TEST(fast_header_v2)
+{
+	static const __u32 lens[] = { 4, 8, 16 };
+	struct kbloom_opts o = { 0 };
+	const struct kbloom_fast *v;
+	struct cu_rng g = { 0xFA57 };
+	struct kbloom_filter *f;
+	__u8 key[16];
+	__u32 t, i, len;
+	__u64 h;
+
+	if (!level_ok(1))
+		SKIP(return, "no AVX2: no inline path");
+	for (t = 0; t < 200; t++) {
+		o.seed = cu_next(&g);
+		ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED,
+			  512ULL * (1 + cu_next(&g) % 100000),
+			  1 + t % 8, &o, &f));
+		v = (const struct kbloom_fast *)f;
+		ASSERT_NE(0U, v->inline_ok);
+		ASSERT_EQ((__u32)KBLOOM__FAST_V2, v->version);
+		ASSERT_EQ(v->nblocks * 64, v->nbytes);
+		ASSERT_EQ(0U, v->hinit[3]);
+		for (i = 0; i < 50; i++) {
+			len = lens[(t + i) % 3];
+			for (h = 0; h < sizeof(key); h++)
+				key[h] = (__u8)cu_next(&g);
+			h = kb_hash_fast(o.seed, key, len);
+			ASSERT_EQ(h, inl_hash_s(KBLOOM__HINIT(v, len), key,
+						len));
+			ASSERT_EQ(v->words + (__u64)kb_block_index(h,
+				  v->nblocks) * KBLOOM_BLOCK_WORDS,
+				  inl_block(v, h));
+		}
+		kbloom_destroy(f);
+	}
+	/* k > 8 and the SipHash filters take the library's path */
+	ASSERT_EQ(0, kbloom_create_mk(KBLOOM_TYPE_BLOCKED, 5120, 9, NULL, &f));
+	EXPECT_EQ(0U, ((const struct kbloom_fast *)f)->version);
+	kbloom_destroy(f);
 }
 
 /* Single-writer counting filters count, add and delete as the others. */

@@ -83,6 +83,26 @@ static __u64 kbf_spread8(__u32 m)
 	return r;
 }
 
+/*
+ * The fields of struct kbloom_fast that libkbloom_inline.h reads when
+ * version is KBLOOM__FAST_V2: the fast hash's start for each key length it
+ * inlines (kb_hash_fast(): seed + KB_P3 + len KB_P1) and the blocks' size
+ * in bytes.
+ */
+static void kbf_fast_v2(struct kbloom_filter *f)
+{
+	static const __u32 len[3] = { 4, 8, 16 };
+	__u32 i;
+
+	if (!f->inline_ok)
+		return;
+	for (i = 0; i < 3; i++)
+		f->hinit[i] = f->seed + KB_P3 + (__u64)len[i] * KB_P1;
+	f->hinit[3] = 0;
+	f->nbytes = f->nblocks * KBLOOM_BLOCK_BYTES;
+	f->fast_version = KBLOOM__FAST_V2;
+}
+
 /* Allocate a zeroed filter of checked geometry. */
 int kbf_new(__u32 type, __u64 m, __u32 k, __u32 hash_id, __u32 counter_bits,
 	    __u64 seed, struct kbloom_filter **fp)
@@ -115,6 +135,7 @@ int kbf_new(__u32 type, __u64 m, __u32 k, __u32 hash_id, __u32 counter_bits,
 		       k <= 8;
 	if (f->inline_ok && kbf_simd_vhash(f->simd))
 		f->inline_ok = KBLOOM__INL_VHASH;
+	kbf_fast_v2(f);
 	ret = kbf_alloc_words(f);
 	if (ret)
 		goto err_free_filter;

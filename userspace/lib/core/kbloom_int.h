@@ -51,7 +51,9 @@ struct kbloom_filter {
 			__u32 k;
 			__u32 kmask;	/* probes of the last round of 8 */
 			__u32 inline_ok;
-			__u32 fast_reserved;
+			__u32 fast_version;
+			__u64 nbytes;
+			__u64 hinit[4];
 		};
 	};
 	__u64 m;
@@ -217,15 +219,23 @@ static inline bool kbf_blk_test(const struct kbloom_filter *f, __u64 h)
 	}
 }
 
-/* OR a mask into a block; skip words that already hold their part. */
+/*
+ * OR a mask into a block: nothing when the block holds it already, else a
+ * locked OR into every word of the mask (branches on the hash only, as
+ * simd.c explains).
+ */
 static inline void kbf_blk_apply(__u64 *w, const __u64 *mask)
 {
+	__u64 need = 0;
 	__u32 i;
 
-	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++) {
-		if (mask[i] && (kbf_load(&w[i]) & mask[i]) != mask[i])
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		need |= mask[i] & ~kbf_load(&w[i]);
+	if (!need)
+		return;
+	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
+		if (mask[i])
 			__atomic_fetch_or(&w[i], mask[i], __ATOMIC_RELAXED);
-	}
 }
 
 /*
