@@ -607,7 +607,7 @@ TEST_F(ipkt, msbf_edges_dropped_and_counted)
  * stage malformed) at the ingress: each dropped at once and counted, as
  * malformed (stage) or for its hop limit 0, which is the verdict the
  * simulator gives at the source on the same bytes (checked here too, and
- * in tests/core/ipbf_test.c).  The valid header is forwarded by both.
+ * in tests/core/ipbf_stages_test.c).  The valid header is forwarded by both.
  */
 TEST_F(ipkt, msbf_bad_later_stage_as_simulated)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MSBF headers whose first stage is fine and a later one is not, shared
- * by the simulator's core test (tests/core/ipbf_test.c) and the XDP
+ * by the simulator's core test (tests/core/ipbf_stages_test.c) and the XDP
  * ingress's bpf test (tests/bpf/ipbf_pkt.c), so that both verdicts are
  * about the same bytes.  The XDP ingress walks every stage left before it
  * forwards (ipbf_walk_stage() of bpf/kbloom_ipbf.bpf.c) and the
