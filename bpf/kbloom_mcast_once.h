@@ -75,6 +75,67 @@ struct {
 } MCAST_MAP(pfast) SEC(".maps");
 
 /*
+ * The ports that joined each group, by ifindex (struct kbloom_mcast_gmask,
+ * uapi/kbloom_xdp_maps.h): the leak audit's exact record, looked up once
+ * per frame.  Sized by the loader as mc_members.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, struct kbloom_member_key);
+	__type(value, struct kbloom_mcast_gmask);
+} MCAST_MAP(groups) SEC(".maps");
+
+/* Word @i's bit of the mask @m of ports by ifindex (@i below 192). */
+static __always_inline int mcast_mask_has(const __u64 *m, __u32 i)
+{
+	__u64 word;
+
+	/* constant offsets: no variable stack access for 6.1's verifier */
+	if (i < 64)
+		word = m[0];
+	else if (i < 128)
+		word = m[1];
+	else
+		word = m[2];
+	return (word >> (i & 63)) & 1;
+}
+
+/* Copy the mask of group key @k (none: empty) into @m. */
+static __always_inline void mcast_mask_read(const struct kbloom_member_key *k,
+					    __u64 *m)
+{
+	const struct kbloom_mcast_gmask *g;
+
+	g = bpf_map_lookup_elem(&MCAST_MAP(groups), k);
+	m[0] = g ? g->ports[0] : 0;
+	m[1] = g ? g->ports[1] : 0;
+	m[2] = g ? g->ports[2] : 0;
+}
+
+/*
+ * Whether the walk audits: with the audit on, for a frame that the
+ * ports' filters decide, the ports that joined its group are read into
+ * @w->member, once for all of them.
+ */
+static __always_inline int mcast_walk_audit_init(struct mcast_walk *w)
+{
+	struct kbloom_member_key k = {};
+
+	if (!(w->flags & MCAST_F_AUDIT))
+		return 0;
+	if (w->rx != KBLOOM_MCAST_RX_DATA &&
+	    !(w->rx == KBLOOM_MCAST_RX_LOCAL &&
+	      (w->flags & MCAST_F_LOCAL_FILTER)))
+		return 0;	/* flooded or dropped: nothing to audit */
+	k.len = w->pkt.addr_len;
+	__builtin_memcpy(k.addr, w->pkt.dst, sizeof(k.addr));
+	mcast_mask_read(&k, w->member);
+	return 1;
+}
+
+/*
  * Port @ifindex's verdict on the frame (MCAST_V_*, or -ENOENT: not a
  * port) and its counters index in *@index, with the parameters of its
  * copy in mc_pfast (an array element by index: about 30 ns less a port
@@ -114,53 +175,10 @@ static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
 			     NULL);
 }
 
-/* The ingress port's counters; NULL: not a port of this switch. */
-static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+/* Port @ifindex keeps the copy: its bit in the metadata. */
+static __always_inline void mcast_walk_keep(struct mcast_walk *w,
+					    __u32 ifindex)
 {
-	const struct kbloom_mcast_pfast *c;
-	const MCAST_PORT *p;
-	__u32 seq, index, id;
-
-	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &w->ingress);
-	if (c) {
-		seq = c->seq;
-		barrier();
-		id = c->p.id;
-		index = c->p.index;
-		barrier();
-		if (!(seq & 1) && id == w->ingress && c->seq == seq)
-			return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
-	}
-	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w->ingress);
-	return p ? mcast_stats(p) : NULL;
-}
-
-/* Step @i of the walk: the port of counters index @i, if there is one. */
-static long mcast_walk_port(__u32 i, struct mcast_walk *w)
-{
-	__u32 key = i + 1, ifindex, index;
-	const __u32 *slot;
-	MCAST_STATS *st;
-	int v;
-
-	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
-	if (!slot)
-		return 1;
-	ifindex = *slot;
-	if (!ifindex || ifindex == w->ingress)
-		return 0;
-	if (ifindex >= MCAST_META_BITS) {
-		w->undecided = 1;
-		return 0;
-	}
-	v = mcast_walk_verdict(w, ifindex, &index);
-	if (v < 0)
-		return 0;	/* coming or going */
-	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
-	if (!st)
-		return 0;	/* as at egress: dropped uncounted */
-	if (!mcast_count(st, v, ifindex, &w->pkt, w->flags))
-		return 0;
 	/* constant offsets: no variable stack access for 6.1's verifier */
 	if (ifindex < 64)
 		w->keep[0] |= 1ULL << ifindex;
@@ -170,7 +188,131 @@ static long mcast_walk_port(__u32 i, struct mcast_walk *w)
 		w->keep[2] |= 1ULL << (ifindex - 128);
 	w->nkeep++;
 	w->last = ifindex;
+}
+
+/* The counters of port @ifindex (its copy in mc_pfast, else mc_params). */
+static __always_inline MCAST_STATS *mcast_port_stats(__u32 ifindex)
+{
+	const struct kbloom_mcast_pfast *c;
+	const MCAST_PORT *p;
+	__u32 seq, index, id;
+
+	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &ifindex);
+	if (c) {
+		seq = c->seq;
+		barrier();
+		id = c->p.id;
+		index = c->p.index;
+		barrier();
+		if (!(seq & 1) && id == ifindex && c->seq == seq)
+			return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
+	}
+	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	return p ? mcast_stats(p) : NULL;
+}
+
+/* The ingress port's counters; NULL: not a port of this switch. */
+static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+{
+	return mcast_port_stats(w->ingress);
+}
+
+/*
+ * The port of step @i of the walk (counters index @i) to decide: its
+ * ifindex; 0: none (no port, the ingress port, or one left to its
+ * egress program); -1: the end of the list.
+ */
+static __always_inline long mcast_walk_next(__u32 i, struct mcast_walk *w)
+{
+	__u32 key = i + 1, ifindex;
+	const __u32 *slot;
+
+	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
+	if (!slot)
+		return -1;
+	ifindex = *slot;
+	if (!ifindex || ifindex == w->ingress)
+		return 0;
+	if (ifindex >= MCAST_META_BITS) {
+		w->undecided = 1;
+		return 0;
+	}
+	return ifindex;
+}
+
+/* Port @ifindex's verdict, counted (leaks aside), and kept. */
+static __always_inline void mcast_walk_decide(struct mcast_walk *w,
+					      __u32 ifindex)
+{
+	MCAST_STATS *st;
+	__u32 index;
+	int v;
+
+	v = mcast_walk_verdict(w, ifindex, &index);
+	if (v < 0)
+		return;		/* coming or going */
+	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
+	if (!st)
+		return;		/* as at egress: dropped uncounted */
+	if (mcast_tally(st, v))
+		mcast_walk_keep(w, ifindex);
+}
+
+/* Step @i of the walk: the port of counters index @i, if there is one. */
+static long mcast_walk_port(__u32 i, struct mcast_walk *w)
+{
+	long ifindex = mcast_walk_next(i, w);
+
+	if (ifindex > 0)
+		mcast_walk_decide(w, ifindex);
+	return ifindex < 0;
+}
+
+/*
+ * Step @i of the leak count: port @i's forwarded copy is a leak when its
+ * bit is in @w->member, which holds the ports that forward a copy of a
+ * group they have not joined (and are not router ports).
+ */
+static long mcast_leak_port(__u32 i, struct mcast_walk *w)
+{
+	__u32 key = i + 1, ifindex;
+	const __u32 *slot;
+	MCAST_STATS *st;
+
+	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
+	if (!slot)
+		return 1;
+	ifindex = *slot;
+	if (!ifindex || ifindex >= MCAST_META_BITS ||
+	    !mcast_mask_has(w->member, ifindex))
+		return 0;
+	st = mcast_port_stats(ifindex);
+	if (st)
+		st->tx_leaked++;
 	return 0;
+}
+
+/*
+ * The leak audit of the walk's decision, once per frame: the ports that
+ * keep a copy of a group they have not joined, router ports aside, each
+ * count a leak.  Those are false positives (and copies to router ports):
+ * the router ports are read, and the ports walked again, only then.
+ */
+static __always_inline void mcast_walk_audit(struct mcast_walk *w, __u32 n)
+{
+	struct kbloom_member_key k = {};
+	__u64 router[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		w->member[i] = w->keep[i] & ~w->member[i];
+	if (!(w->member[0] | w->member[1] | w->member[2]))
+		return;
+	mcast_mask_read(&k, router);
+	for (i = 0; i < 3; i++)
+		w->member[i] &= ~router[i];
+	if (w->member[0] | w->member[1] | w->member[2])
+		bpf_loop(n, mcast_leak_port, w, 0);
 }
 
 /* Write the decision in front of the frame; 0 or -errno. */
@@ -203,13 +345,17 @@ static __always_inline int mcast_forward(struct xdp_md *ctx,
 	__u32 zero = 0, *hi;
 
 	hi = bpf_map_lookup_elem(&MCAST_MAP(plist), &zero);
-	if (hi && *hi)
+	if (hi && *hi) {
 		bpf_loop(*hi, mcast_walk_port, w, 0);
+		if (w->nkeep && mcast_walk_audit_init(w))
+			mcast_walk_audit(w, *hi);
+	}
 	if (!w->undecided && !w->nkeep)
 		return XDP_DROP;
-	mcast_meta_put(ctx, w);
+	/* decided: that port's egress program has nothing to add */
 	if (!w->undecided && w->nkeep == 1)
-		return bpf_redirect_map(&MCAST_MAP(ports), w->last, XDP_DROP);
+		return bpf_redirect(w->last, 0);
+	mcast_meta_put(ctx, w);
 	return bpf_redirect_map(&MCAST_MAP(ports), 0,
 				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 }

@@ -359,8 +359,10 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 	bpf_map_delete_elem(x->ports_fd, &id);
 	mcast_plist_set(x, p.index, 0);
 	if (!mcast_members_of(x, ifindex, &m, &n)) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			kbx_mcast_group_set(x, &m[i], 0);
 			bpf_map_delete_elem(x->exact_fd, &m[i]);
+		}
 		free(m);
 	}
 	ret = mcast_filter_del(x, id);
@@ -496,6 +498,7 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 			goto err_member;
 	}
 	ret = mcast_filter_add(x, ifindex, group, len);
+	ret = ret ?: kbx_mcast_group_set(x, &k, 1);
 	if (!ret)
 		goto out;
 	if (kbx_kfunc(x))
@@ -578,6 +581,7 @@ static int mcast_member_del(struct kbloom_xdp *x,
 	ret = mcast_port_get(x, k->ifindex, &p);
 	if (!ret && kbx_kfunc(x) && k->len != KBLOOM_MEMBER_ROUTER_LEN)
 		ret = mcast_module_leave(x, k);
+	ret = ret ?: kbx_mcast_group_set(x, k, 0);
 	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, k));
 	if (kbx_cuckoo(x))
 		return ret ?: kbx_mcast_cuckoo_leave(x, k);
@@ -662,6 +666,7 @@ static int mcast_router_on(struct kbloom_xdp *x,
 		ret = kbx_filter_rewrite(x, &p, words);
 		free(words);
 	}
+	ret = ret ?: kbx_mcast_group_set(x, k, 1);
 	if (ret)
 		bpf_map_delete_elem(x->exact_fd, k);
 	return ret;
@@ -919,6 +924,7 @@ static const struct kbx_desc mcast_desc = {
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.deletable = "mc_deletable",
 	.pfast = "mc_pfast",
+	.groups = "mc_groups",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },
