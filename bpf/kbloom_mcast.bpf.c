@@ -41,8 +41,6 @@
  *                             ingress program instead of a hash lookup
  * Sizes are set by the loader before loading.
  */
-/* its filters hold every joined group (bpf/kbloom_mcast_once.h) */
-#define MCAST_MEMBER_SHORTCUT
 #include "bpf/kbloom_mcast.h"
 
 static __always_inline int mcast_port_test(__u32 ifindex,
