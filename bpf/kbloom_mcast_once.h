@@ -87,6 +87,15 @@ struct {
 	__type(value, struct kbloom_mcast_gmask);
 } MCAST_MAP(groups) SEC(".maps");
 
+/* Its direct-mapped copy, read first (uapi/kbloom_xdp_maps.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, KBLOOM_MCAST_GCACHE);
+	__type(key, __u32);
+	__type(value, struct kbloom_mcast_gcache);
+} MCAST_MAP(gcache) SEC(".maps");
+
 /* Word @i's bit of the mask @m of ports by ifindex (@i below 192). */
 static __always_inline int mcast_mask_has(const __u64 *m, __u32 i)
 {
@@ -115,13 +124,38 @@ static __always_inline void mcast_mask_read(const struct kbloom_member_key *k,
 }
 
 /*
+ * Whether element @e of mc_gcache holds group @a (@len bytes, zero
+ * padded): its mask is then in @m.
+ */
+static __always_inline int mcast_gcache_read(const struct kbloom_mcast_gcache *e,
+					     const __u32 *a, __u32 len,
+					     __u64 *m)
+{
+	const __u32 *ea = (const __u32 *)e->addr;
+	__u32 seq, same;
+
+	seq = e->seq;
+	barrier();
+	same = e->len == len && ea[0] == a[0] && ea[1] == a[1] &&
+	       ea[2] == a[2] && ea[3] == a[3];
+	m[0] = e->m.ports[0];
+	m[1] = e->m.ports[1];
+	m[2] = e->m.ports[2];
+	barrier();
+	return same && !(seq & 1) && e->seq == seq;
+}
+
+/*
  * Whether the walk audits: with the audit on, for a frame that the
  * ports' filters decide, the ports that joined its group are read into
- * @w->member, once for all of them.
+ * @w->member, once for all of them: from mc_gcache when its element
+ * holds the group, else from mc_groups.
  */
 static __always_inline int mcast_walk_audit_init(struct mcast_walk *w)
 {
+	const struct kbloom_mcast_gcache *e;
 	struct kbloom_member_key k = {};
+	__u32 slot;
 
 	if (!(w->flags & MCAST_F_AUDIT))
 		return 0;
@@ -129,6 +163,11 @@ static __always_inline int mcast_walk_audit_init(struct mcast_walk *w)
 	    !(w->rx == KBLOOM_MCAST_RX_LOCAL &&
 	      (w->flags & MCAST_F_LOCAL_FILTER)))
 		return 0;	/* flooded or dropped: nothing to audit */
+	slot = kb_mcast_gcache_slot(w->pkt.dst, w->pkt.addr_len);
+	e = bpf_map_lookup_elem(&MCAST_MAP(gcache), &slot);
+	if (e && mcast_gcache_read(e, (const __u32 *)w->pkt.dst,
+				   w->pkt.addr_len, w->member))
+		return 1;
 	k.len = w->pkt.addr_len;
 	__builtin_memcpy(k.addr, w->pkt.dst, sizeof(k.addr));
 	mcast_mask_read(&k, w->member);

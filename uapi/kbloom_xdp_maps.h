@@ -222,6 +222,41 @@ struct kbloom_mcast_gmask {
 	__u64 ports[KBLOOM_MCAST_GMASK_PORTS / 64];
 };
 
+/*
+ * mc_gcache: BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE, KBLOOM_MCAST_GCACHE
+ * elements: a direct-mapped copy of mc_groups that the ingress program
+ * reads before the hash map, at element kb_mcast_gcache_slot() of the
+ * group.  An element holds a group (@len and @addr as in struct
+ * kbloom_member_key) and its mask, or nothing (@len 0).  Its one writer
+ * is the loader, through mmap, under the instance lock, after each write
+ * of the group's mc_groups element: @seq + 1 (odd), the element, @seq + 1
+ * (even); a group takes a free element only (a group whose element holds
+ * another stays in mc_groups alone), and gives it up when its mask is
+ * empty.  A program takes an element read between two equal even values
+ * of @seq and holding the frame's group; otherwise it looks mc_groups up.
+ */
+#define KBLOOM_MCAST_GCACHE_BITS	12
+#define KBLOOM_MCAST_GCACHE		(1U << KBLOOM_MCAST_GCACHE_BITS)
+
+struct kbloom_mcast_gcache {
+	__u32 seq;
+	__u32 len;
+	__u8 addr[16];
+	struct kbloom_mcast_gmask m;
+};
+
+/* The element of mc_gcache for the group @addr of @len bytes (zero padded). */
+static inline __u32 kb_mcast_gcache_slot(const __u8 *addr, __u32 len)
+{
+	__u32 w[4], i;
+	__u64 x;
+
+	for (i = 0; i < 16; i++)
+		((__u8 *)w)[i] = addr[i];
+	x = (__u64)(w[0] ^ w[1] ^ w[2] ^ w[3] ^ len) * 0x9E3779B97F4A7C15ULL;
+	return (__u32)(x >> (64 - KBLOOM_MCAST_GCACHE_BITS));
+}
+
 /**
  * struct kbloom_mcast_stats - per port, per CPU counters of the mcast path
  * @rx_packets: frames seen by the ingress program on this port

@@ -924,7 +924,7 @@ static const struct kbx_desc mcast_desc = {
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.deletable = "mc_deletable",
 	.pfast = "mc_pfast",
-	.groups = "mc_groups",
+	.groups = "mc_groups", .gcache = "mc_gcache",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },

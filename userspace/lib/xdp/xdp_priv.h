@@ -51,6 +51,7 @@ struct kbx_prog_pin {
  * @pfast: map pin of the copy of @params by index (NULL: none; pfast.c)
  * @groups: map pin of the ports of each group by ifindex (NULL: none;
  *          kind_mcast_groups.c)
+ * @gcache: map pin of its direct-mapped copy (NULL: none)
  * @cuckoo_fill: the cuckoo variant's exact record of filter @id into @c
  *               (@missing: only the keys @c does not hold), 0 or -ENOSPC
  * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo,
@@ -78,6 +79,7 @@ struct kbx_desc {
 	const char *deletable;
 	const char *pfast;
 	const char *groups;
+	const char *gcache;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
 	struct kbp_obj objs[4];
@@ -132,8 +134,10 @@ struct kbloom_xdp {
 	struct kbloom_mcast_pfast *pfast;
 	size_t pfast_len;
 
-	/* the ports of each group (kind_mcast_groups.c), or -1 */
-	int groups_fd;
+	/* the ports of each group and its copy (kind_mcast_groups.c) */
+	int groups_fd;		/* or -1 */
+	int gcache_fd;		/* or -1 */
+	struct kbloom_mcast_gcache *gcache;	/* mmapped, or NULL */
 };
 
 /* the core's log and lock, for a handle */
@@ -218,6 +222,8 @@ void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 
 /* kind_mcast_groups.c: mc_groups, in step with mc_members */
 struct kbloom_member_key;
+int kbx_mcast_groups_open(struct kbloom_xdp *x);
+void kbx_mcast_groups_close(struct kbloom_xdp *x);
 int kbx_mcast_group_set(struct kbloom_xdp *x,
 			const struct kbloom_member_key *k, int on);
 
