@@ -236,7 +236,7 @@ struct kbloom_mcast_gmask {
  * of @seq and holding the frame's group; otherwise it looks mc_groups up.
  */
 #define KBLOOM_MCAST_GCACHE_BITS	12
-#define KBLOOM_MCAST_GCACHE		(1U << KBLOOM_MCAST_GCACHE_BITS)
+#define KBLOOM_MCAST_GCACHE		4096U	/* 2 ^ KBLOOM_MCAST_GCACHE_BITS */
 
 struct kbloom_mcast_gcache {
 	__u32 seq;
