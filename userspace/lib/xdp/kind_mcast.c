@@ -5,8 +5,10 @@
  * A port is three things: a devmap entry (mc_ports) that runs the egress
  * program, a filter (mc_params + mc_filters, id = ifindex) and a counters
  * index (mc_stats).  mc_members is the exact record of the memberships:
- * the filter of a port is always rebuilt from it, and the egress program
- * reads it only to count leaks.  Its value is the set of sources of a
+ * the filter of a port is always rebuilt from it, and the programs count
+ * leaks from it, through mc_groups and mc_gcache (its ports by group,
+ * kind_mcast_groups.c: every write of a membership key updates them).
+ * Its value is the set of sources of a
  * membership (KBLOOM_MEMBER_STATIC, _BRIDGE): a source leaving takes the
  * group out of the filter only when it was the last.  A router port has
  * the key of length 0: its filter is all ones, it receives every group.
