@@ -209,9 +209,9 @@ struct kbloom_mcast_pfast {
  * KBLOOM_MCAST_GMASK_PORTS) that have joined each group, bit i of
  * @ports[i / 64] for the port of ifindex i; the key of length 0 (a zero
  * address) holds the router ports.  The loader keeps it in step with
- * mc_members under the instance lock: a port's bit is set after its
- * filter holds the group and cleared before the membership goes, and an
- * element whose mask is empty is deleted.  The ingress program looks the
+ * mc_members under the instance lock: a port's bit is set when the
+ * membership is recorded and cleared before it goes, and an element
+ * whose mask is empty is deleted.  The ingress program looks the
  * frame's group up once per frame to audit leaks (KBLOOM_MCAST_F_AUDIT)
  * instead of looking mc_members up for every forwarded copy; ports of
  * ifindex KBLOOM_MCAST_GMASK_PORTS and above are audited in mc_members.

@@ -494,18 +494,21 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 		ret = -ENOSPC;
 	if (ret)
 		goto out;
+	ret = kbx_mcast_group_set(x, &k, 1);
+	if (ret)
+		goto err_member;
 	if (kbx_kfunc(x)) {
 		ret = kbx_module_keys(x, ifindex, KBLOOM_IOCTL_ADD, group, len);
 		if (ret)
 			goto err_member;
 	}
 	ret = mcast_filter_add(x, ifindex, group, len);
-	ret = ret ?: kbx_mcast_group_set(x, &k, 1);
 	if (!ret)
 		goto out;
 	if (kbx_kfunc(x))
 		kbx_module_keys(x, ifindex, KBLOOM_IOCTL_DEL, group, len);
 err_member:
+	kbx_mcast_group_set(x, &k, 0);
 	bpf_map_delete_elem(x->exact_fd, &k);
 out:
 	kbx_unlock(x);
@@ -663,14 +666,16 @@ static int mcast_router_on(struct kbloom_xdp *x,
 						 BPF_NOEXIST));
 	if (ret)
 		return ret == -E2BIG ? -ENOSPC : ret;
-	ret = mcast_build(x, k->ifindex, &p, &words);
+	ret = kbx_mcast_group_set(x, k, 1);
+	ret = ret ?: mcast_build(x, k->ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
 		free(words);
 	}
-	ret = ret ?: kbx_mcast_group_set(x, k, 1);
-	if (ret)
+	if (ret) {
+		kbx_mcast_group_set(x, k, 0);
 		bpf_map_delete_elem(x->exact_fd, k);
+	}
 	return ret;
 }
 

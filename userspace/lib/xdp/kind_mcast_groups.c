@@ -7,15 +7,16 @@
  * for every forwarded copy.
  *
  * Their one writer is the loader, under the instance lock, in step with
- * mc_members (kind_mcast.c): a port's bit is set once its filter holds
- * the group (after a join, after a router port's filter is all ones) and
+ * mc_members (kind_mcast.c): a port's bit is set with the membership,
+ * before its filter holds the group (a join, a router port on), and
  * cleared before the membership goes (a leave, a router port off, a port
- * removed).  Each mc_groups update replaces the element whole (never torn
- * for a reader); an empty mask deletes it.  Then the group's mc_gcache
- * element, through mmap: seq + 1, the element, seq + 1 (a program takes
- * an element read between two equal even values of seq).  A group takes
- * its element only when the element is free, and frees it when its mask
- * is empty.  A port of ifindex KBLOOM_MCAST_GMASK_PORTS or above has no
+ * removed, a join undone), so that the audit sees what the per-copy
+ * lookup of mc_members saw.  Each mc_groups update replaces the element
+ * whole (never torn for a reader); an empty mask deletes it.  Then the
+ * group's mc_gcache element, through mmap: seq + 1, the element, seq + 1
+ * (a program takes an element read between two equal even values of
+ * seq).  A group takes its element only when the element is free, and
+ * frees it when its mask is empty.  A port of ifindex KBLOOM_MCAST_GMASK_PORTS or above has no
  * bit: its egress program audits its copies in mc_members.  An instance
  * pinned before the maps has neither (its programs audit per copy).
  */
