@@ -13,7 +13,9 @@
  * per-copy audit did: a group put in port 2's filter by hand leaks on
  * port 2 only, once per frame; a router port does not leak; with the
  * audit off nothing is counted; a group whose mc_gcache element holds
- * another group is read from mc_groups, with the same counts.
+ * another group is read from mc_groups, with the same counts.  An
+ * instance pinned before the maps is still managed, but replacing its
+ * programs is refused with the message for instances of an older kbloom.
  */
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
@@ -261,6 +263,42 @@ TEST_F(mgrp, cache_element_of_another_group)
 	ASSERT_EQ(0, mg_send(self, self->g4, b));
 	EXPECT_EQ(FRAMES, b[2].tx_leaked - a[2].tx_leaked);
 	EXPECT_EQ(0, b[1].tx_leaked);
+}
+
+/* Every line logged, one after the other, in @ctx (512 bytes). */
+static void mg_log(void *ctx, const char *msg)
+{
+	size_t n = strlen(ctx);
+
+	snprintf((char *)ctx + n, 512 - n, "%s\n", msg);
+}
+
+TEST_F(mgrp, older_instance_kept_replace_refused)
+{
+	struct kbloom_xdp_opts o = { .log = mg_log };
+	char p[256], msg[512] = "";
+	const char *pin[] = { "mc_groups", "mc_gcache" };
+	unsigned int i;
+
+	/* an instance pinned before the maps (their pins gone) */
+	o.log_ctx = msg;
+	kbloom_xdp_close(self->x);
+	self->x = NULL;
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s/%s", KBT_PIN_ROOT, self->name,
+			 pin[i]);
+		ASSERT_EQ(0, unlink(p));
+	}
+	ASSERT_EQ(0, kbloom_xdp_open(self->name, &o, &self->x));
+	/* managed without them: a join changes no map it lacks */
+	ASSERT_EQ(0, kbloom_mcast_join(self->x, self->ifindex[1], self->g4, 4));
+	ASSERT_EQ(0, kbloom_mcast_leave(self->x, self->ifindex[1], self->g4,
+					4));
+	/* new programs would read maps the instance does not have */
+	EXPECT_EQ(-ENOENT, kbloom_xdp_replace(self->x));
+	EXPECT_NE(NULL, strstr(msg, "no pinned mc_groups")) TH_LOG("%s", msg);
+	EXPECT_NE(NULL, strstr(msg, "destroy and create it again"))
+		TH_LOG("%s", msg);
 }
 
 TEST_HARNESS_MAIN
