@@ -14,9 +14,9 @@
  * group against each port's filter (the port keeps the copy only if its
  * filter may hold the group: a false positive is a leaked copy, counted
  * as tx_leaked when KBLOOM_MCAST_F_AUDIT asks for the exact check in
- * mc_members), counts each port's copy, and writes the set of ports that
+ * mc_groups, once per frame), counts each port's copy, and writes the set of ports that
  * keep it into the frame's XDP metadata; a frame no port keeps is dropped,
- * one that a single port keeps goes to that port alone
+ * one that a single port keeps goes to that port alone, by ifindex
  * (bpf/kbloom_mcast_once.h).  kbloom_mcast_egress runs in mc_ports for
  * every copy (a devmap egress program) and tests the port's bit.
  *
@@ -33,6 +33,11 @@
  *   mc_stats    PERCPU_ARRAY  counters index -> struct kbloom_mcast_stats
  *   mc_members  HASH          struct kbloom_member_key: exact membership,
  *                             the loader's record, read only to audit
+ *                             copies to ports of ifindex 192 and above
+ *   mc_groups   HASH          group (struct kbloom_member_key, ifindex 0)
+ *                             -> struct kbloom_mcast_gmask: the ports that
+ *                             joined it, read once per frame to audit
+ *   mc_gcache   ARRAY         its direct-mapped copy, read first
  *   mc_config   ARRAY         struct kbloom_mcast_cfg
  *   mc_plist    ARRAY         the ports in counters index order, for the
  *                             ingress program's walk

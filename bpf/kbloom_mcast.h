@@ -212,10 +212,8 @@ static __always_inline int mcast_verdict(__u32 ifindex, const MCAST_PORT *port,
 	return ret == KBLOOM_ABSENT ? MCAST_V_ABSENT : MCAST_V_ERROR;
 }
 
-/* Count verdict @v of port @ifindex in @st: whether the port keeps it. */
-static __always_inline int mcast_count(MCAST_STATS *st, int v, __u32 ifindex,
-				       const struct kbloom_pkt *pkt,
-				       __u32 flags)
+/* Count verdict @v in @st, leaks aside: whether the port keeps the copy. */
+static __always_inline int mcast_tally(MCAST_STATS *st, int v)
 {
 	st->tx_seen++;
 	if (v == MCAST_V_FLOOD) {
@@ -224,8 +222,6 @@ static __always_inline int mcast_count(MCAST_STATS *st, int v, __u32 ifindex,
 	}
 	if (v == MCAST_V_MAYBE) {
 		st->tx_forwarded++;
-		if (flags & MCAST_F_AUDIT)
-			mcast_audit(st, ifindex, pkt);
 		return 1;
 	}
 	if (v == MCAST_V_ABSENT)
@@ -233,6 +229,16 @@ static __always_inline int mcast_count(MCAST_STATS *st, int v, __u32 ifindex,
 	else
 		st->tx_errors++;
 	return 0;
+}
+
+/* Count verdict @v of port @ifindex in @st: whether the port keeps it. */
+static __always_inline int mcast_count(MCAST_STATS *st, int v, __u32 ifindex,
+				       const struct kbloom_pkt *pkt,
+				       __u32 flags)
+{
+	if (v == MCAST_V_MAYBE && (flags & MCAST_F_AUDIT))
+		mcast_audit(st, ifindex, pkt);
+	return mcast_tally(st, v);
 }
 
 /*
@@ -288,6 +294,7 @@ struct mcast_walk {
 	__u32 last;		/* the last of them */
 	__u32 undecided;	/* ports left to their egress program */
 	__u64 keep[3];		/* struct mcast_meta.keep */
+	__u64 member[3];	/* the audit's: ports that joined, then leak */
 };
 
 #ifdef MCAST_DECIDE_AT_EGRESS

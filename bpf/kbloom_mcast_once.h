@@ -7,18 +7,20 @@
  * The ingress program walks the ports of the switch (MCAST_MAP(plist)),
  * tests the group against the filter of every port but the ingress one
  * (mcast_verdict(): the variant's mcast_port_test(), with the group
- * hashed once for all of them; then mcast_count(): the counters and the
- * leak audit when on), counts each port's copy in that port's counters,
- * reading each port's parameters from the loader's copy by ifindex
- * (MCAST_MAP(pfast), uapi/kbloom_xdp_maps.h) rather than by a hash
- * lookup in the port map, and hands the
- * result to the egress programs in the frame's XDP metadata, which a
- * devmap redirect keeps for every copy: bit i of struct mcast_meta.keep
- * is set when the port of ifindex i keeps its copy (by ifindex, not by
- * counters index: the egress program has its ifindex without a map
- * lookup; 32 bytes is the most metadata XDP allows).  The frame is then
- * dropped when no port keeps it, redirected to the one port that keeps
- * it, or broadcast; a copy's egress decision is one bit test.
+ * hashed once for all of them; then mcast_tally(): the counters), counts
+ * each port's copy in that port's counters, reading each port's
+ * parameters from the loader's copy by ifindex (MCAST_MAP(pfast),
+ * uapi/kbloom_xdp_maps.h) rather than by a hash lookup in the port map,
+ * and hands the result to the egress programs in the frame's XDP
+ * metadata, which a devmap redirect keeps for every copy: bit i of
+ * struct mcast_meta.keep is set when the port of ifindex i keeps its
+ * copy (by ifindex, not by counters index: the egress program has its
+ * ifindex without a map lookup; 32 bytes is the most metadata XDP
+ * allows).  The frame is then dropped when no port keeps it, broadcast
+ * when several do (a copy's egress decision is one bit test), and
+ * redirected by ifindex (bpf_redirect()) to the one port that keeps it:
+ * that copy is decided, and its egress program, which would only test
+ * its bit, does not run (about 20 ns a frame, tests/bench/live.c).
  *
  * Ports of ifindex MCAST_META_BITS or above do not fit the mask: the
  * ingress program leaves them to their egress program, which decides
@@ -32,8 +34,15 @@
  * tx_seen = tx_forwarded + tx_flooded + tx_filtered + tx_errors), counted
  * when the copy is decided, by the ingress program: a port whose devmap
  * entry is being added or removed at that moment may be counted for a
- * copy it does not get.  The leak audit (MCAST_F_AUDIT) stays one flag
- * test per forwarded copy when off.
+ * copy it does not get.  The leak audit (MCAST_F_AUDIT) runs once per
+ * frame that some port keeps, after the walk (mcast_walk_audit()): the
+ * ports that joined the group are read from the loader's direct-mapped
+ * copy (MCAST_MAP(gcache)) or else from MCAST_MAP(groups), a mask by
+ * ifindex, and every port that keeps a copy of a group it has not joined
+ * counts a leak (tx_leaked, as before), router ports aside, which are
+ * read only then.  Off, it is one flag test per frame.  The audit is not
+ * in the walk's callback: there it made the callback's states too many
+ * for the verifier of Linux 6.18 (over a million instructions).
  */
 #ifndef _KBLOOM_MCAST_ONCE_H
 #define _KBLOOM_MCAST_ONCE_H
@@ -75,6 +84,106 @@ struct {
 } MCAST_MAP(pfast) SEC(".maps");
 
 /*
+ * The ports that joined each group, by ifindex (struct kbloom_mcast_gmask,
+ * uapi/kbloom_xdp_maps.h): the leak audit's exact record, looked up once
+ * per frame.  Sized by the loader as mc_members.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, struct kbloom_member_key);
+	__type(value, struct kbloom_mcast_gmask);
+} MCAST_MAP(groups) SEC(".maps");
+
+/* Its direct-mapped copy, read first (uapi/kbloom_xdp_maps.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, KBLOOM_MCAST_GCACHE);
+	__type(key, __u32);
+	__type(value, struct kbloom_mcast_gcache);
+} MCAST_MAP(gcache) SEC(".maps");
+
+/* Word @i's bit of the mask @m of ports by ifindex (@i below 192). */
+static __always_inline int mcast_mask_has(const __u64 *m, __u32 i)
+{
+	__u64 word;
+
+	/* constant offsets: no variable stack access for 6.1's verifier */
+	if (i < 64)
+		word = m[0];
+	else if (i < 128)
+		word = m[1];
+	else
+		word = m[2];
+	return (word >> (i & 63)) & 1;
+}
+
+/* Copy the mask of group key @k (none: empty) into @m. */
+static __always_inline void mcast_mask_read(const struct kbloom_member_key *k,
+					    __u64 *m)
+{
+	const struct kbloom_mcast_gmask *g;
+
+	g = bpf_map_lookup_elem(&MCAST_MAP(groups), k);
+	m[0] = g ? g->ports[0] : 0;
+	m[1] = g ? g->ports[1] : 0;
+	m[2] = g ? g->ports[2] : 0;
+}
+
+/*
+ * Whether element @e of mc_gcache holds group @a (@len bytes, zero
+ * padded): its mask is then in @m.
+ */
+static __always_inline int mcast_gcache_read(const struct kbloom_mcast_gcache *e,
+					     const __u32 *a, __u32 len,
+					     __u64 *m)
+{
+	const __u32 *ea = (const __u32 *)e->addr;
+	__u32 seq, same;
+
+	seq = e->seq;
+	barrier();
+	same = e->len == len && ea[0] == a[0] && ea[1] == a[1] &&
+	       ea[2] == a[2] && ea[3] == a[3];
+	m[0] = e->m.ports[0];
+	m[1] = e->m.ports[1];
+	m[2] = e->m.ports[2];
+	barrier();
+	return same && !(seq & 1) && e->seq == seq;
+}
+
+/*
+ * Whether the walk audits: with the audit on, for a frame that the
+ * ports' filters decide, the ports that joined its group are read into
+ * @w->member, once for all of them: from mc_gcache when its element
+ * holds the group, else from mc_groups.
+ */
+static __always_inline int mcast_walk_audit_init(struct mcast_walk *w)
+{
+	const struct kbloom_mcast_gcache *e;
+	struct kbloom_member_key k = {};
+	__u32 slot;
+
+	if (!(w->flags & MCAST_F_AUDIT))
+		return 0;
+	if (w->rx != KBLOOM_MCAST_RX_DATA &&
+	    !(w->rx == KBLOOM_MCAST_RX_LOCAL &&
+	      (w->flags & MCAST_F_LOCAL_FILTER)))
+		return 0;	/* flooded or dropped: nothing to audit */
+	slot = kb_mcast_gcache_slot(w->pkt.dst, w->pkt.addr_len);
+	e = bpf_map_lookup_elem(&MCAST_MAP(gcache), &slot);
+	if (e && mcast_gcache_read(e, (const __u32 *)w->pkt.dst,
+				   w->pkt.addr_len, w->member))
+		return 1;
+	k.len = w->pkt.addr_len;
+	__builtin_memcpy(k.addr, w->pkt.dst, sizeof(k.addr));
+	mcast_mask_read(&k, w->member);
+	return 1;
+}
+
+/*
  * Port @ifindex's verdict on the frame (MCAST_V_*, or -ENOENT: not a
  * port) and its counters index in *@index, with the parameters of its
  * copy in mc_pfast (an array element by index: about 30 ns less a port
@@ -114,53 +223,10 @@ static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
 			     NULL);
 }
 
-/* The ingress port's counters; NULL: not a port of this switch. */
-static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+/* Port @ifindex keeps the copy: its bit in the metadata. */
+static __always_inline void mcast_walk_keep(struct mcast_walk *w,
+					    __u32 ifindex)
 {
-	const struct kbloom_mcast_pfast *c;
-	const MCAST_PORT *p;
-	__u32 seq, index, id;
-
-	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &w->ingress);
-	if (c) {
-		seq = c->seq;
-		barrier();
-		id = c->p.id;
-		index = c->p.index;
-		barrier();
-		if (!(seq & 1) && id == w->ingress && c->seq == seq)
-			return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
-	}
-	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &w->ingress);
-	return p ? mcast_stats(p) : NULL;
-}
-
-/* Step @i of the walk: the port of counters index @i, if there is one. */
-static long mcast_walk_port(__u32 i, struct mcast_walk *w)
-{
-	__u32 key = i + 1, ifindex, index;
-	const __u32 *slot;
-	MCAST_STATS *st;
-	int v;
-
-	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
-	if (!slot)
-		return 1;
-	ifindex = *slot;
-	if (!ifindex || ifindex == w->ingress)
-		return 0;
-	if (ifindex >= MCAST_META_BITS) {
-		w->undecided = 1;
-		return 0;
-	}
-	v = mcast_walk_verdict(w, ifindex, &index);
-	if (v < 0)
-		return 0;	/* coming or going */
-	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
-	if (!st)
-		return 0;	/* as at egress: dropped uncounted */
-	if (!mcast_count(st, v, ifindex, &w->pkt, w->flags))
-		return 0;
 	/* constant offsets: no variable stack access for 6.1's verifier */
 	if (ifindex < 64)
 		w->keep[0] |= 1ULL << ifindex;
@@ -170,7 +236,131 @@ static long mcast_walk_port(__u32 i, struct mcast_walk *w)
 		w->keep[2] |= 1ULL << (ifindex - 128);
 	w->nkeep++;
 	w->last = ifindex;
+}
+
+/* The counters of port @ifindex (its copy in mc_pfast, else mc_params). */
+static __always_inline MCAST_STATS *mcast_port_stats(__u32 ifindex)
+{
+	const struct kbloom_mcast_pfast *c;
+	const MCAST_PORT *p;
+	__u32 seq, index, id;
+
+	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &ifindex);
+	if (c) {
+		seq = c->seq;
+		barrier();
+		id = c->p.id;
+		index = c->p.index;
+		barrier();
+		if (!(seq & 1) && id == ifindex && c->seq == seq)
+			return bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
+	}
+	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
+	return p ? mcast_stats(p) : NULL;
+}
+
+/* The ingress port's counters; NULL: not a port of this switch. */
+static __always_inline MCAST_STATS *mcast_ingress_stats(struct mcast_walk *w)
+{
+	return mcast_port_stats(w->ingress);
+}
+
+/*
+ * The port of step @i of the walk (counters index @i) to decide: its
+ * ifindex; 0: none (no port, the ingress port, or one left to its
+ * egress program); -1: the end of the list.
+ */
+static __always_inline long mcast_walk_next(__u32 i, struct mcast_walk *w)
+{
+	__u32 key = i + 1, ifindex;
+	const __u32 *slot;
+
+	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
+	if (!slot)
+		return -1;
+	ifindex = *slot;
+	if (!ifindex || ifindex == w->ingress)
+		return 0;
+	if (ifindex >= MCAST_META_BITS) {
+		w->undecided = 1;
+		return 0;
+	}
+	return ifindex;
+}
+
+/* Port @ifindex's verdict, counted (leaks aside), and kept. */
+static __always_inline void mcast_walk_decide(struct mcast_walk *w,
+					      __u32 ifindex)
+{
+	MCAST_STATS *st;
+	__u32 index;
+	int v;
+
+	v = mcast_walk_verdict(w, ifindex, &index);
+	if (v < 0)
+		return;		/* coming or going */
+	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
+	if (!st)
+		return;		/* as at egress: dropped uncounted */
+	if (mcast_tally(st, v))
+		mcast_walk_keep(w, ifindex);
+}
+
+/* Step @i of the walk: the port of counters index @i, if there is one. */
+static long mcast_walk_port(__u32 i, struct mcast_walk *w)
+{
+	long ifindex = mcast_walk_next(i, w);
+
+	if (ifindex > 0)
+		mcast_walk_decide(w, ifindex);
+	return ifindex < 0;
+}
+
+/*
+ * Step @i of the leak count: port @i's forwarded copy is a leak when its
+ * bit is in @w->member, which holds the ports that forward a copy of a
+ * group they have not joined (and are not router ports).
+ */
+static long mcast_leak_port(__u32 i, struct mcast_walk *w)
+{
+	__u32 key = i + 1, ifindex;
+	const __u32 *slot;
+	MCAST_STATS *st;
+
+	slot = bpf_map_lookup_elem(&MCAST_MAP(plist), &key);
+	if (!slot)
+		return 1;
+	ifindex = *slot;
+	if (!ifindex || ifindex >= MCAST_META_BITS ||
+	    !mcast_mask_has(w->member, ifindex))
+		return 0;
+	st = mcast_port_stats(ifindex);
+	if (st)
+		st->tx_leaked++;
 	return 0;
+}
+
+/*
+ * The leak audit of the walk's decision, once per frame: the ports that
+ * keep a copy of a group they have not joined, router ports aside, each
+ * count a leak.  Those are false positives (and copies to router ports):
+ * the router ports are read, and the ports walked again, only then.
+ */
+static __always_inline void mcast_walk_audit(struct mcast_walk *w, __u32 n)
+{
+	struct kbloom_member_key k = {};
+	__u64 router[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		w->member[i] = w->keep[i] & ~w->member[i];
+	if (!(w->member[0] | w->member[1] | w->member[2]))
+		return;
+	mcast_mask_read(&k, router);
+	for (i = 0; i < 3; i++)
+		w->member[i] &= ~router[i];
+	if (w->member[0] | w->member[1] | w->member[2])
+		bpf_loop(n, mcast_leak_port, w, 0);
 }
 
 /* Write the decision in front of the frame; 0 or -errno. */
@@ -203,13 +393,17 @@ static __always_inline int mcast_forward(struct xdp_md *ctx,
 	__u32 zero = 0, *hi;
 
 	hi = bpf_map_lookup_elem(&MCAST_MAP(plist), &zero);
-	if (hi && *hi)
+	if (hi && *hi) {
 		bpf_loop(*hi, mcast_walk_port, w, 0);
+		if (w->nkeep && mcast_walk_audit_init(w))
+			mcast_walk_audit(w, *hi);
+	}
 	if (!w->undecided && !w->nkeep)
 		return XDP_DROP;
-	mcast_meta_put(ctx, w);
+	/* decided: that port's egress program has nothing to add */
 	if (!w->undecided && w->nkeep == 1)
-		return bpf_redirect_map(&MCAST_MAP(ports), w->last, XDP_DROP);
+		return bpf_redirect(w->last, 0);
+	mcast_meta_put(ctx, w);
 	return bpf_redirect_map(&MCAST_MAP(ports), 0,
 				BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 }

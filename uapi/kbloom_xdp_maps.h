@@ -203,6 +203,60 @@ struct kbloom_mcast_pfast {
 	struct kbloom_params p;
 };
 
+/*
+ * mc_groups: BPF_MAP_TYPE_HASH, struct kbloom_member_key of ifindex 0 ->
+ * struct kbloom_mcast_gmask: the ports (by ifindex, below
+ * KBLOOM_MCAST_GMASK_PORTS) that have joined each group, bit i of
+ * @ports[i / 64] for the port of ifindex i; the key of length 0 (a zero
+ * address) holds the router ports.  The loader keeps it in step with
+ * mc_members under the instance lock: a port's bit is set when the
+ * membership is recorded and cleared before it goes, and an element
+ * whose mask is empty is deleted.  The ingress program looks the
+ * frame's group up once per frame to audit leaks (KBLOOM_MCAST_F_AUDIT)
+ * instead of looking mc_members up for every forwarded copy; ports of
+ * ifindex KBLOOM_MCAST_GMASK_PORTS and above are audited in mc_members.
+ */
+#define KBLOOM_MCAST_GMASK_PORTS	192U
+
+struct kbloom_mcast_gmask {
+	__u64 ports[KBLOOM_MCAST_GMASK_PORTS / 64];
+};
+
+/*
+ * mc_gcache: BPF_MAP_TYPE_ARRAY, BPF_F_MMAPABLE, KBLOOM_MCAST_GCACHE
+ * elements: a direct-mapped copy of mc_groups that the ingress program
+ * reads before the hash map, at element kb_mcast_gcache_slot() of the
+ * group.  An element holds a group (@len and @addr as in struct
+ * kbloom_member_key) and its mask, or nothing (@len 0).  Its one writer
+ * is the loader, through mmap, under the instance lock, after each write
+ * of the group's mc_groups element: @seq + 1 (odd), the element, @seq + 1
+ * (even); a group takes a free element only (a group whose element holds
+ * another stays in mc_groups alone), and gives it up when its mask is
+ * empty.  A program takes an element read between two equal even values
+ * of @seq and holding the frame's group; otherwise it looks mc_groups up.
+ */
+#define KBLOOM_MCAST_GCACHE_BITS	12
+#define KBLOOM_MCAST_GCACHE		4096U	/* 2 ^ KBLOOM_MCAST_GCACHE_BITS */
+
+struct kbloom_mcast_gcache {
+	__u32 seq;
+	__u32 len;
+	__u8 addr[16];
+	struct kbloom_mcast_gmask m;
+};
+
+/* The element of mc_gcache for the group @addr of @len bytes (zero padded). */
+static inline __u32 kb_mcast_gcache_slot(const __u8 *addr, __u32 len)
+{
+	__u32 w[4], i;
+	__u64 x;
+
+	for (i = 0; i < 16; i++)
+		((__u8 *)w)[i] = addr[i];
+	x = (__u64)(w[0] ^ w[1] ^ w[2] ^ w[3] ^ len) * 0x9E3779B97F4A7C15ULL;
+	return (__u32)(x >> (64 - KBLOOM_MCAST_GCACHE_BITS));
+}
+
 /**
  * struct kbloom_mcast_stats - per port, per CPU counters of the mcast path
  * @rx_packets: frames seen by the ingress program on this port

@@ -16,9 +16,10 @@
  * program parses each one, tests the group against the filter of every
  * other port (here p1), counts, and hands the decision to the egress
  * programs in the frame's metadata (bpf/kbloom_mcast_once.h); p1 being
- * the only port that keeps it, the frame is redirected to p1 alone, whose
- * egress program tests its bit and sends the copy through the veth; h1's
- * XDP program counts and drops what arrives.
+ * the only port that keeps it, the frame is redirected to p1 alone by
+ * ifindex (its egress program, which would only test its bit, does not
+ * run) and sent through the veth; h1's XDP program counts and drops what
+ * arrives.
  *
  * The same frames, the same links and the same receiver, with the program
  * under test replaced by (tests/bench/live_bench.bpf.c):
@@ -31,8 +32,8 @@
  *   live_flood    a multicast switch without filters: the parse, then
  *                 live_bcast's redirect.
  * The mcast path is measured with its default settings (leak auditing on:
- * every forwarded copy is also looked up in the exact membership map) and
- * with auditing off.  Rows that split its cost: live_bcast with a trivial
+ * once per frame, the ports that joined the group are read from the exact
+ * record, mc_gcache or mc_groups) and with auditing off.  Rows that split its cost: live_bcast with a trivial
  * egress program; live_bcast into the switch's mc_ports (its egress
  * programs, which decide in full a copy that carries no decision, and
  * count nothing then); a leaner pair that hashes the group once at ingress and hands

@@ -5,8 +5,10 @@
  * A port is three things: a devmap entry (mc_ports) that runs the egress
  * program, a filter (mc_params + mc_filters, id = ifindex) and a counters
  * index (mc_stats).  mc_members is the exact record of the memberships:
- * the filter of a port is always rebuilt from it, and the egress program
- * reads it only to count leaks.  Its value is the set of sources of a
+ * the filter of a port is always rebuilt from it, and the programs count
+ * leaks from it, through mc_groups and mc_gcache (its ports by group,
+ * kind_mcast_groups.c: every write of a membership key updates them).
+ * Its value is the set of sources of a
  * membership (KBLOOM_MEMBER_STATIC, _BRIDGE): a source leaving takes the
  * group out of the filter only when it was the last.  A router port has
  * the key of length 0: its filter is all ones, it receives every group.
@@ -359,8 +361,10 @@ int kbloom_mcast_port_del(struct kbloom_xdp *x, int ifindex)
 	bpf_map_delete_elem(x->ports_fd, &id);
 	mcast_plist_set(x, p.index, 0);
 	if (!mcast_members_of(x, ifindex, &m, &n)) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			kbx_mcast_group_set(x, &m[i], 0);
 			bpf_map_delete_elem(x->exact_fd, &m[i]);
+		}
 		free(m);
 	}
 	ret = mcast_filter_del(x, id);
@@ -490,6 +494,9 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 		ret = -ENOSPC;
 	if (ret)
 		goto out;
+	ret = kbx_mcast_group_set(x, &k, 1);
+	if (ret)
+		goto err_member;
 	if (kbx_kfunc(x)) {
 		ret = kbx_module_keys(x, ifindex, KBLOOM_IOCTL_ADD, group, len);
 		if (ret)
@@ -501,6 +508,7 @@ int kbloom_mcast_join_src(struct kbloom_xdp *x, int ifindex,
 	if (kbx_kfunc(x))
 		kbx_module_keys(x, ifindex, KBLOOM_IOCTL_DEL, group, len);
 err_member:
+	kbx_mcast_group_set(x, &k, 0);
 	bpf_map_delete_elem(x->exact_fd, &k);
 out:
 	kbx_unlock(x);
@@ -578,6 +586,7 @@ static int mcast_member_del(struct kbloom_xdp *x,
 	ret = mcast_port_get(x, k->ifindex, &p);
 	if (!ret && kbx_kfunc(x) && k->len != KBLOOM_MEMBER_ROUTER_LEN)
 		ret = mcast_module_leave(x, k);
+	ret = ret ?: kbx_mcast_group_set(x, k, 0);
 	ret = ret ?: kbp_err(bpf_map_delete_elem(x->exact_fd, k));
 	if (kbx_cuckoo(x))
 		return ret ?: kbx_mcast_cuckoo_leave(x, k);
@@ -657,13 +666,16 @@ static int mcast_router_on(struct kbloom_xdp *x,
 						 BPF_NOEXIST));
 	if (ret)
 		return ret == -E2BIG ? -ENOSPC : ret;
-	ret = mcast_build(x, k->ifindex, &p, &words);
+	ret = kbx_mcast_group_set(x, k, 1);
+	ret = ret ?: mcast_build(x, k->ifindex, &p, &words);
 	if (!ret) {
 		ret = kbx_filter_rewrite(x, &p, words);
 		free(words);
 	}
-	if (ret)
+	if (ret) {
+		kbx_mcast_group_set(x, k, 0);
 		bpf_map_delete_elem(x->exact_fd, k);
+	}
 	return ret;
 }
 
@@ -919,6 +931,7 @@ static const struct kbx_desc mcast_desc = {
 	.cuckoo = "mc_cuckoo", .cseq = "mc_cseq",
 	.deletable = "mc_deletable",
 	.pfast = "mc_pfast",
+	.groups = "mc_groups", .gcache = "mc_gcache",
 	.blocks_name = "mc_port_",
 	.progs = {
 		[XDP_PROG_MAIN] = { "kbloom_mcast_ingress", "prog_ingress" },

@@ -126,6 +126,8 @@ static struct kbloom_xdp *kbx_alloc(struct kbloom_inst *i)
 	x->dev_fd = -1;
 	x->del_fd = -1;
 	x->pfast_fd = -1;
+	x->groups_fd = -1;
+	x->gcache_fd = -1;
 	for (k = 0; k < XDP_NPROGS; k++)
 		x->prog_fd[k] = -1;
 	i->priv = x;
@@ -153,6 +155,7 @@ void kbx_inst_close(struct kbloom_inst *inst)
 	kbp_close_fd(&x->kfilter_fd);
 	kbp_close_fd(&x->dev_fd);
 	kbp_close_fd(&x->del_fd);
+	kbx_mcast_groups_close(x);
 	for (i = 0; i < XDP_NPROGS; i++)
 		kbp_close_fd(&x->prog_fd[i]);
 	x->inst->priv = NULL;
@@ -209,6 +212,9 @@ static int kbx_open_pins(struct kbloom_xdp *x)
 	/* none in an instance pinned before it: its programs look up */
 	if (!ret && d->pfast && kbx_path_exists(x->dir, d->pfast))
 		ret = kbx_pfast_open(x);
+	/* none in an instance pinned before it: its programs audit per copy */
+	if (!ret && d->groups && kbx_path_exists(x->dir, d->groups))
+		ret = kbx_mcast_groups_open(x);
 	if (!ret && kbx_path_exists(x->dir, d->kfilter)) {
 		x->variant = KBLOOM_XDP_VARIANT_KFUNC;
 		ret = kbp_get(x->dir, d->kfilter, &x->kfilter_fd);
@@ -571,6 +577,7 @@ static int kbx_load_new(struct kbloom_xdp *x, const struct kbloom_xdp_opts *o)
 	ret = ret ?: kbp_set_max(obj, d->filters,
 				 nf * KBLOOM_SLOTS_PER_FILTER);
 	ret = ret ?: kbp_set_max(obj, d->exact, keys);
+	ret = ret ?: kbp_set_max(obj, d->groups, keys);
 	if (d->multi) {
 		ret = ret ?: kbp_set_max(obj, d->stats, nf);
 		ret = ret ?: kbp_set_max(obj, d->ports, nf);

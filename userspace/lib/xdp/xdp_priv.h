@@ -49,6 +49,9 @@ struct kbx_prog_pin {
  * @cuckoo, @cseq: map pins of the cuckoo variant (NULL: the kind has none)
  * @deletable: map pin of the deletable variant (NULL: the kind has none)
  * @pfast: map pin of the copy of @params by index (NULL: none; pfast.c)
+ * @groups: map pin of the ports of each group by ifindex (NULL: none;
+ *          kind_mcast_groups.c)
+ * @gcache: map pin of its direct-mapped copy (NULL: none)
  * @cuckoo_fill: the cuckoo variant's exact record of filter @id into @c
  *               (@missing: only the keys @c does not hold), 0 or -ENOSPC
  * @objs: the object of each variant ([0] map, [1] kfunc, [2] cuckoo,
@@ -75,6 +78,8 @@ struct kbx_desc {
 	const char *cseq;
 	const char *deletable;
 	const char *pfast;
+	const char *groups;
+	const char *gcache;
 	const char *blocks_name;
 	struct kbx_prog_pin progs[XDP_NPROGS];
 	struct kbp_obj objs[4];
@@ -128,6 +133,11 @@ struct kbloom_xdp {
 	int pfast_fd;
 	struct kbloom_mcast_pfast *pfast;
 	size_t pfast_len;
+
+	/* the ports of each group and its copy (kind_mcast_groups.c) */
+	int groups_fd;		/* or -1 */
+	int gcache_fd;		/* or -1 */
+	struct kbloom_mcast_gcache *gcache;	/* mmapped, or NULL */
 };
 
 /* the core's log and lock, for a handle */
@@ -209,6 +219,13 @@ int kbx_filter_add_locked(struct kbloom_xdp *x, __u32 id, const void *key,
 			  __u32 len);
 void kbx_words_add(__u64 *words, const struct kbloom_params *p,
 		   const void *key, __u32 len);
+
+/* kind_mcast_groups.c: mc_groups, in step with mc_members */
+struct kbloom_member_key;
+int kbx_mcast_groups_open(struct kbloom_xdp *x);
+void kbx_mcast_groups_close(struct kbloom_xdp *x);
+int kbx_mcast_group_set(struct kbloom_xdp *x,
+			const struct kbloom_member_key *k, int on);
 
 /* kind_gate_cuckoo.c: the cuckoo variant's filters, by id (gate: 0) */
 struct kbloom_cuckoo_params;
