@@ -312,6 +312,51 @@ static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 	}
 }
 
+/* Build stage @s's filter of @m bits with @k probes into ms->bits. */
+void msbf_stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
+{
+	__u64 *bits = ms->bits;
+	__u32 i, j, b;
+	const __u32 *x;
+
+	memset(bits, 0, ((m + 63) / 64) * sizeof(__u64));
+	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
+		x = ms->px[j];
+		for (i = 0; i < k; i++) {
+			b = kb_reduce32(x[i], m);
+			bits[b >> 6] |= 1ULL << (b & 63);
+		}
+	}
+}
+
+/*
+ * Is stage @s clean at size @m with @k probes: with the filter of its
+ * positives built (msbf_stage_fill()), does every negative find one of
+ * its k positions clear?  The answer stage_clean() gives at @m after
+ * stage_prepare() (a position is set iff a positive word falls in it,
+ * iff one of the word's sorted neighbours does), without the sort: the
+ * first size of a scan is the last one most scans test.
+ */
+static int stage_clean_at(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
+{
+	const __u64 *bits = ms->bits;
+	__u32 j, i, b;
+	const __u32 *x;
+
+	msbf_stage_fill(ms, s, k, m);
+	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
+		x = ms->nx[j];
+		for (i = 0; i < k; i++) {
+			b = kb_reduce32(x[i], m);
+			if (!((bits[b >> 6] >> (b & 63)) & 1))
+				break;
+		}
+		if (i == k)
+			return 0;
+	}
+	return 1;
+}
+
 static inline int probe_covered(const struct msbf_neg *a, __u32 i, __u32 m)
 {
 	__u32 q = kb_reduce32(a->x[i], m);
@@ -423,12 +468,14 @@ static int stage_scan(struct kb_msbf *ms, const struct msbf_cfg *c,
 	if (capped && est < cap)
 		cap = (__u32)est;
 	m = stage_start(c, k, n, nneg);
-	if (!stage_beats(b, stage_bits(m), k))
+	if (m > cap || !stage_beats(b, stage_bits(m), k))
 		return 0;
-	if (n)
+	/* no negative left: clean at m (an empty filter matches nothing) */
+	ms->nact = 0;
+	if (n && !stage_clean_at(ms, s, k, m)) {
 		stage_prepare(ms, s, k, m);
-	else
-		ms->nact = 0;	/* an empty filter matches nothing */
+		m++;	/* m is not clean: the scan goes on from m + 1 */
+	}
 	for (; m <= cap; m++) {
 		bits = stage_bits(m);
 		if (!stage_beats(b, bits, k))
