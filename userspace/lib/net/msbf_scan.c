@@ -29,6 +29,8 @@
 
 #include "msbf_int.h"
 
+#define MSBF_DIRECT	32	/* sizes tested on the filter before sorting */
+
 /* The cell of word @x in near[]: ncells cells over the 2^32 words. */
 static inline __u32 near_cell(const struct kb_msbf *ms, __u32 x)
 {
@@ -329,29 +331,38 @@ void msbf_stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
 	}
 }
 
+/* Is position @b of ms->bits set? */
+static inline __u32 stage_bit(const __u64 *bits, __u32 b)
+{
+	return (__u32)(bits[b >> 6] >> (b & 63)) & 1;
+}
+
 /*
  * Is stage @s clean at size @m with @k probes: with the filter of its
  * positives built (msbf_stage_fill()), does every negative find one of
  * its k positions clear?  The answer stage_clean() gives at @m after
  * stage_prepare() (a position is set iff a positive word falls in it,
- * iff one of the word's sorted neighbours does), without the sort: the
- * first size of a scan is the last one most scans test.
+ * iff one of the word's sorted neighbours does), without the sort: most
+ * scans end within a few sizes.  A negative's first two positions are
+ * read together, without a branch between them: most negatives stop
+ * there, unpredictably.
  */
 static int stage_clean_at(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
 {
 	const __u64 *bits = ms->bits;
-	__u32 j, i, b;
+	__u32 j, i, k1 = k > 1;
 	const __u32 *x;
 
 	msbf_stage_fill(ms, s, k, m);
 	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
 		x = ms->nx[j];
-		for (i = 0; i < k; i++) {
-			b = kb_reduce32(x[i], m);
-			if (!((bits[b >> 6] >> (b & 63)) & 1))
+		if (!(stage_bit(bits, kb_reduce32(x[0], m)) &
+		      stage_bit(bits, kb_reduce32(x[k1], m))))
+			continue;
+		for (i = 2; i < k; i++)
+			if (!stage_bit(bits, kb_reduce32(x[i], m)))
 				break;
-		}
-		if (i == k)
+		if (i >= k)
 			return 0;
 	}
 	return 1;
@@ -462,7 +473,7 @@ static int stage_scan(struct kb_msbf *ms, const struct msbf_cfg *c,
 {
 	__u32 n = ms->pstart[s + 1] - ms->pstart[s];
 	__u32 nneg = ms->nstart[s + 1] - ms->nstart[s];
-	__u32 m, bits, cap = KB_IPBF_STAGE_M_MAX;
+	__u32 m, bits, cap = KB_IPBF_STAGE_M_MAX, tries;
 	double est = 4.0 * stage_est(k, n, nneg) + 64.0;
 
 	if (capped && est < cap)
@@ -472,10 +483,19 @@ static int stage_scan(struct kb_msbf *ms, const struct msbf_cfg *c,
 		return 0;
 	/* no negative left: clean at m (an empty filter matches nothing) */
 	ms->nact = 0;
-	if (n && !stage_clean_at(ms, s, k, m)) {
-		stage_prepare(ms, s, k, m);
-		m++;	/* m is not clean: the scan goes on from m + 1 */
+	for (tries = 0; n && tries < MSBF_DIRECT && m <= cap; tries++, m++) {
+		bits = stage_bits(m);
+		if (!stage_beats(b, bits, k))
+			return 0;
+		if (stage_clean_at(ms, s, k, m)) {
+			b->bits = bits;
+			b->m = m;
+			b->k = k;
+			return 1;
+		}
 	}
+	if (n && m <= cap)
+		stage_prepare(ms, s, k, m);
 	for (; m <= cap; m++) {
 		bits = stage_bits(m);
 		if (!stage_beats(b, bits, k))
