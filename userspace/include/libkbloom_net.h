@@ -275,6 +275,16 @@ struct kb_zf_result {
 int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 		__u32 ntags, __u32 fill_limit, struct kb_zf_result *r);
 
+/*
+ * kb_zf_build(), and per node of @tr the candidate links that match the
+ * chosen zFilter: @node_fp is work space for tr->nnodes * @ntags counts;
+ * on return node_fp[i] is node tr->nodes[i]'s (0 for a node that does
+ * not forward).  Return: as kb_zf_build(); -EINVAL for a NULL @node_fp.
+ */
+int kb_zf_build_nodes(const struct kb_lids *l, const struct kb_tree *tr,
+		      __u32 ntags, __u32 fill_limit, struct kb_zf_result *r,
+		      __u32 *node_fp);
+
 /* Matching candidates of @tr for a zFilter in tag set @tag. */
 __u32 kb_zf_count_fp(const struct kb_lids *l, const struct kb_tree *tr,
 		     const struct kb_ipbf_zf *zf, __u32 tag);

@@ -127,6 +127,7 @@ struct exp_worker {
 	__u8 *lon;			/* per port: on the search's path */
 	struct exp_lpath *lstk;		/* the search's path */
 	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
+	__u32 *node_fp;			/* kb_zf_build_nodes(): nodes x d */
 	/*
 	 * per-port tests: (group, port) positives among the candidates,
 	 * negatives among the present groups (may_fn schemes), the

@@ -77,9 +77,6 @@ static void pkt_sim(struct exp_worker *w, const struct kb_tree *tr,
 	pk->trace = kb_sim_trace(w->sim, &pk->ntrace);
 }
 
-/* A no record that holds nothing (LIPSIN). */
-static const struct kb_ipbf_no no_none;
-
 /*
  * Per switch of the subtree: its candidate links, its ports but the
  * ingress one and its tree links (a tree link is never an ingress port).
@@ -140,12 +137,17 @@ static void sw_cand(struct exp_worker *w, const struct kb_tree *tr,
 	}
 }
 
-/* Per switch of the subtree: candidate links and their matches. */
+/*
+ * Per switch of the subtree: candidate links and their matches, which
+ * kb_zf_build_nodes() counted per node (w->node_fp).
+ */
 static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 			const struct kb_zf_result *z, struct kb_exp_pkt *pk,
 			struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
+	const struct kb_topo *t = x->topo;
+	__u32 i, v;
 
 	pk->cand = z->candidates;
 	pk->cand_fp = z->fp;
@@ -153,22 +155,41 @@ static void lipsin_cand(struct exp_worker *w, const struct kb_tree *tr,
 		w->zf_pred[tr->nlinks] = zf_fpr(tr->nlinks, x->lids->k);
 	pk->fp_pred = z->candidates * w->zf_pred[tr->nlinks];
 	pk->fp_pred_fill = z->candidates * zf_fill_fpr(z->fill, x->lids->k);
-	sw_cand(w, tr, &z->zf, z->tag, &no_none, NULL, z->fp, acc);
+	if (!acc)
+		return;
+	sw_count(w, tr, acc);
+	for (i = 0; i < tr->nnodes; i++) {
+		v = tr->nodes[i];
+		if (t->nodes[v].kind == KB_NODE_SWITCH)
+			acc->sw_cand_fp[x->sw_index[v]] += w->node_fp[i];
+	}
 }
 
 /*
+ * The zFilters of a subtree in each tag set, with an upper bound on each
+ * one's fill (a link ID has at most k bits, so a path of n links adds at
+ * most k n): a filter whose bound is within the limit fits without being
+ * counted.
+ */
+struct zf_sub {
+	struct kb_ipbf_zf zf[KB_IPBF_D_MAX];
+	__u32 ub[KB_IPBF_D_MAX];
+};
+
+/*
  * The links that join host @m to the subtree @ct along group tree @tr
- * (bottom up in w->path); whether the zFilter of some tag set still fits
- * with them (the new fills in @fill).
+ * (bottom up in w->path); the zFilters of @cur with them in @nxt, and
+ * whether some tag set's still fits: some bound within the limit, else
+ * the first exact fill that is (the same answer as every tag set's fill,
+ * with fewer counts).
  */
 static __u32 join_path(struct exp_worker *w, const struct kb_tree *tr,
 		       const struct kb_tree *ct, __u32 m, __u32 ntags,
-		       const struct kb_ipbf_zf *zf, struct kb_ipbf_zf *nz,
-		       int *fits)
+		       const struct zf_sub *cur, struct zf_sub *nxt, int *fits)
 {
 	const struct kb_exp *x = w->x;
 	const struct kb_topo *t = x->topo;
-	__u32 n = 0, u = m, link, tag, i;
+	__u32 n = 0, u = m, link, tag, i, limit = x->p.fill_limit;
 
 	while (ct->depth[u] == KB_NONE) {
 		link = t->ports[tr->in_port[u]].peer;
@@ -177,11 +198,16 @@ static __u32 join_path(struct exp_worker *w, const struct kb_tree *tr,
 	}
 	*fits = 0;
 	for (tag = 0; tag < ntags; tag++) {
-		nz[tag] = zf[tag];
+		nxt->zf[tag] = cur->zf[tag];
 		for (i = 0; i < n; i++)
-			kb_ipbf_zf_or(&nz[tag], kb_lid(x->lids, tag, w->path[i]));
-		if (kb_ipbf_zf_fill(&nz[tag]) <= x->p.fill_limit)
-			*fits = 1;
+			kb_ipbf_zf_or(&nxt->zf[tag],
+				      kb_lid(x->lids, tag, w->path[i]));
+		nxt->ub[tag] = cur->ub[tag] + n * x->lids->k;
+		*fits |= nxt->ub[tag] <= limit;
+	}
+	for (tag = 0; !*fits && tag < ntags; tag++) {
+		nxt->ub[tag] = kb_ipbf_zf_fill(&nxt->zf[tag]);
+		*fits = nxt->ub[tag] <= limit;
 	}
 	return n;
 }
@@ -232,7 +258,8 @@ static int lipsin_emit(struct exp_worker *w, const struct kb_exp_state *s,
 
 	if (s->scheme == KB_EXP_YESNO)
 		return yesno_emit(w, s, g, idx, fn, ctx, acc);
-	err = kb_zf_build(x->lids, w->ct, ntags, x->p.fill_limit, &z);
+	err = kb_zf_build_nodes(x->lids, w->ct, ntags, x->p.fill_limit, &z,
+				w->node_fp);
 	if (err)
 		return err;
 	len = kb_ipbf_write_lipsin(w->hdr, EXP_HDR_MAX,
@@ -251,22 +278,22 @@ int exp_lipsin_group(struct exp_worker *w, const struct kb_exp_state *s,
 	const struct kb_exp *x = w->x;
 	const struct exp_group *gr = &x->grp[g];
 	const __u32 *mem = x->members + gr->moff;
-	struct kb_ipbf_zf zf[KB_IPBF_D_MAX], nz[KB_IPBF_D_MAX];
+	struct zf_sub sub[2], *cur = &sub[0], *nxt = &sub[1], *tmp;
 	__u32 ntags = s->scheme == KB_EXP_LIPSIN1 ? 1 : 8, i, n, idx = 0;
 	struct kb_tree *ct = w->ct;
 	int fits, err;
 
 	kb_tree_reset(ct, gr->src);
-	memset(zf, 0, sizeof(zf));
+	memset(cur, 0, sizeof(*cur));
 	for (i = 0; i < gr->size; i++) {
-		n = join_path(w, w->tr, ct, mem[i], ntags, zf, nz, &fits);
+		n = join_path(w, w->tr, ct, mem[i], ntags, cur, nxt, &fits);
 		if (!fits && ct->nmembers) {
 			err = lipsin_emit(w, s, g, idx++, ntags, fn, ctx, acc);
 			if (err)
 				return err;	/* or stopped */
 			kb_tree_reset(ct, gr->src);
-			memset(zf, 0, sizeof(zf));
-			n = join_path(w, w->tr, ct, mem[i], ntags, zf, nz,
+			memset(cur, 0, sizeof(*cur));
+			n = join_path(w, w->tr, ct, mem[i], ntags, cur, nxt,
 				      &fits);
 		}
 		if (!fits) {
@@ -281,7 +308,9 @@ int exp_lipsin_group(struct exp_worker *w, const struct kb_exp_state *s,
 		while (n--)
 			kb_tree_add_link(ct, w->path[n]);
 		kb_tree_add_member(ct, mem[i]);
-		memcpy(zf, nz, ntags * sizeof(zf[0]));
+		tmp = cur;	/* the joined filters are the subtree's now */
+		cur = nxt;
+		nxt = tmp;
 	}
 	if (ct->nmembers)
 		return lipsin_emit(w, s, g, idx, ntags, fn, ctx, acc);

@@ -143,17 +143,48 @@ static int zf_better(const struct kb_zf_result *best, int have, __u32 fp,
 }
 
 /*
+ * The matches of node @u's candidate links in the tag sets @ok[0..nok):
+ * added to @fp[j] and, with @nfp, stored at nfp[j].  Return: its
+ * candidate links.
+ */
+static __u32 zf_node_fp(const struct kb_lids *l, const struct kb_tree *tr,
+			__u32 u, const struct kb_ipbf_zf *zf, const __u32 *ok,
+			__u32 nok, __u32 *fp, __u32 *nfp)
+{
+	const struct kb_topo *t = tr->topo;
+	__u32 j, p, end, cand = 0, f[KB_IPBF_D_MAX] = { 0 };
+
+	end = t->nodes[u].first_port + t->nodes[u].nports;
+	for (p = t->nodes[u].first_port; p < end; p++) {
+		if (!candidate(tr, u, p))
+			continue;
+		cand++;
+		for (j = 0; j < nok; j++)
+			f[j] += kb_ipbf_zf_match(&zf[ok[j]],
+						 kb_lid(l, ok[j], p));
+	}
+	for (j = 0; j < nok; j++) {
+		fp[j] += f[j];
+		if (nfp)
+			nfp[j] = f[j];
+	}
+	return cand;
+}
+
+/*
  * Every tag set's zFilter, then one walk over the candidates that counts
  * the matches of all the sets under the fill limit (kb_zf_count_fp() and
- * kb_tree_candidates() each, in one).
+ * kb_tree_candidates() each, in one); with @node_fp, per node too (room
+ * for tr->nnodes counts per set), the chosen set's left in its first
+ * tr->nnodes counts.
  */
-int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
-		__u32 ntags, __u32 fill_limit, struct kb_zf_result *r)
+static int zf_build(const struct kb_lids *l, const struct kb_tree *tr,
+		    __u32 ntags, __u32 fill_limit, struct kb_zf_result *r,
+		    __u32 *node_fp)
 {
 	struct kb_ipbf_zf zf[KB_IPBF_D_MAX];
 	__u32 fill[KB_IPBF_D_MAX], fp[KB_IPBF_D_MAX] = { 0 };
-	__u32 tag, ok[KB_IPBF_D_MAX], nok = 0, i, j, u, p, end, cand = 0;
-	const struct kb_topo *t;
+	__u32 tag, ok[KB_IPBF_D_MAX], nok = 0, i, j, jbest = 0, cand = 0;
 	struct kb_zf_result best;
 	int have = 0;
 
@@ -162,7 +193,6 @@ int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 	if (ntags < 1 || ntags > l->d || fill_limit < 1 ||
 	    fill_limit > KB_IPBF_ZF_BITS)
 		return -ERANGE;
-	t = tr->topo;
 	zf_of_tree(l, tr, ntags, zf);
 	for (tag = 0; tag < ntags; tag++) {
 		fill[tag] = kb_ipbf_zf_fill(&zf[tag]);
@@ -172,18 +202,13 @@ int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 	if (!nok)
 		return -E2BIG;
 	for (i = 0; i < tr->nnodes; i++) {
-		u = tr->nodes[i];
-		if (!tree_relay(tr, u))
+		if (!tree_relay(tr, tr->nodes[i])) {
+			for (j = 0; node_fp && j < nok; j++)
+				node_fp[(size_t)i * nok + j] = 0;
 			continue;
-		end = t->nodes[u].first_port + t->nodes[u].nports;
-		for (p = t->nodes[u].first_port; p < end; p++) {
-			if (!candidate(tr, u, p))
-				continue;
-			cand++;
-			for (j = 0; j < nok; j++)
-				fp[j] += kb_ipbf_zf_match(&zf[ok[j]],
-							  kb_lid(l, ok[j], p));
 		}
+		cand += zf_node_fp(l, tr, tr->nodes[i], zf, ok, nok, fp,
+				   node_fp ? node_fp + (size_t)i * nok : NULL);
 	}
 	for (j = 0; j < nok; j++) {
 		tag = ok[j];
@@ -193,11 +218,30 @@ int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
 		best.tag = tag;
 		best.fill = fill[tag];
 		best.fp = fp[j];
+		jbest = j;
 		have = 1;
 	}
+	/* in place: node i's count is read at i nok + jbest >= i */
+	for (i = 0; node_fp && i < tr->nnodes; i++)
+		node_fp[i] = node_fp[(size_t)i * nok + jbest];
 	best.candidates = cand;
 	*r = best;
 	return 0;
+}
+
+int kb_zf_build(const struct kb_lids *l, const struct kb_tree *tr,
+		__u32 ntags, __u32 fill_limit, struct kb_zf_result *r)
+{
+	return zf_build(l, tr, ntags, fill_limit, r, NULL);
+}
+
+int kb_zf_build_nodes(const struct kb_lids *l, const struct kb_tree *tr,
+		      __u32 ntags, __u32 fill_limit, struct kb_zf_result *r,
+		      __u32 *node_fp)
+{
+	if (!node_fp)
+		return -EINVAL;
+	return zf_build(l, tr, ntags, fill_limit, r, node_fp);
 }
 
 int kb_ipbf_write_lipsin(void *buf, size_t len, __u32 hop_limit, __u32 tag,

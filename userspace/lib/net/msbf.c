@@ -228,23 +228,6 @@ static void msbf_load_tag(struct kb_msbf *ms, const struct kb_lids *l,
 		ms->nx[i] = port_words(ms, l, tag, ms->neg[i]);
 }
 
-/* Build stage @s's filter of @m bits with @k probes into ms->bits. */
-static void stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
-{
-	__u64 *bits = ms->bits;
-	__u32 i, j, b;
-	const __u32 *x;
-
-	memset(bits, 0, ((m + 63) / 64) * sizeof(__u64));
-	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
-		x = ms->px[j];
-		for (i = 0; i < k; i++) {
-			b = kb_reduce32(x[i], m);
-			bits[b >> 6] |= 1ULL << (b & 63);
-		}
-	}
-}
-
 /* Plan every stage in tag set @tag; return the header bytes, 0 if none. */
 static __u32 msbf_plan(struct kb_msbf *ms, const struct kb_lids *l,
 		       const struct msbf_cfg *c, __u32 tag, __u32 h,
@@ -283,7 +266,7 @@ static __u32 stage_write(struct kb_msbf *ms, __u32 s, __u32 m, __u32 k,
 	memset(b, 0, bytes);
 	put_bits(b, &pos, m, kb_ipbf_gamma_len(m));
 	put_bits(b, &pos, k - 1, KB_IPBF_STAGE_KBITS);
-	stage_fill(ms, s, k, m);
+	msbf_stage_fill(ms, s, k, m);
 	for (w = 0; w < (m + 63) / 64; w++) {
 		for (x = ms->bits[w]; x; x &= x - 1) {
 			off = pos + w * 64 + (__u32)__builtin_ctzll(x);

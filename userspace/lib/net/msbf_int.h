@@ -82,6 +82,7 @@ static inline __u32 stage_bits(__u32 m)
 }
 
 /* msbf_scan.c */
+void msbf_stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m);
 __u32 msbf_stage_search(struct kb_msbf *ms, const struct msbf_cfg *c,
 			__u32 s, __u32 *mo, __u8 *ko);
 

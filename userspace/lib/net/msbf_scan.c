@@ -29,6 +29,8 @@
 
 #include "msbf_int.h"
 
+#define MSBF_DIRECT	32	/* sizes tested on the filter before sorting */
+
 /* The cell of word @x in near[]: ncells cells over the 2^32 words. */
 static inline __u32 near_cell(const struct kb_msbf *ms, __u32 x)
 {
@@ -312,6 +314,60 @@ static void stage_prepare(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m0)
 	}
 }
 
+/* Build stage @s's filter of @m bits with @k probes into ms->bits. */
+void msbf_stage_fill(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
+{
+	__u64 *bits = ms->bits;
+	__u32 i, j, b;
+	const __u32 *x;
+
+	memset(bits, 0, ((m + 63) / 64) * sizeof(__u64));
+	for (j = ms->pstart[s]; j < ms->pstart[s + 1]; j++) {
+		x = ms->px[j];
+		for (i = 0; i < k; i++) {
+			b = kb_reduce32(x[i], m);
+			bits[b >> 6] |= 1ULL << (b & 63);
+		}
+	}
+}
+
+/* Is position @b of ms->bits set? */
+static inline __u32 stage_bit(const __u64 *bits, __u32 b)
+{
+	return (__u32)(bits[b >> 6] >> (b & 63)) & 1;
+}
+
+/*
+ * Is stage @s clean at size @m with @k probes: with the filter of its
+ * positives built (msbf_stage_fill()), does every negative find one of
+ * its k positions clear?  The answer stage_clean() gives at @m after
+ * stage_prepare() (a position is set iff a positive word falls in it,
+ * iff one of the word's sorted neighbours does), without the sort: most
+ * scans end within a few sizes.  A negative's first two positions are
+ * read together, without a branch between them: most negatives stop
+ * there, unpredictably.
+ */
+static int stage_clean_at(struct kb_msbf *ms, __u32 s, __u32 k, __u32 m)
+{
+	const __u64 *bits = ms->bits;
+	__u32 j, i, k1 = k > 1;
+	const __u32 *x;
+
+	msbf_stage_fill(ms, s, k, m);
+	for (j = ms->nstart[s]; j < ms->nstart[s + 1]; j++) {
+		x = ms->nx[j];
+		if (!(stage_bit(bits, kb_reduce32(x[0], m)) &
+		      stage_bit(bits, kb_reduce32(x[k1], m))))
+			continue;
+		for (i = 2; i < k; i++)
+			if (!stage_bit(bits, kb_reduce32(x[i], m)))
+				break;
+		if (i >= k)
+			return 0;
+	}
+	return 1;
+}
+
 static inline int probe_covered(const struct msbf_neg *a, __u32 i, __u32 m)
 {
 	__u32 q = kb_reduce32(a->x[i], m);
@@ -417,18 +473,29 @@ static int stage_scan(struct kb_msbf *ms, const struct msbf_cfg *c,
 {
 	__u32 n = ms->pstart[s + 1] - ms->pstart[s];
 	__u32 nneg = ms->nstart[s + 1] - ms->nstart[s];
-	__u32 m, bits, cap = KB_IPBF_STAGE_M_MAX;
+	__u32 m, bits, cap = KB_IPBF_STAGE_M_MAX, tries;
 	double est = 4.0 * stage_est(k, n, nneg) + 64.0;
 
 	if (capped && est < cap)
 		cap = (__u32)est;
 	m = stage_start(c, k, n, nneg);
-	if (!stage_beats(b, stage_bits(m), k))
+	if (m > cap || !stage_beats(b, stage_bits(m), k))
 		return 0;
-	if (n)
+	/* no negative left: clean at m (an empty filter matches nothing) */
+	ms->nact = 0;
+	for (tries = 0; n && tries < MSBF_DIRECT && m <= cap; tries++, m++) {
+		bits = stage_bits(m);
+		if (!stage_beats(b, bits, k))
+			return 0;
+		if (stage_clean_at(ms, s, k, m)) {
+			b->bits = bits;
+			b->m = m;
+			b->k = k;
+			return 1;
+		}
+	}
+	if (n && m <= cap)
 		stage_prepare(ms, s, k, m);
-	else
-		ms->nact = 0;	/* an empty filter matches nothing */
 	for (; m <= cap; m++) {
 		bits = stage_bits(m);
 		if (!stage_beats(b, bits, k))
