@@ -43,7 +43,6 @@ run_bpf() {
 }
 
 run_kmod() {
-	local extra=() f
 	if host_loads_modules && [ "${KBLOOM_VM:-0}" != 1 ]; then
 		insmod build/kbloom.ko || { cannot kmod "insmod failed"; return 0; }
 		tests/run-suite kmod
@@ -55,6 +54,16 @@ run_kmod() {
 		cannot kmod "no module support on this kernel and no qemu-system-x86_64"
 		return 0
 	fi
+	run_kmod_guests
+}
+
+# The guest's suite in KBLOOM_VM_LANES guests (default 2) booted at once,
+# each with its own kbloom.ko and a share of the programs (tests/vm/lanes
+# balances them by their times): one guest ran one test at a time, the
+# critical path of make check.  Each guest's log is printed whole, then
+# the suite's totals over all of them.
+run_kmod_guests() {
+	local extra=() f i n=${KBLOOM_VM_LANES:-2} pids=() lists
 	for f in /usr/sbin/bpftool /usr/sbin/ip /usr/bin/timeout; do
 		[ -x "$f" ] && extra+=(--extra "$f")
 	done
@@ -64,8 +73,43 @@ run_kmod() {
 		build/kbloomctl build/tests/kmod tests; do
 		extra+=(--payload "$f")
 	done
-	tests/vm/run -m "${extra[@]}" --timeout "${KBLOOM_VM_TIMEOUT:-1200}" -- \
-		tests/run-suite kmod
+	mapfile -t lists < <(tests/vm/lanes "$n" build/tests/kmod)
+	if ((${#lists[@]} == 0)); then
+		echo "# kbloom-suite kmod: pass:0 fail:1 skip:0 (no programs in build/tests/kmod)"
+		return 1
+	fi
+	for i in "${!lists[@]}"; do
+		# shellcheck disable=SC2086 # a list of program names
+		tests/vm/run -m "${extra[@]}" --timeout "${KBLOOM_VM_TIMEOUT:-1200}" -- \
+			tests/run-suite kmod ${lists[$i]} >"$logs/kmod.guest$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}"
+		echo "## kmod guest $i: exit $?, $(wc -w <<<"${lists[$i]}") programs"
+	done
+	kmod_guest_totals "${#lists[@]}"
+}
+
+# Print the guests' logs (their suite lines renamed) and the suite's
+# totals; a guest without its totals line counts as one failure.
+kmod_guest_totals() {
+	local i line p=0 f=0 k=0
+	for ((i = 0; i < $1; i++)); do
+		sed "s/^# kbloom-suite kmod:/# kbloom-suite kmod (guest $i):/" \
+			"$logs/kmod.guest$i.log"
+		line=$(grep -a '^# kbloom-suite kmod:' "$logs/kmod.guest$i.log" | tail -n 1)
+		if [ -z "$line" ]; then
+			echo "not ok kmod guest $i # no totals: the guest did not finish"
+			f=$((f + 1))
+			continue
+		fi
+		p=$((p + $(sed -n 's/.* pass:\([0-9]*\).*/\1/p' <<<"$line")))
+		f=$((f + $(sed -n 's/.* fail:\([0-9]*\).*/\1/p' <<<"$line")))
+		k=$((k + $(sed -n 's/.* skip:\([0-9]*\).*/\1/p' <<<"$line")))
+	done
+	echo "# kbloom-suite kmod: pass:$p fail:$f skip:$k"
+	[ "$f" = 0 ]
 }
 
 run_style() {

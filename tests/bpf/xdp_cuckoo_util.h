@@ -16,6 +16,7 @@
 
 #include "libkbloom_xdp.h"
 #include "tests/bpf/xdp_cuckoo.skel.h"
+#include "tests/bpf/xdp_cuckoo_batch.h"
 #include "tests/bpf/xdp_util.h"
 
 /* A gate of the cuckoo variant and the probe sharing its maps. */
@@ -23,6 +24,7 @@ struct ckt_gate {
 	struct kbloom_xdp *x;
 	struct xdp_cuckoo *probe;
 	int fd;			/* the probe program */
+	int batch_fd;		/* the batch probe */
 };
 
 static inline int ckt_reuse(struct ckt_gate *g, struct bpf_map *map,
@@ -62,6 +64,7 @@ static inline int ckt_gate_make(struct ckt_gate *g, const char *name,
 	if (ret)
 		return ret;
 	g->fd = bpf_program__fd(g->probe->progs.kbloom_cuckoo_probe);
+	g->batch_fd = bpf_program__fd(g->probe->progs.kbloom_cuckoo_probe_batch);
 	return 0;
 }
 
@@ -87,6 +90,37 @@ static inline int ckt_probe(int fd, const __u8 *key, __u32 len)
 	if (rv == XDP_PASS)
 		return 1;
 	return rv == XDP_DROP ? 0 : -1;
+}
+
+/*
+ * The probe's answers on @n keys (at most CKT_BATCH) of @len bytes (4 or
+ * 16), @keys 16 bytes apart, in one run of the batch probe @fd: 1 or 0 in
+ * @v[i]; 0, or -1 on an error.
+ */
+static inline int ckt_probe_batch(int fd, const __u8 *keys, __u32 n,
+				  __u32 len, __u8 *v)
+{
+	static __u8 frame[CKT_BATCH_FRAME];
+
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = frame,
+		.data_size_in = sizeof(frame),
+		.data_out = frame,
+		.data_size_out = sizeof(frame),
+		.repeat = 1,
+	);
+
+	if (n > CKT_BATCH)
+		return -1;
+	memset(frame, 0, sizeof(frame));
+	frame[0] = (__u8)len;
+	frame[1] = (__u8)n;
+	memcpy(frame + CKT_BATCH_KEYS, keys, (size_t)n * CKT_BATCH_STRIDE);
+	if (bpf_prog_test_run_opts(fd, &o) || o.retval != XDP_PASS ||
+	    o.data_size_out != sizeof(frame))
+		return -1;
+	memcpy(v, frame + CKT_BATCH_VERDICTS, n);
+	return 0;
 }
 
 /* Key @i of stream @s: 16 bytes. */

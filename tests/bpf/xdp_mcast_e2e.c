@@ -347,6 +347,22 @@ static void *sender(void *arg)
 	return NULL;
 }
 
+/*
+ * Wait @min_us, then until the flow has started more than @n frames after
+ * @from (at most 10 s: a sender starved by a loaded machine gets the time
+ * it needs); return the last sequence number started.
+ */
+static __u32 flow_wait(struct flow *fl, __u32 from, __u32 n, __u32 min_us)
+{
+	double end = kbt_now() + 10;
+	__u32 s;
+
+	usleep(min_us);
+	while ((s = atomic_load(&fl->seq)) - from <= n && kbt_now() < end)
+		usleep(1000);
+	return s;
+}
+
 /* Sequence numbers of the flow's frames that host @h received. */
 static __u32 collect(int fd, __u32 group, __u8 *seen, __u32 max)
 {
@@ -394,8 +410,7 @@ TEST_F_TIMEOUT(e2e, join_while_traffic_flows, 90)
 
 		ASSERT_EQ(0, kbloom_mcast_join(self->x, self->port[0], a, len));
 		at_join = atomic_load(&fl.seq);
-		usleep(150000);
-		pre_leave = atomic_load(&fl.seq);
+		pre_leave = flow_wait(&fl, at_join, 300, 150000);
 		ASSERT_EQ(0, kbloom_mcast_leave(self->x, self->port[0], a, len));
 		at_leave = atomic_load(&fl.seq);
 		usleep(100000);
