@@ -118,16 +118,16 @@ struct exp_worker {
 	__u32 *seen;			/* per node: fepoch of first arrival */
 	__u32 *cmark;			/* per node: fepoch of candidate tests */
 	__u32 fepoch;
-	__u32 dep;			/* the packet's first fepoch (dmark) */
+	__u32 dep;			/* the packet's first fepoch */
 	__u32 *path;
 	__u8 *hdr;
 	__u32 *fpmark;			/* per port: fepoch of a known positive */
-	__u32 *dmark;			/* per port: fepoch of dval[], >= dep */
+	__u32 *dmark;			/* per port: fepoch of dval[] */
 	__u8 *dval;			/* per port: port_decide() this packet */
 	__u32 *lmark;			/* per port: fepoch of the loop search */
 	__u8 *lon;			/* per port: on the search's path */
 	struct exp_lpath *lstk;		/* the search's path */
-	__u32 *loff;			/* per port: off-tree copies of its list */
+	__u32 *loff;			/* per port: its list's off-tree */
 	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
 	/*
 	 * per-port tests: (group, port) positives among the candidates,
