@@ -17,7 +17,8 @@
  *     selection makes fewer false negatives and leaves some false
  *     positives (a set bit always has a member: bound 0 clears nothing).
  *   - Images carry MAY_FN and round-trip; a loaded filter has no member
- *     counts: minimum-FN and ratio selection give ENODATA; bad parameters
+ *     counts (or after kbloom_rbf_drop_counts(), which keeps its bits and
+ *     answers): minimum-FN and ratio selection give ENODATA; bad parameters
  *     give EINVAL and change nothing.
  */
 #include <math.h>
@@ -153,6 +154,49 @@ TEST(selective_policies)
 	EXPECT_LT(fn[KBLOOM_RBF_MIN_FN], fn[KBLOOM_RBF_RANDOM]);
 	EXPECT_LT(fn[KBLOOM_RBF_RATIO], fn[KBLOOM_RBF_RANDOM]);
 	EXPECT_LT(cleared[KBLOOM_RBF_MAX_FP], cleared[KBLOOM_RBF_RANDOM]);
+}
+
+/* The answers for the members and as many other keys, as a weighted sum. */
+static __u64 answers(const struct kbloom_rbf *f)
+{
+	__u64 i, key, sum = 0;
+
+	for (i = 0; i < 2 * N_KEYS; i++) {
+		key = key_of(i);
+		sum += (__u64)(kbloom_rbf_test(f, &key, 8) == 1) * (i + 1);
+	}
+	return sum;
+}
+
+TEST(drop_counts)
+{
+	struct kbloom_rbf *f = filled();
+	struct kbloom_rbf_stats st;
+	__u64 *fps = NULL, nfp, before, key = 1;
+	size_t len, len2;
+	void *img, *img2;
+
+	ASSERT_NE(NULL, f);
+	nfp = false_positives(f, &fps);
+	ASSERT_NE(NULL, fps);
+	ASSERT_LT(0, kbloom_rbf_retouch_ratio(f, fps, 8, nfp, 1));
+	free(fps);
+	ASSERT_EQ(0, kbloom_rbf_save_alloc(f, &img, &len));
+	before = answers(f);
+	EXPECT_EQ(0, kbloom_rbf_drop_counts(f));
+	EXPECT_EQ(0, kbloom_rbf_stats(f, &st));
+	EXPECT_EQ(0, st.counts);
+	EXPECT_EQ(before, answers(f));
+	ASSERT_EQ(0, kbloom_rbf_save_alloc(f, &img2, &len2));
+	ASSERT_EQ(len, len2);
+	EXPECT_EQ(0, memcmp(img, img2, len));
+	EXPECT_EQ(-ENODATA, kbloom_rbf_retouch_ratio(f, &key, 8, 1, 1));
+	EXPECT_EQ(0, kbloom_rbf_add(f, &key, 8));
+	EXPECT_EQ(1, kbloom_rbf_test(f, &key, 8));
+	EXPECT_EQ(-EINVAL, kbloom_rbf_drop_counts(NULL));
+	free(img);
+	free(img2);
+	kbloom_rbf_destroy(f);
 }
 
 TEST(image_may_fn_and_bad_parameters)

@@ -432,6 +432,13 @@ long kbloom_rbf_retouch(struct kbloom_rbf *f, __u32 policy, const void *keys,
 long kbloom_rbf_retouch_ratio(struct kbloom_rbf *f, const void *keys,
 			      __u32 key_len, __u64 count, __u32 max_ratio);
 
+/*
+ * Free the member counts (4 bytes per bit) of a filter whose retouching
+ * is done: its bits, answers and image stay; from then on it is as a
+ * loaded filter (MIN_FN and RATIO give -ENODATA).  Return: 0, -EINVAL.
+ */
+int kbloom_rbf_drop_counts(struct kbloom_rbf *f);
+
 struct kbloom_rbf_stats {
 	__u64 m;
 	__u32 k;

@@ -118,6 +118,7 @@ struct exp_worker {
 	__u32 *seen;			/* per node: fepoch of first arrival */
 	__u32 *cmark;			/* per node: fepoch of candidate tests */
 	__u32 fepoch;
+	__u32 dep;			/* the packet's first fepoch */
 	__u32 *path;
 	__u8 *hdr;
 	__u32 *fpmark;			/* per port: fepoch of a known positive */
@@ -126,6 +127,7 @@ struct exp_worker {
 	__u32 *lmark;			/* per port: fepoch of the loop search */
 	__u8 *lon;			/* per port: on the search's path */
 	struct exp_lpath *lstk;		/* the search's path */
+	__u32 *loff;			/* per port: its list's off-tree */
 	double *zf_pred;		/* zf_fpr() per link count, -1: not yet */
 	__u32 *node_fp;			/* kb_zf_build_nodes(): nodes x d */
 	/*

@@ -43,15 +43,17 @@ static int port_decide(const struct kb_exp_state *s, __u32 p,
 
 /*
  * port_decide() for this packet, once per port: copies that reach a switch
- * again (cascades, duplicates) find its answers.
+ * again (cascades, duplicates) find its answers, and so does the walk
+ * after the loop search (an answer marked since the packet's first epoch,
+ * w->dep, holds: it depends only on the port and the group).
  */
 static inline int fwd_decide(struct exp_worker *w,
 			     const struct kb_exp_state *s, __u32 p,
 			     const __u8 *addr)
 {
-	if (w->dmark[p] != w->fepoch && s->sw_obj) {
+	if (w->dmark[p] < w->dep && s->sw_obj) {
 		exp_switch_decide(w, s, p, addr);	/* all its ports */
-	} else if (w->dmark[p] != w->fepoch) {
+	} else if (w->dmark[p] < w->dep) {
 		w->dmark[p] = w->fepoch;
 		w->dval[p] = (__u8)port_decide(s, p, addr);
 	}
@@ -88,12 +90,14 @@ static __u32 nfn_of(const struct kb_exp_state *s, __u32 g)
 }
 
 /*
- * A new packet: its epoch, with the ports of @g whose decision is not
- * what the tree says marked: the matching candidates (sent although off
- * the tree) and the tree links that miss the group (not sent).
+ * A new packet (@again: the same packet walked again): its epoch, with
+ * the ports of @g whose decision is not what the tree says marked: the
+ * matching candidates (sent although off the tree) and the tree links
+ * that miss the group (not sent).  The ports' answers of the packet are
+ * kept for a walk again (w->dep).
  */
 static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
-		       __u32 g, __u32 nfp)
+		       __u32 g, __u32 nfp, int again)
 {
 	const struct kb_topo *t = w->x->topo;
 	__u32 i;
@@ -104,7 +108,10 @@ static __u32 fwd_start(struct exp_worker *w, const struct kb_exp_state *s,
 		memset(w->dmark, 0, t->nports * sizeof(*w->dmark));
 		memset(w->lmark, 0, t->nports * sizeof(*w->lmark));
 		w->fepoch = 1;
+		again = 0;
 	}
+	if (!again)
+		w->dep = w->fepoch;
 	for (i = 0; i < nfp; i++)
 		w->fpmark[s->fp_port[s->fp_off[g] + i]] = w->fepoch;
 	for (i = 0; i < nfn_of(s, g); i++)
@@ -121,6 +128,7 @@ struct fwd_walk {
 	__u32 tail;		/* copies queued in w->q */
 	__u32 max_tx;		/* transmissions allowed in w->trace */
 	int tree_done;		/* fwd_arrive() */
+	__u64 *sw_fp;		/* fwd_bfs(): off-tree copies per switch */
 };
 
 /*
@@ -193,31 +201,47 @@ static int fwd_copies(struct exp_worker *w, const struct kb_exp_state *s,
 	return 0;
 }
 
+/* Count @n off-tree copies sent by switch @v (fw->sw_fp, if counted). */
+static inline void fwd_count_sw(struct exp_worker *w, const struct fwd_walk *fw,
+				__u32 v, __u32 n, struct kb_sim_result *r)
+{
+	r->tx_off += n;
+	if (fw->sw_fp && n)
+		fw->sw_fp[w->x->sw_index[v]] += n;
+}
+
 /*
- * Append the copies on the @n ports at w->trace[@from] (a copy's list, made
- * before) to the walk.  Return: 0, or -1 past fw->max_tx transmissions.
+ * Append the copies that the copy on port @pin makes at switch @v, its
+ * list made before (w->lstk[@pin]: where it is in the trace, its length;
+ * w->loff[@pin] of them off the tree), to the walk.  Return: 0, or -1
+ * past fw->max_tx transmissions.
  */
 static int fwd_repeat(struct exp_worker *w, const struct fwd_walk *fw,
-		      __u32 from, __u32 n, struct kb_sim_result *r)
+		      __u32 pin, __u32 v, struct kb_sim_result *r)
 {
-	__u32 room = fw->max_tx - w->ntrace, i, q;
-	int cut = n > room;
+	const __u32 *from = w->trace + w->lstk[pin].port;
+	__u32 room = fw->max_tx - w->ntrace, n = w->lstk[pin].next, i, off;
 
-	if (cut)
-		n = room;
-	for (i = 0; i < n; i++) {
-		q = w->trace[from + i];
-		w->trace[w->ntrace++] = q;
-		r->tx_off += !fw->tr->on_tree[q];
+	if (n <= room) {
+		memcpy(w->trace + w->ntrace, from, n * sizeof(*from));
+		w->ntrace += n;
+		fwd_count_sw(w, fw, v, w->loff[pin], r);
+		return 0;
 	}
-	return cut ? -1 : 0;
+	for (i = 0, off = 0; i < room; i++) {
+		w->trace[w->ntrace++] = from[i];
+		off += !fw->tr->on_tree[from[i]];
+	}
+	fwd_count_sw(w, fw, v, off, r);
+	return -1;
 }
 
 /*
  * The copies that the copy sent on port @pin makes at switch @v, in port
  * order, appended to the walk, and kept as this packet's list of @pin
- * (w->lmark, w->lstk: where it is in the trace and its length).  Return:
- * 0, or -1 past fw->max_tx transmissions.
+ * (w->lmark, w->lstk: where it is in the trace and its length, w->loff:
+ * how many are off the tree).  Return: 0, or -1 past fw->max_tx
+ * transmissions.
  */
 static int fwd_expand(struct exp_worker *w, const struct kb_exp_state *s,
 		      const struct fwd_walk *fw, __u32 pin, __u32 v,
@@ -225,20 +249,24 @@ static int fwd_expand(struct exp_worker *w, const struct kb_exp_state *s,
 {
 	const struct kb_topo *t = w->x->topo;
 	__u32 p = t->nodes[v].first_port, end = p + t->nodes[v].nports;
-	__u32 in = t->ports[pin].peer, from = w->ntrace;
+	__u32 in = t->ports[pin].peer, from = w->ntrace, off = 0;
 	int tsw = fw->tr->depth[v] != KB_NONE;
 
 	for (; p < end; p++) {
 		if (p == in ||
 		    !fwd_switch_sends(w, s, fw, tsw, fw->tr->in_port[v], p))
 			continue;
-		if (w->ntrace >= fw->max_tx)
+		if (w->ntrace >= fw->max_tx) {
+			fwd_count_sw(w, fw, v, off, r);
 			return -1;
+		}
 		w->trace[w->ntrace++] = p;
-		r->tx_off += !fw->tr->on_tree[p];
+		off += !fw->tr->on_tree[p];
 	}
+	fwd_count_sw(w, fw, v, off, r);
 	w->lmark[pin] = fw->ep;
 	w->lstk[pin] = (struct exp_lpath){ from, w->ntrace - from };
+	w->loff[pin] = off;
 	return 0;
 }
 
@@ -275,8 +303,7 @@ static void fwd_bfs(struct exp_worker *w, const struct kb_exp_state *s,
 		if (t->nodes[v].kind == KB_NODE_HOST)
 			fwd_arrive(w, fw->tr, v, 0, r);
 		else if (w->lmark[p] == fw->ep)
-			err = fwd_repeat(w, fw, w->lstk[p].port,
-					 w->lstk[p].next, r);
+			err = fwd_repeat(w, fw, p, v, r);
 		else
 			err = fwd_expand(w, s, fw, p, v, r);
 	}
@@ -388,19 +415,57 @@ static int fwd_loops(struct exp_worker *w, const struct kb_exp_state *s,
 }
 
 /*
+ * The walk of packet @pk of group @g (@nfp matching candidates) that its
+ * copies need: in model runs an endless one's whole walk, else its
+ * cascades, else (past max_tx, or a tree link that misses the group) the
+ * whole walk.  Return: the tree's transmissions not in the trace.
+ */
+static __u32 fwd_walks(struct exp_worker *w, const struct kb_exp_state *s,
+		       struct fwd_walk *fw, __u32 g, __u32 nfp,
+		       struct kb_exp_pkt *pk)
+{
+	struct kb_sim_result *r = &pk->res;
+	__u32 max_tx = fw->max_tx;
+
+	fw->ep = fwd_start(w, s, g, nfp, 0);
+	if (s->fast && !pk->cand_fn && fwd_loops(w, s, fw, g, nfp)) {
+		/* endless: cut at max_tx, where the order counts */
+		fw->ep = fwd_start(w, s, g, nfp, 1);
+		fwd_bfs(w, s, fw, r);
+	} else if (s->fast && !pk->cand_fn &&
+		   !fwd_cascades(w, s, fw, g, nfp, r)) {
+		r->delivered += pk->receivers;
+		fw->sw_fp = NULL;	/* not counted: the trace is */
+		return fw->tr->nlinks;
+	} else if (s->fast && !pk->cand_fn) {
+		/* past max_tx: the order counts, the whole walk again */
+		memset(r, 0, sizeof(*r));
+		fw->max_tx = max_tx;
+		fw->ep = fwd_start(w, s, g, nfp, 1);
+		fwd_bfs(w, s, fw, r);
+	} else {
+		fwd_bfs(w, s, fw, r);
+	}
+	return 0;
+}
+
+/*
  * Follow one packet of group @g under a per-port scheme.  The decisions
  * on the candidate links of the tree switches were taken by the per-port
  * tests of the state (state_test(): the same filter, the same key, so the
  * same answer); any other non-tree port is tested now.  In model runs a
- * group without a matching candidate goes exactly along its tree.
+ * group without a matching candidate goes exactly along its tree.  With
+ * @acc, a whole walk adds its switches' off-tree copies to acc->sw_fp
+ * itself (list by list) and gives no trace.
  */
 static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
-		    const struct kb_tree *tr, __u32 g, struct kb_exp_pkt *pk)
+		    const struct kb_tree *tr, __u32 g, struct kb_exp_pkt *pk,
+		    struct kb_exp_run *acc)
 {
 	const struct kb_exp *x = w->x;
 	const struct exp_group *gr = &x->grp[g];
 	__u32 max_tx = x->p.max_tx ? x->p.max_tx : EXP_MAX_TX_DEFAULT;
-	__u32 nfp = nfp_of(s, g), tree_tx = 0;
+	__u32 nfp = nfp_of(s, g), tree_tx;
 	struct kb_sim_result *r = &pk->res;
 	struct fwd_walk fw;
 	__u8 addr[4];
@@ -425,28 +490,13 @@ static void fwd_run(struct exp_worker *w, const struct kb_exp_state *s,
 	fw.tr = tr;
 	fw.addr = addr;
 	fw.max_tx = max_tx;
-	fw.ep = fwd_start(w, s, g, nfp);
-	if (s->fast && !pk->cand_fn && fwd_loops(w, s, &fw, g, nfp)) {
-		/* endless: cut at max_tx, where the order counts */
-		fw.ep = fwd_start(w, s, g, nfp);
-		fwd_bfs(w, s, &fw, r);
-	} else if (s->fast && !pk->cand_fn &&
-		   !fwd_cascades(w, s, &fw, g, nfp, r)) {
-		r->delivered += pk->receivers;
-		tree_tx = tr->nlinks;
-	} else if (s->fast && !pk->cand_fn) {
-		/* past max_tx: the order counts, the whole walk again */
-		memset(r, 0, sizeof(*r));
-		fw.max_tx = max_tx;
-		fw.ep = fwd_start(w, s, g, nfp);
-		fwd_bfs(w, s, &fw, r);
-	} else {
-		fwd_bfs(w, s, &fw, r);
-	}
+	fw.sw_fp = acc ? acc->sw_fp : NULL;
+	tree_tx = fwd_walks(w, s, &fw, g, nfp, pk);
 	r->tx = tree_tx + w->ntrace;
 	r->tx_tree = r->tx - r->tx_off;
-	pk->trace = w->trace;
-	pk->ntrace = w->ntrace;
+	/* a walk that counted its switches' copies in @acc gives no trace */
+	pk->trace = fw.sw_fp ? NULL : w->trace;
+	pk->ntrace = fw.sw_fp ? 0 : w->ntrace;
 }
 
 /* Every packet of group @g under state @s: 0, stopped (> 0), -errno. */
@@ -466,10 +516,10 @@ int exp_state_group(struct exp_worker *w, const struct kb_exp_state *s,
 		return exp_msbf_group(w, s, g, fn, ctx, acc);
 	}
 	if (s->fast && !nfp_of(s, g) && !nfn_of(s, g)) {
-		fwd_run(w, s, w->tr, g, &pk);	/* no tree needed */
+		fwd_run(w, s, w->tr, g, &pk, acc);	/* no tree needed */
 		return fn(w, s, g, 0, &pk, ctx);
 	}
 	exp_group_tree(w->x, g, w->tr);
-	fwd_run(w, s, w->tr, g, &pk);
+	fwd_run(w, s, w->tr, g, &pk, acc);
 	return fn(w, s, g, 0, &pk, ctx);
 }

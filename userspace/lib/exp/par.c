@@ -61,6 +61,7 @@ void exp_worker_free(struct exp_worker *w)
 	free(w->lmark);
 	free(w->lon);
 	free(w->lstk);
+	free(w->loff);
 	free(w->zf_pred);
 	free(w->node_fp);
 	free(w->fp.v);
@@ -118,6 +119,7 @@ static int worker_arrays(const struct kb_exp *x, __u32 max_tx,
 	w->lmark = calloc(t->nports + 1, sizeof(*w->lmark));
 	w->lon = calloc(t->nports + 1, sizeof(*w->lon));
 	w->lstk = malloc((t->nports + 1) * sizeof(*w->lstk));
+	w->loff = malloc((t->nports + 1) * sizeof(*w->loff));
 	w->zf_pred = malloc((t->nports + 1) * sizeof(*w->zf_pred));
 	w->node_fp = malloc(nn * KB_IPBF_D_MAX * sizeof(*w->node_fp));
 	w->g_pred = calloc(x->p.groups + 1, sizeof(*w->g_pred));
@@ -129,7 +131,7 @@ static int worker_arrays(const struct kb_exp *x, __u32 max_tx,
 	w->sw_groups = calloc(x->nsw + 1, sizeof(__u32));
 	if (!w->mark || !w->q || !w->trace || !w->seen || !w->cmark ||
 	    !w->path || !w->hdr || !w->fpmark || !w->dmark || !w->dval ||
-	    !w->lmark || !w->lon || !w->lstk ||
+	    !w->lmark || !w->lon || !w->lstk || !w->loff ||
 	    !w->zf_pred || !w->node_fp || !w->g_pred ||
 	    !w->acc.sw_fp || !w->acc.sw_cand ||
 	    !w->acc.sw_cand_fp || !w->present || !w->absent || !w->sw_groups)

@@ -70,6 +70,11 @@ static void metrics_sum(struct kb_exp_metrics *d, const struct kb_exp_metrics *s
 	d->lost += s->lost;
 }
 
+/*
+ * Add packet @pk to the run and to its size bucket, and its off-tree
+ * transmissions to their switches (those of a per-port whole walk are
+ * there already: forward.c counts them list by list and gives no trace).
+ */
 static int acc_pkt(struct exp_worker *w, const struct kb_exp_state *s,
 		   __u32 g, __u32 i, struct kb_exp_pkt *pk, void *ctx)
 {

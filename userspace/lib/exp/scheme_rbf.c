@@ -14,7 +14,9 @@
  * than it saves leaks).  Present groups that shared a cleared bit are
  * false negatives: their tree link does not carry them (may_fn, lost
  * deliveries).  Predicted rate: none (0; the clearing is data-driven).
- * A test reads k bits.  Memory: M / 8 bytes.
+ * A test reads k bits.  Memory: M / 8 bytes.  Once retouched, the port
+ * keeps only the bits (kbloom_rbf_drop_counts(): the member counts, 4
+ * bytes per bit, would hold 2.7 GB of a run at M = 131072).
  */
 #include <errno.h>
 #include <math.h>
@@ -70,7 +72,7 @@ static int rbf_fill(const struct exp_port_ctx *c, struct kbloom_rbf *f)
 	ret = ncand ? kbloom_rbf_retouch_ratio(f, cand, 4, ncand,
 					       RBF_MAX_RATIO) : 0;
 	free(cand);
-	return ret < 0 ? (int)ret : 0;
+	return ret < 0 ? (int)ret : kbloom_rbf_drop_counts(f);
 }
 
 static int rbf_build(struct exp_port_ctx *c, void **port)

@@ -10,34 +10,77 @@
  * 8, fixed by the layout.  The rate, with lambda = n B / M keys a block
  * and w-bit words:
  *   p = sum_i Pois_lambda(i) (1 - (1 - 1/w)^i)^8
- * A test reads one block.
+ * A test reads one block.  The ports add and test by hash: each group's
+ * key hashed from what the experiment keeps of it (sb_group_hash()).
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "scheme.h"
 #include "libkbloom_survey.h"
+#include "uapi/kbloom_hash.h"
+
+/* A port: its filter, and the hash and seed the filter keys with. */
+struct sb_port {
+	struct kbloom_sb *f;
+	__u32 hash_id;
+	__u64 seed;
+};
+
+/*
+ * kb_hash() of group @g's key under the port's hash: the fast hash from
+ * the seed-free half the experiment keeps (x->gmix, kb_hash_fast_mixed()),
+ * xxHash64 inline on its 4 bytes; the library adds and tests by hash.
+ */
+static __u64 sb_group_hash(const struct sb_port *sp, const struct kb_exp *x,
+			   __u32 g)
+{
+	if (sp->hash_id == KBLOOM_HASH_FAST)
+		return kb_hash_fast_mixed(sp->seed, 4, x->gmix[g]);
+	return kb_hash_xxh64(sp->seed, &x->gkey[g], 4);
+}
+
+static int sb_fill(struct exp_port_ctx *c, struct sb_port *sp)
+{
+	struct kbloom_sb_stats st;
+	__u64 i;
+	int err;
+
+	err = kbloom_sb_stats(sp->f, &st);
+	if (err)
+		return err;
+	sp->hash_id = st.hash_id;
+	sp->seed = st.seed;
+	for (i = 0; !err && i < c->n; i++)
+		err = kbloom_sb_add_hash(sp->f,
+					 sb_group_hash(sp, c->x, c->groups[i]));
+	return err;
+}
 
 static int sb_build(struct exp_port_ctx *c, __u32 type, __u32 hash,
 		    void **port)
 {
 	struct kbloom_opts o = { .hash_id = hash, .seed = c->seed };
-	struct kbloom_sb *f;
-	__u64 i;
+	struct sb_port *sp = calloc(1, sizeof(*sp));
 	int err;
 
+	if (!sp)
+		return -ENOMEM;
 	err = kbloom_sb_create_blocks(type, c->bits / kb_sb_block_bits(type),
-				      &o, &f);
-	for (i = 0; !err && i < c->n; i++)
-		err = kbloom_sb_add(f, c->keys + 4 * i, 4);
+				      &o, &sp->f);
+	if (!err)
+		err = sb_fill(c, sp);
 	if (err) {
-		kbloom_sb_destroy(f);
+		kbloom_sb_destroy(sp->f);
+		free(sp);
 		return err;
 	}
 	c->k_sum = KB_SB_K;
 	c->k_n = 1;
 	c->pred[0] = c->n ? kbloom_sb_fpr(type, c->bits, c->n) : 0.0;
 	c->probes = exp_port_tests(c);
-	*port = f;
+	*port = sp;
 	return 0;
 }
 
@@ -53,12 +96,31 @@ static int sbbf_build(struct exp_port_ctx *c, void **port)
 
 static int sb_test(const void *port, const __u8 *key)
 {
-	return kbloom_sb_test(port, key, 4) == 1;
+	const struct sb_port *sp = port;
+
+	return kbloom_sb_test(sp->f, key, 4) == 1;
+}
+
+/* The first-order tests of the groups @g, by their hashes. */
+static int sb_test_groups(const void *port, const struct kb_exp *x,
+			  const __u32 *g, __u64 n, __u8 *hits)
+{
+	const struct sb_port *sp = port;
+	__u64 i;
+
+	memset(hits, 0, (n + 7) / 8);
+	for (i = 0; i < n; i++)
+		if (kbloom_sb_test_hash(sp->f, sb_group_hash(sp, x, g[i])) == 1)
+			hits[i >> 3] |= (__u8)(1U << (i & 7));
+	return 0;
 }
 
 static void sb_destroy(void *port)
 {
-	kbloom_sb_destroy(port);
+	struct sb_port *sp = port;
+
+	kbloom_sb_destroy(sp->f);
+	free(sp);
 }
 
 static __u64 sb_bytes(const struct kb_exp *x, __u64 bits)
@@ -86,6 +148,7 @@ const struct exp_scheme_ops exp_scheme_ultrafast = {
 	.bits_step = uf_step,
 	.build = uf_build,
 	.test = sb_test,
+	.test_groups = sb_test_groups,
 	.destroy = sb_destroy,
 	.bytes = sb_bytes,
 };
@@ -97,6 +160,7 @@ const struct exp_scheme_ops exp_scheme_sbbf = {
 	.bits_step = sbbf_step,
 	.build = sbbf_build,
 	.test = sb_test,
+	.test_groups = sb_test_groups,
 	.destroy = sb_destroy,
 	.bytes = sb_bytes,
 };

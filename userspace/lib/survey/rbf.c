@@ -259,6 +259,15 @@ int kbloom_rbf_create(__u64 m, __u32 k, const struct kbloom_opts *o,
 	return 0;
 }
 
+int kbloom_rbf_drop_counts(struct kbloom_rbf *f)
+{
+	if (!f)
+		return -EINVAL;
+	free(f->members);
+	f->members = NULL;
+	return 0;
+}
+
 void kbloom_rbf_destroy(struct kbloom_rbf *f)
 {
 	if (!f)
