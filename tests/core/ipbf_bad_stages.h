@@ -12,7 +12,8 @@
  * simulator: drop_bad), or for its hop limit when that is 0 (checked
  * before the walk: drop_hop both).  MSBF frames around the length the
  * ingress parses (KB_SIM_FRAME_MAX, Ethernet header included): one byte
- * over is dropped as malformed, the limit itself is forwarded.  Yes-no
+ * over is dropped as malformed, the limit itself is forwarded (a yes-no
+ * frame over it too: the limit is the MSBF stage walk's).  Yes-no
  * headers whose zFilter is over the fill limit and whose no record is
  * malformed: the fill is checked first (drop_fill both).
  *
@@ -192,6 +193,8 @@ static const struct ibs_case ibs_cases[] = {
 	{ "yes-no zFilter all ones", ibs_yes_full, IBS_YESNO, IBS_FILL, 1 },
 	{ "yes-no zFilter all ones, no record k 0", ibs_yes_full_no_k0,
 	  IBS_YESNO, IBS_FILL, 0 },
+	{ "yes-no frame of 65536 bytes", ibs_frame_over, IBS_YESNO, IBS_FWD,
+	  1 },
 };
 
 #define IBS_NCASES	(sizeof(ibs_cases) / sizeof(ibs_cases[0]))
