@@ -38,19 +38,8 @@ static void if_cleanup(FIXTURE_DATA(iframe) *self)
 	if (self->sock > 0)
 		close(self->sock);
 	self->sock = 0;
-	if (self->n)
-		kbloom_net_close(self->n);
-	self->n = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	if (self->saved > 0)
-		kbt_ns_leave(self->saved);
-	self->saved = 0;
-	kbt_ns_free(&self->ns);
-	kb_lids_free(self->l);
-	kb_topo_free(self->t);
-	self->l = NULL;
-	self->t = NULL;
+	ipbf_node_cleanup(&self->n, self->name, &self->saved, &self->ns,
+			  &self->l, &self->t);
 }
 
 /* Port i is p<i>, its peer q<i>: both in the namespace, MTU 65535. */

@@ -49,19 +49,8 @@ FIXTURE(ipkt) {
 
 static void ip_cleanup(FIXTURE_DATA(ipkt) *self)
 {
-	if (self->n)
-		kbloom_net_close(self->n);
-	self->n = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	if (self->saved > 0)
-		kbt_ns_leave(self->saved);
-	self->saved = 0;
-	kbt_ns_free(&self->ns);
-	kb_lids_free(self->l);
-	kb_topo_free(self->t);
-	self->l = NULL;
-	self->t = NULL;
+	ipbf_node_cleanup(&self->n, self->name, &self->saved, &self->ns,
+			  &self->l, &self->t);
 }
 
 static int ip_setup(FIXTURE_DATA(ipkt) *self)
