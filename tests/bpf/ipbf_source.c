@@ -89,12 +89,12 @@ TEST(source_step_msbf_frame_limit)
 
 	ASSERT_EQ(0, ibs_net_up(&n));
 	skip = n.in[IBS_MSBF]->stage[0].bytes;
-	top = KB_SIM_FRAME_MAX - KB_SIM_ETH_LEN + skip;
+	top = KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN + skip;
 	copy = calloc(1, top);
 	ASSERT_NE(NULL, copy);
 	port = kb_topo_port(n.t, n.tr->src, 0);
-	for (len = KB_SIM_FRAME_MAX - KB_SIM_ETH_LEN - 2; len <= top; len++) {
-		over = KB_SIM_ETH_LEN + len > KB_SIM_FRAME_MAX;
+	for (len = KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN - 2; len <= top; len++) {
+		over = KB_IPBF_ETH_LEN + len > KB_IPBF_FRAME_MAX;
 		memset(copy, 0, top);
 		memcpy(copy, n.hdr[IBS_MSBF], n.len[IBS_MSBF]);
 		ASSERT_EQ(0, kb_sim_run(n.sim, n.l, n.tr, n.tr->src, copy, len,

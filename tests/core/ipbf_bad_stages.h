@@ -11,7 +11,7 @@
  * each case is dropped at the first node, as malformed (XDP: drop_stage;
  * simulator: drop_bad), or for its hop limit when that is 0 (checked
  * before the walk: drop_hop both).  MSBF frames around the length the
- * ingress parses (KB_SIM_FRAME_MAX, Ethernet header included): one byte
+ * ingress parses (KB_IPBF_FRAME_MAX, Ethernet header included): one byte
  * over is dropped as malformed, the limit itself is forwarded (a yes-no
  * frame over it too: the limit is the MSBF stage walk's).  Yes-no
  * headers whose zFilter is over the fill limit and whose no record is
@@ -31,7 +31,7 @@
 
 #define IBS_MIN_STAGES	3U
 /* the longest copy: a frame one byte over the limit, less Ethernet */
-#define IBS_COPY_MAX	(KB_SIM_FRAME_MAX + 1 - KB_SIM_ETH_LEN)
+#define IBS_COPY_MAX	(KB_IPBF_FRAME_MAX + 1 - KB_IPBF_ETH_LEN)
 
 /* The header a case starts from. */
 enum ibs_base {
@@ -122,11 +122,11 @@ static inline __u32 ibs_hop0(__u8 *h, __u32 len,
 	return ibs_gamma_zeros(h, len, in);
 }
 
-/* The inner packet zeros up to a frame of exactly KB_SIM_FRAME_MAX bytes. */
+/* The inner packet zeros up to a frame of exactly KB_IPBF_FRAME_MAX bytes. */
 static inline __u32 ibs_frame_max(__u8 *h, __u32 len,
 				  const struct kb_ipbf_info *in)
 {
-	__u32 to = KB_SIM_FRAME_MAX - KB_SIM_ETH_LEN;
+	__u32 to = KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN;
 
 	memset(h + len, 0, to - len);
 	return to;

@@ -90,7 +90,7 @@ TEST(frame_limit_msbf_only)
 	copy = calloc(1, IBS_COPY_MAX);
 	ASSERT_NE(NULL, copy);
 	ASSERT_EQ(0, ibs_net_up(&n));
-	len = KB_SIM_FRAME_MAX - KB_SIM_ETH_LEN - 1;
+	len = KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN - 1;
 	memcpy(copy, n.hdr[IBS_MSBF], n.len[IBS_MSBF]);
 	ASSERT_EQ(0, kb_sim_run(n.sim, n.l, n.tr, n.tr->src, copy, len, 128,
 				&res));

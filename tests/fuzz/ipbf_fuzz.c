@@ -19,7 +19,7 @@
  *     ingress does (ipbf_walk_stage()), so a header kb_ipbf_parse()
  *     accepts (all stages well-formed) is never dropped as malformed at
  *     any hop unless its frame is over the ingress's limit
- *     (KB_SIM_FRAME_MAX with the Ethernet header), and one whose later
+ *     (KB_IPBF_FRAME_MAX with the Ethernet header), and one whose later
  *     stage is malformed crosses no link;
  *   - a tag set the nodes do not have (d = 8): dropped at the source;
  *   - yes-no: every link the simulator transmits on holds its link ID in
@@ -129,7 +129,7 @@ enum if_verdict { IV_FWD, IV_END, IV_BAD, IV_HOP, IV_FILL };
  * checks it runs, in its order: truncated, header, tag; LIPSIN and yes-no:
  * fill, then the no record, then the hop limit; MSBF: no stage left
  * (end), hop limit, then the stage walk, which parses no stage of a frame
- * over KB_SIM_FRAME_MAX.  @ok: kb_ipbf_parse() accepted @data (the no
+ * over KB_IPBF_FRAME_MAX.  @ok: kb_ipbf_parse() accepted @data (the no
  * record, or every stage, well formed).
  */
 static enum if_verdict xdp_verdict(const uint8_t *data, size_t size, int ok)
@@ -155,7 +155,7 @@ static enum if_verdict xdp_verdict(const uint8_t *data, size_t size, int ok)
 		return IV_END;
 	if (!h.hop_limit)
 		return IV_HOP;
-	if (!ok || KB_SIM_ETH_LEN + (__u64)size > KB_SIM_FRAME_MAX)
+	if (!ok || KB_IPBF_ETH_LEN + (__u64)size > KB_IPBF_FRAME_MAX)
 		return IV_BAD;
 	return IV_FWD;
 }

@@ -455,19 +455,16 @@ int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
  *
  * @hdr and @len are the frame after its Ethernet header: the ipbf header
  * and the inner packet when the caller has it.  The XDP ingress does not
- * parse the stages of an MSBF frame longer than KB_SIM_FRAME_MAX bytes
+ * parse the stages of an MSBF frame longer than KB_IPBF_FRAME_MAX bytes
  * (Ethernet header included) and drops it (its drop_stage); so does the
  * simulator at every node that would forward it (drop_bad): an MSBF
- * packet of more than KB_SIM_FRAME_MAX - KB_SIM_ETH_LEN bytes is dropped
+ * packet of more than KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN bytes is dropped
  * at its source and crosses no link.  LIPSIN and yes-no frames have no
  * such limit in either.
  *
  * With a tree, transmissions are split into tree and off-tree links and
  * arrivals at hosts into members and others.
  */
-#define KB_SIM_ETH_LEN		14U	/* the Ethernet header before @hdr */
-#define KB_SIM_FRAME_MAX	0xFFFFU	/* MSBF frames the ingress parses */
-
 struct kb_sim_result {
 	__u64 tx;		/* link transmissions */
 	__u64 tx_tree;		/* ... on tree links */

@@ -211,7 +211,7 @@ int kbloom_ipbf_node_setup(struct kbloom_net *n, const struct kb_lids *l,
  * the checks of a node, in the XDP ingress's order and with its verdict
  * (kb_ipbf_hdr_check() and tag < d; LIPSIN and yes-no: fill <=
  * @fill_limit, then the no record, then hop limit > 0; MSBF: a stage left
- * and hop limit > 0, then a frame of at most KB_SIM_FRAME_MAX bytes with
+ * and hop limit > 0, then a frame of at most KB_IPBF_FRAME_MAX bytes with
  * its Ethernet header, then every stage well-formed), the match of the
  * port's link, then hop limit - 1 and, for MSBF, the first stage removed
  * (the rest moves forward).  Return: the new length; -EBADMSG for a

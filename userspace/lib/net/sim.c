@@ -155,7 +155,7 @@ static int sim_lipsin(struct kb_sim *s, const struct kb_tree *tr,
  */
 static __u64 sim_frame_len(const struct sim_pkt *pk, __u32 off)
 {
-	return (__u64)KB_SIM_ETH_LEN + pk->len - (off - KB_IPBF_HDR_LEN);
+	return (__u64)KB_IPBF_ETH_LEN + pk->len - (off - KB_IPBF_HDR_LEN);
 }
 
 /*
@@ -196,7 +196,7 @@ static int sim_msbf(struct kb_sim *s, const struct kb_tree *tr,
 	struct kb_ipbf_stage st = { 0 };
 
 	/* the walk parses no stage of a frame over the limit */
-	if (sim_frame_len(pk, c->off) > KB_SIM_FRAME_MAX ||
+	if (sim_frame_len(pk, c->off) > KB_IPBF_FRAME_MAX ||
 	    sim_stages_ok(pk, c->off, c->nstages, &st)) {
 		r->drop_bad++;
 		return 0;

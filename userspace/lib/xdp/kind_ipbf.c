@@ -265,7 +265,7 @@ static int ipbf_source_pre(const struct kb_lids *l, const __u8 *b,
 		if (!h.nstages || !h.hop_limit)
 			return -EHOSTUNREACH;
 		/* the ingress walks no stage of a longer frame */
-		if (KB_SIM_ETH_LEN + (__u64)len > KB_SIM_FRAME_MAX)
+		if (KB_IPBF_ETH_LEN + (__u64)len > KB_IPBF_FRAME_MAX)
 			return -EBADMSG;
 		return 0;
 	}
