@@ -116,4 +116,34 @@ TEST(frame_limit_msbf_only)
 	free(copy);
 }
 
+/*
+ * kb_ipbf_parse() refuses what a node drops: an MSBF header with stages
+ * left in a frame over the limit (the ingress walks none of them), one
+ * byte more than the longest it accepts; with no stage left the frame
+ * is delivered, not walked, and accepted at any length.
+ */
+TEST(parse_frame_limit)
+{
+	__u32 max = KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN;
+	struct kb_ipbf_info *out;
+	struct ibs_net n;
+	__u8 *copy;
+
+	copy = calloc(1, IBS_COPY_MAX);
+	out = malloc(sizeof(*out));
+	ASSERT_NE(NULL, copy);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, ibs_net_up(&n));
+	memcpy(copy, n.hdr[IBS_MSBF], n.len[IBS_MSBF]);
+	EXPECT_EQ(0, kb_ipbf_parse(copy, max, out));
+	EXPECT_EQ(n.in[IBS_MSBF]->nstages, out->nstages);
+	EXPECT_EQ(-EBADMSG, kb_ipbf_parse(copy, max + 1, out));
+	copy[4] = 0;
+	EXPECT_EQ(0, kb_ipbf_parse(copy, max + 1, out));
+	EXPECT_EQ(0, out->nstages);
+	ibs_net_down(&n);
+	free(out);
+	free(copy);
+}
+
 TEST_HARNESS_MAIN

@@ -17,10 +17,10 @@
  *     drop), so a header kb_ipbf_parse() refuses is never forwarded;
  *   - MSBF: the simulator walks every stage left at each hop, as the XDP
  *     ingress does (ipbf_walk_stage()), so a header kb_ipbf_parse()
- *     accepts (all stages well-formed) is never dropped as malformed at
- *     any hop unless its frame is over the ingress's limit
- *     (KB_IPBF_FRAME_MAX with the Ethernet header), and one whose later
- *     stage is malformed crosses no link;
+ *     accepts (all stages well-formed, the frame within the ingress's
+ *     limit, KB_IPBF_FRAME_MAX with the Ethernet header, which the parse
+ *     checks too) is never dropped as malformed at any hop, and one whose
+ *     later stage is malformed crosses no link;
  *   - a tag set the nodes do not have (d = 8): dropped at the source;
  *   - yes-no: every link the simulator transmits on holds its link ID in
  *     yes and is not in no (the forwarding rule, checked from the trace).
@@ -100,6 +100,9 @@ static int parse_checked(const uint8_t *data, size_t size,
 		check(in->len == KB_IPBF_LIPSIN_LEN, "LIPSIN: length");
 	} else {
 		check(in->hdr.flags == KB_IPBF_F_MSBF, "flags");
+		check(!in->hdr.nstages ||
+		      KB_IPBF_ETH_LEN + (__u64)size <= KB_IPBF_FRAME_MAX,
+		      "MSBF: stages accepted in a frame over the limit");
 	}
 	return 0;
 }

@@ -432,8 +432,11 @@ struct kb_ipbf_info {
 
 /*
  * Parse a whole header as a forwarding node would, all stages at once.
+ * @len: the header and the inner packet when the caller has it.
  * Return: 0; -EBADMSG for anything a node would drop (kb_ipbf_hdr_check(),
- * a malformed stage, stages past @len, a malformed or truncated no record).
+ * a malformed stage, stages past @len, an MSBF header with a stage left
+ * in more than KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN bytes, a malformed or
+ * truncated no record).  The hop limit and the fill are not checked.
  */
 int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
 

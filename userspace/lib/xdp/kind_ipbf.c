@@ -248,7 +248,8 @@ int kbloom_ipbf_node_setup(struct kbloom_net *n, const struct kb_lids *l,
  * sim_step() of the simulator), in their order: the fixed header and its
  * tag, then a LIPSIN zFilter's fill (before a yes-no header's no record),
  * or an MSBF header's stages and hop limit (before its frame limit and
- * its stage walk).  Return: 0 or the verdict of kbloom_ipbf_source_step().
+ * its stage walk, kb_ipbf_parse()'s).  Return: 0 or the verdict of
+ * kbloom_ipbf_source_step().
  */
 static int ipbf_source_pre(const struct kb_lids *l, const __u8 *b,
 			   size_t len, __u32 fill_limit)
@@ -261,14 +262,8 @@ static int ipbf_source_pre(const struct kb_lids *l, const __u8 *b,
 	memcpy(&h, b, KB_IPBF_HDR_LEN);
 	if (kb_ipbf_hdr_check(&h, (__u32)len) || h.tag >= l->d)
 		return -EBADMSG;
-	if (h.flags & KB_IPBF_F_MSBF) {
-		if (!h.nstages || !h.hop_limit)
-			return -EHOSTUNREACH;
-		/* the ingress walks no stage of a longer frame */
-		if (KB_IPBF_ETH_LEN + (__u64)len > KB_IPBF_FRAME_MAX)
-			return -EBADMSG;
-		return 0;
-	}
+	if (h.flags & KB_IPBF_F_MSBF)
+		return !h.nstages || !h.hop_limit ? -EHOSTUNREACH : 0;
 	kb_ipbf_zf_load(&zf, b + KB_IPBF_HDR_LEN);
 	return kb_ipbf_zf_fill(&zf) > fill_limit ? -ERANGE : 0;
 }
