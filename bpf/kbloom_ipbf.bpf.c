@@ -84,8 +84,9 @@
 #define IPBF_STAGE_BYTES_MAX	((KB_IPBF_GAMMA_MAX + KB_IPBF_STAGE_KBITS + \
 				  KB_IPBF_STAGE_M_MAX + 7) / 8)
 
-/* Frames longer than this are not parsed (no XDP frame is) */
-#define IPBF_FRAME_MAX		0xffffU
+#if KB_IPBF_ETH_LEN != ETH_HLEN
+#error "uapi/kbloom_ipbf.h: KB_IPBF_ETH_LEN is not the Ethernet header's"
+#endif
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -187,7 +188,7 @@ static long ipbf_walk_stage(__u32 i, void *arg)
 	__u32 off = w->off, avail;
 	__u64 bits;
 
-	if (off >= w->len || w->len > IPBF_FRAME_MAX)
+	if (off >= w->len || w->len > KB_IPBF_FRAME_MAX)
 		goto bad;
 	avail = w->len - off;
 	if (ipbf_load_bits(w->ctx, off, avail, &bits) ||
@@ -438,7 +439,7 @@ __noinline int ipbf_stage_test(struct xdp_md *ctx, __u64 lh)
 	if ((void *)(rec + 1) > data_end)
 		return -1;
 	avail = kb_ipbf_opaque((__u32)(data_end - (void *)rec));
-	if (avail > IPBF_FRAME_MAX ||
+	if (avail > KB_IPBF_FRAME_MAX ||
 	    ipbf_load_bits(ctx, IPBF_FIXED, avail, &w) ||
 	    kb_ipbf_stage_parse(w, avail, &st))
 		return -1;

@@ -141,6 +141,16 @@
 #define KB_IPBF_STAGE_K_MAX	16U
 #define KB_IPBF_STAGES_MAX	255U
 
+/*
+ * The longest MSBF frame whose stages a node's ingress walks, its
+ * Ethernet header (KB_IPBF_ETH_LEN bytes: ETH_HLEN) included: a longer
+ * one is dropped unparsed (drop_stage), so an MSBF header and its inner
+ * packet take at most KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN bytes.  LIPSIN
+ * and yes-no frames, parsed at fixed offsets, have no such limit.
+ */
+#define KB_IPBF_ETH_LEN		14U
+#define KB_IPBF_FRAME_MAX	0xFFFFU
+
 struct kb_ipbf_hdr {
 	__u8 version;
 	__u8 flags;

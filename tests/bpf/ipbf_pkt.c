@@ -17,9 +17,10 @@
  *    stage lengths beyond the frame, malformed gamma codes, a stage of
  *    3000 bytes, every truncation: never XDP_ABORTED, never forwarded,
  *    each drop counted under its reason;
- *  - MSBF headers with a malformed later stage (tests/core/
- *    ipbf_bad_stages.h): dropped at the first ingress, as the simulator
- *    drops them at the source;
+ *  - the shared cases of tests/core/ipbf_bad_stages.h (MSBF headers with
+ *    a malformed later stage, yes-no headers over the fill limit with a
+ *    malformed no record): forwarded or dropped at the first ingress,
+ *    under the same reason as the simulator at the source;
  *  - the yes-no form: egress and LOCAL decisions equal "in yes and not in
  *    no" over random zFilters and no filters; malformed no records and
  *    every truncation of the header dropped and counted.
@@ -28,8 +29,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "kselftest_harness.h"
-#include "tests/bpf/ipbf_util.h"
-#include "tests/core/ipbf_bad_stages.h"
+#include "tests/bpf/ipbf_cases.h"
 
 #define NPORTS	3
 #define HOST1	1	/* node of host 1 in kb_topo_line(1, 3) */
@@ -49,19 +49,8 @@ FIXTURE(ipkt) {
 
 static void ip_cleanup(FIXTURE_DATA(ipkt) *self)
 {
-	if (self->n)
-		kbloom_net_close(self->n);
-	self->n = NULL;
-	if (self->name[0])
-		kbt_unpin(self->name);
-	if (self->saved > 0)
-		kbt_ns_leave(self->saved);
-	self->saved = 0;
-	kbt_ns_free(&self->ns);
-	kb_lids_free(self->l);
-	kb_topo_free(self->t);
-	self->l = NULL;
-	self->t = NULL;
+	ipbf_node_cleanup(&self->n, self->name, &self->saved, &self->ns,
+			  &self->l, &self->t);
 }
 
 static int ip_setup(FIXTURE_DATA(ipkt) *self)
@@ -603,51 +592,61 @@ TEST_F(ipkt, msbf_edges_dropped_and_counted)
 }
 
 /*
- * The MSBF cases of tests/core/ipbf_bad_stages.h (stage 0 fine, a later
- * stage malformed) at the ingress: each dropped at once and counted, as
- * malformed (stage) or for its hop limit 0, which is the verdict the
- * simulator gives at the source on the same bytes (checked here too, and
- * in tests/core/ipbf_stages_test.c).  The valid header is forwarded by both.
+ * The cases of tests/core/ipbf_bad_stages.h (MSBF: stage 0 fine, a later
+ * stage malformed; yes-no: over the fill limit, a malformed no record) at
+ * the ingress: each forwarded, or dropped at once and counted under the
+ * reason of its verdict and no other, which is the verdict the simulator
+ * gives at the source on the same bytes (checked here too, and in
+ * tests/core/ipbf_stages_test.c).  The valid headers are forwarded by
+ * both.  The frames longer than a page are left to tests/bpf/ipbf_frame.c:
+ * BPF_PROG_TEST_RUN gives a program without frags support only the first
+ * 3.5 KiB of them (the rest in fragments it cannot see), not the frame.
  */
 TEST_F(ipkt, msbf_bad_later_stage_as_simulated)
 {
 	struct kbloom_ipbf_stats st0, s1;
-	__u8 copy[512], f[IPBF_FRAME_MAX];
+	__u8 *copy, f[IPBF_FRAME_MAX];
 	const struct ibs_case *c;
-	struct kb_sim_result res;
 	struct ibs_net n;
-	__u32 i, hl, len, ret;
+	__u32 i, hl, len, ret, b, ran = 0;
 
+	copy = malloc(IBS_COPY_MAX);
+	ASSERT_NE(NULL, copy);
 	ASSERT_EQ(0, ibs_net_up(&n));
-	ASSERT_LE(n.len, sizeof(copy));
-	st0 = port_stats(_metadata, self, self->ifindex[0]);
-	len = ipbf_frame(f, n.hdr, n.len, NULL);
-	ASSERT_EQ(0, ipbf_run(self->ingress, f, len, self->ifindex[0], NULL,
-			      NULL, &ret));
-	EXPECT_EQ(XDP_REDIRECT, ret);
 	s1 = port_stats(_metadata, self, self->ifindex[0]);
-	EXPECT_EQ(st0.rx_forwarded + 1, s1.rx_forwarded);
+	for (b = 0; b < IBS_NBASES; b++) {
+		st0 = s1;
+		len = ipbf_frame(f, n.hdr[b], n.len[b], NULL);
+		ASSERT_EQ(0, ipbf_run(self->ingress, f, len, self->ifindex[0],
+				      NULL, NULL, &ret));
+		EXPECT_EQ(XDP_REDIRECT, ret);
+		s1 = port_stats(_metadata, self, self->ifindex[0]);
+		EXPECT_EQ(st0.rx_forwarded + 1, s1.rx_forwarded);
+	}
 	for (i = 0; i < IBS_NCASES; i++) {
 		c = &ibs_cases[i];
-		st0 = s1;
 		hl = ibs_make(&n, c, copy);
+		EXPECT_EQ(1, ibs_sim_agrees(&n, c, copy, hl))
+			TH_LOG("%s", c->what);
+		if (14 + hl > IPBF_FRAME_MAX)
+			continue;
+		st0 = s1;
 		len = ipbf_frame(f, copy, hl, NULL);
 		ASSERT_EQ(0, ipbf_run(self->ingress, f, len, self->ifindex[0],
 				      NULL, NULL, &ret));
-		EXPECT_EQ(XDP_DROP, ret) TH_LOG("%s", c->what);
+		EXPECT_EQ(c->verdict == IBS_FWD ? XDP_REDIRECT : XDP_DROP, ret)
+			TH_LOG("%s", c->what);
 		s1 = port_stats(_metadata, self, self->ifindex[0]);
-		EXPECT_EQ(st0.drop_stage + !c->hop_drop, s1.drop_stage)
+		EXPECT_EQ(ipbf_verdict_count(&st0, c->verdict) + 1,
+			  ipbf_verdict_count(&s1, c->verdict))
 			TH_LOG("%s", c->what);
-		EXPECT_EQ(st0.drop_hop + c->hop_drop, s1.drop_hop)
+		EXPECT_EQ(ipbf_verdicts(&st0) + 1, ipbf_verdicts(&s1))
 			TH_LOG("%s", c->what);
-		EXPECT_EQ(st0.rx_forwarded, s1.rx_forwarded);
-		ASSERT_EQ(0, kb_sim_run(n.sim, n.l, n.tr, n.tr->src, copy, hl,
-					128, &res));
-		EXPECT_EQ(0, res.tx) TH_LOG("%s", c->what);
-		EXPECT_EQ(!c->hop_drop, res.drop_bad) TH_LOG("%s", c->what);
-		EXPECT_EQ(c->hop_drop, res.drop_hop) TH_LOG("%s", c->what);
+		ran++;
 	}
+	EXPECT_LE(9, ran);
 	ibs_net_down(&n);
+	free(copy);
 }
 
 /*

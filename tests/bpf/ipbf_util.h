@@ -141,4 +141,29 @@ static inline void ipbf_delta(void *a, const void *b, size_t size)
 		x[i] = y[i] - x[i];
 }
 
+/*
+ * Undo the set-up of a one-node test that runs in namespace @ns (entered,
+ * the namespace left in *@saved): the instance and its pins, the
+ * namespace, the link IDs and the topology; every one of them may be
+ * missing.
+ */
+static inline void ipbf_node_cleanup(struct kbloom_net **n, const char *name,
+				     int *saved, struct kbt_ns *ns,
+				     struct kb_lids **l, struct kb_topo **t)
+{
+	if (*n)
+		kbloom_net_close(*n);
+	*n = NULL;
+	if (name[0])
+		kbt_unpin(name);
+	if (*saved > 0)
+		kbt_ns_leave(*saved);
+	*saved = 0;
+	kbt_ns_free(ns);
+	kb_lids_free(*l);
+	kb_topo_free(*t);
+	*l = NULL;
+	*t = NULL;
+}
+
 #endif /* KBT_IPBF_UTIL_H */

@@ -9,13 +9,18 @@
  *     refuses, and an accepted header ends within the input: LIPSIN at 40
  *     bytes, yes-no at 44 + its no filter's bytes (k 1..8, at most 32
  *     bytes, reserved 0), MSBF after its stages;
- *   - a header kb_ipbf_parse() refuses is never forwarded by the
- *     simulator, and is dropped once, at its source (as malformed, or for
- *     its hop limit 0);
+ *   - at its source the simulator gives the verdict of the XDP ingress
+ *     of a first node (xdp_verdict(), ipbf_check_frame()'s checks in its
+ *     order): a header it does not forward is sent nowhere and dropped
+ *     once, under the same reason (malformed, hop limit 0, fill; a
+ *     yes-no header over the fill limit with a bad no record is a fill
+ *     drop), so a header kb_ipbf_parse() refuses is never forwarded;
  *   - MSBF: the simulator walks every stage left at each hop, as the XDP
  *     ingress does (ipbf_walk_stage()), so a header kb_ipbf_parse()
- *     accepts (all stages well-formed) is never dropped as malformed at
- *     any hop, and one whose later stage is malformed crosses no link;
+ *     accepts (all stages well-formed, the frame within the ingress's
+ *     limit, KB_IPBF_FRAME_MAX with the Ethernet header, which the parse
+ *     checks too) is never dropped as malformed at any hop, and one whose
+ *     later stage is malformed crosses no link;
  *   - a tag set the nodes do not have (d = 8): dropped at the source;
  *   - yes-no: every link the simulator transmits on holds its link ID in
  *     yes and is not in no (the forwarding rule, checked from the trace).
@@ -95,6 +100,9 @@ static int parse_checked(const uint8_t *data, size_t size,
 		check(in->len == KB_IPBF_LIPSIN_LEN, "LIPSIN: length");
 	} else {
 		check(in->hdr.flags == KB_IPBF_F_MSBF, "flags");
+		check(!in->hdr.nstages ||
+		      KB_IPBF_ETH_LEN + (__u64)size <= KB_IPBF_FRAME_MAX,
+		      "MSBF: stages accepted in a frame over the limit");
 	}
 	return 0;
 }
@@ -115,17 +123,73 @@ static void trace_checked(const struct kb_ipbf_info *in)
 	}
 }
 
+/* The first node's verdict, in the order of the XDP ingress. */
+enum if_verdict { IV_FWD, IV_END, IV_BAD, IV_HOP, IV_FILL };
+
 /*
- * The drops of the simulator against the parse: @ok, kb_ipbf_parse()
- * accepted @data (so its fixed header is valid and, MSBF, every stage).
+ * The verdict of the XDP ingress of the first node (ipbf_check_frame() of
+ * bpf/kbloom_ipbf.bpf.c) on @data in an Ethernet frame, from the uapi
+ * checks it runs, in its order: truncated, header, tag; LIPSIN and yes-no:
+ * fill, then the no record, then the hop limit; MSBF: no stage left
+ * (end), hop limit, then the stage walk, which parses no stage of a frame
+ * over KB_IPBF_FRAME_MAX.  @ok: kb_ipbf_parse() accepted @data (the no
+ * record, or every stage, well formed).
  */
-static void drops_checked(const uint8_t *data, int ok,
+static enum if_verdict xdp_verdict(const uint8_t *data, size_t size, int ok)
+{
+	__u32 avail = size > 0xFFFFFFFFU ? 0xFFFFFFFFU : (__u32)size;
+	struct kb_ipbf_hdr h;
+	struct kb_ipbf_zf zf;
+
+	if (size < KB_IPBF_HDR_LEN)
+		return IV_BAD;
+	memcpy(&h, data, sizeof(h));
+	if (kb_ipbf_hdr_check(&h, avail) || h.tag >= IF_D)
+		return IV_BAD;
+	if (!(h.flags & KB_IPBF_F_MSBF)) {
+		kb_ipbf_zf_load(&zf, data + KB_IPBF_HDR_LEN);
+		if (kb_ipbf_zf_fill(&zf) > IF_FILL)
+			return IV_FILL;
+		if (!ok)
+			return IV_BAD;
+		return h.hop_limit ? IV_FWD : IV_HOP;
+	}
+	if (!h.nstages)
+		return IV_END;
+	if (!h.hop_limit)
+		return IV_HOP;
+	if (!ok || KB_IPBF_ETH_LEN + (__u64)size > KB_IPBF_FRAME_MAX)
+		return IV_BAD;
+	return IV_FWD;
+}
+
+/*
+ * The drops of the simulator against the parse and against the XDP
+ * ingress: @ok, kb_ipbf_parse() accepted @data (so its fixed header is
+ * valid and, MSBF, every stage).  A header the first node does not
+ * forward is dropped there once, under the XDP ingress's reason, and
+ * sent nowhere; one it forwards is never dropped as malformed or for its
+ * fill (the header does not change but for the hop limit and, MSBF, the
+ * stages stripped, which leave every stage left well formed).
+ */
+static void drops_checked(const uint8_t *data, size_t size, int ok,
 			  const struct kb_sim_result *r)
 {
+	enum if_verdict v = xdp_verdict(data, size, ok);
+
+	if (v != IV_FWD) {
+		check(r->tx == 0, "a header the first node drops was forwarded");
+		check(r->drop_bad == (v == IV_BAD) &&
+		      r->drop_hop == (v == IV_HOP) &&
+		      r->drop_fill == (v == IV_FILL),
+		      "the source's drop is not the XDP ingress's");
+	} else {
+		check(r->drop_bad == 0 && r->drop_fill == 0,
+		      "a forwarded header dropped as malformed or for its fill");
+	}
 	if (!ok) {
-		check(r->tx == 0, "a refused header was forwarded");
-		check(r->drop_bad + r->drop_hop == 1,
-		      "a refused header not dropped once at its source");
+		check(v != IV_FWD && v != IV_END,
+		      "a refused header forwarded by the first node");
 		return;
 	}
 	if (data[3] >= IF_D) {
@@ -133,7 +197,8 @@ static void drops_checked(const uint8_t *data, int ok,
 		      "an unknown tag set not dropped at the source");
 		return;
 	}
-	check(r->drop_bad == 0, "an accepted header dropped as malformed");
+	check(r->drop_bad == (v == IV_BAD),
+	      "an accepted header dropped as malformed");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -150,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src = net.t->hosts[size % net.t->nhosts];
 	check(kb_sim_run(net.sim, net.l, NULL, src, data, size, IF_FILL,
 			 &res) == 0, "sim: refused its arguments");
-	drops_checked(data, ok, &res);
+	drops_checked(data, size, ok, &res);
 	if (ok && in->hdr.flags == KB_IPBF_F_YESNO)
 		trace_checked(in);
 	free(in);

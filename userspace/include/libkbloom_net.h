@@ -442,8 +442,11 @@ struct kb_ipbf_info {
 
 /*
  * Parse a whole header as a forwarding node would, all stages at once.
+ * @len: the header and the inner packet when the caller has it.
  * Return: 0; -EBADMSG for anything a node would drop (kb_ipbf_hdr_check(),
- * a malformed stage, stages past @len, a malformed or truncated no record).
+ * a malformed stage, stages past @len, an MSBF header with a stage left
+ * in more than KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN bytes, a malformed or
+ * truncated no record).  The hop limit and the fill are not checked.
  */
 int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
 
@@ -452,15 +455,25 @@ int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info);
 /*
  * kb_sim_run() forwards one packet carrying the header @hdr from @src
  * over the topology as the XDP programs do: at each node the header is
- * checked (version, flags, tag, fill limit for LIPSIN; for MSBF every
- * stage left, each a well-formed record ending within @len, as the XDP
- * ingress walks them, so a header with a malformed later stage crosses no
- * link) and a packet with hop limit 0 or no stage left is not
- * forwarded; then every port but the ingress one whose link ID matches
- * gets a copy (hop limit - 1; MSBF: first stage removed).  Copies are
- * processed breadth first, each independently (no duplicate
- * suppression: cascades and loops of false positives count as the data
- * path would see them) until none is left or @max_tx transmissions.
+ * checked (version, flags, tag, fill limit for LIPSIN, then a yes-no
+ * header's no record; for MSBF every stage left, each a well-formed
+ * record ending within @len, as the XDP ingress walks them, so a header
+ * with a malformed later stage crosses no link) and a packet with hop
+ * limit 0 or no stage left is not forwarded; then every port but the
+ * ingress one whose link ID matches gets a copy (hop limit - 1; MSBF:
+ * first stage removed).  Copies are processed breadth first, each
+ * independently (no duplicate suppression: cascades and loops of false
+ * positives count as the data path would see them) until none is left or
+ * @max_tx transmissions.
+ *
+ * @hdr and @len are the frame after its Ethernet header: the ipbf header
+ * and the inner packet when the caller has it.  The XDP ingress does not
+ * parse the stages of an MSBF frame longer than KB_IPBF_FRAME_MAX bytes
+ * (Ethernet header included) and drops it (its drop_stage); so does the
+ * simulator at every node that would forward it (drop_bad): an MSBF
+ * packet of more than KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN bytes is dropped
+ * at its source and crosses no link.  LIPSIN and yes-no frames have no
+ * such limit in either.
  *
  * With a tree, transmissions are split into tree and off-tree links and
  * arrivals at hosts into members and others.

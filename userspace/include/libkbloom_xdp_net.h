@@ -208,13 +208,17 @@ int kbloom_ipbf_node_setup(struct kbloom_net *n, const struct kb_lids *l,
 /*
  * The forwarding step of the source node, in place, for the header (and
  * payload) in @buf of @len bytes that leaves through global port @port:
- * the checks of a node (kb_ipbf_parse(), tag < d, fill <= @fill_limit,
- * hop limit > 0, a stage left), the match of the port's link, then hop
- * limit - 1 and, for MSBF, the first stage removed (the rest moves
- * forward).  Return: the new length; -EBADMSG for a header a node would
- * drop; -ERANGE for a fill above the limit; -EHOSTUNREACH for hop limit 0
- * or no stage left; -ENOENT when the link is not in the header (yes-no:
- * not in yes, or in no).
+ * the checks of a node, in the XDP ingress's order and with its verdict
+ * (kb_ipbf_hdr_check() and tag < d; LIPSIN and yes-no: fill <=
+ * @fill_limit, then the no record, then hop limit > 0; MSBF: a stage left
+ * and hop limit > 0, then a frame of at most KB_IPBF_FRAME_MAX bytes with
+ * its Ethernet header, then every stage well-formed), the match of the
+ * port's link, then hop limit - 1 and, for MSBF, the first stage removed
+ * (the rest moves forward).  Return: the new length; -EBADMSG for a
+ * header a node would drop; -ERANGE for a fill above the limit;
+ * -EHOSTUNREACH for hop limit 0 or no stage left; -ENOENT when the link
+ * is not in the header (yes-no: not in yes, or in no).  @buf changes only
+ * on success.
  */
 int kbloom_ipbf_source_step(const struct kb_lids *l, __u32 port, void *buf,
 			    size_t len, __u32 fill_limit);

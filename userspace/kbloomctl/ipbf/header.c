@@ -223,6 +223,9 @@ static int hdr_msbf(struct ctl *c, struct hdr *h)
 	if (h->len == -EMSGSIZE)
 		return ctl_usage(c, "tree: its MSBF header would exceed %u bytes (allowed: a smaller tree)",
 				 IPBF_HDR_MAX);
+	if (h->len > (int)(KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN))
+		return ctl_usage(c, "tree: its MSBF header of %d bytes is over the %u a node parses (allowed: a smaller tree)",
+				 h->len, KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN);
 	if (h->hop && h->len > 0 && h->hop < h->info.nstages)
 		return ctl_usage(c, "hop-limit '%llu': below the %u stages of the tree (allowed: %u..255)",
 				 (unsigned long long)h->hop, h->info.nstages,

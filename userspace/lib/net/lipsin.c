@@ -309,6 +309,9 @@ int kb_ipbf_parse(const void *buf, size_t len, struct kb_ipbf_info *info)
 		*info = in;
 		return 0;
 	}
+	/* a node walks the stages of no longer frame: it drops it */
+	if (in.hdr.nstages && len > KB_IPBF_FRAME_MAX - KB_IPBF_ETH_LEN)
+		return -EBADMSG;
 	off = KB_IPBF_HDR_LEN;
 	for (s = 0; s < in.hdr.nstages; s++) {
 		avail = clamp32(len - off);

@@ -149,6 +149,16 @@ static int sim_lipsin(struct kb_sim *s, const struct kb_tree *tr,
 }
 
 /*
+ * The frame a copy is at a node: the Ethernet header, then the packet
+ * from its fixed header on, less the stages removed on the way (@off is
+ * the byte offset of its current stage).
+ */
+static __u64 sim_frame_len(const struct sim_pkt *pk, __u32 off)
+{
+	return (__u64)KB_IPBF_ETH_LEN + pk->len - (off - KB_IPBF_HDR_LEN);
+}
+
+/*
  * The stage walk of a node's ingress, as the XDP program's
  * (ipbf_walk_stage() of bpf/kbloom_ipbf.bpf.c): each of the @nstages
  * records left, from byte @off, must be a well-formed record that ends
@@ -183,9 +193,11 @@ static int sim_msbf(struct kb_sim *s, const struct kb_tree *tr,
 	const struct kb_node *n = &s->topo->nodes[c->node];
 	__u32 p, end = n->first_port + n->nports;
 	const __u8 *rec = pk->b + c->off;
-	struct kb_ipbf_stage st;
+	struct kb_ipbf_stage st = { 0 };
 
-	if (sim_stages_ok(pk, c->off, c->nstages, &st)) {
+	/* the walk parses no stage of a frame over the limit */
+	if (sim_frame_len(pk, c->off) > KB_IPBF_FRAME_MAX ||
+	    sim_stages_ok(pk, c->off, c->nstages, &st)) {
 		r->drop_bad++;
 		return 0;
 	}
@@ -252,13 +264,14 @@ static int sim_prepare(const struct kb_lids *l, const void *hdr, size_t len,
 	pk->lhash = &l->lhash[(size_t)pk->tag * l->topo->nports];
 	if (pk->msbf)
 		return 0;
+	/* the fill first, then the no record: ipbf_check_frame()'s order */
 	kb_ipbf_zf_load(&pk->zf, pk->b + KB_IPBF_HDR_LEN);
-	if ((h->flags & KB_IPBF_F_YESNO) && sim_no(pk)) {
-		r->drop_bad++;
-		return -1;
-	}
 	if (kb_ipbf_zf_fill(&pk->zf) > fill_limit) {
 		r->drop_fill++;
+		return -1;
+	}
+	if ((h->flags & KB_IPBF_F_YESNO) && sim_no(pk)) {
+		r->drop_bad++;
 		return -1;
 	}
 	return 0;

@@ -242,58 +242,89 @@ int kbloom_ipbf_node_setup(struct kbloom_net *n, const struct kb_lids *l,
 	return ret;
 }
 
+/*
+ * The checks of a node's ingress before it parses the rest of the header
+ * (ipbf_check_frame() of bpf/kbloom_ipbf.bpf.c, sim_prepare() and
+ * sim_step() of the simulator), in their order: the fixed header and its
+ * tag, then a LIPSIN zFilter's fill (before a yes-no header's no record),
+ * or an MSBF header's stages and hop limit (before its frame limit and
+ * its stage walk, kb_ipbf_parse()'s).  Return: 0 or the verdict of
+ * kbloom_ipbf_source_step().
+ */
+static int ipbf_source_pre(const struct kb_lids *l, const __u8 *b,
+			   size_t len, __u32 fill_limit)
+{
+	struct kb_ipbf_hdr h;
+	struct kb_ipbf_zf zf;
+
+	if (len < KB_IPBF_HDR_LEN)
+		return -EBADMSG;
+	memcpy(&h, b, KB_IPBF_HDR_LEN);
+	if (kb_ipbf_hdr_check(&h, (__u32)len) || h.tag >= l->d)
+		return -EBADMSG;
+	if (h.flags & KB_IPBF_F_MSBF)
+		return !h.nstages || !h.hop_limit ? -EHOSTUNREACH : 0;
+	kb_ipbf_zf_load(&zf, b + KB_IPBF_HDR_LEN);
+	return kb_ipbf_zf_fill(&zf) > fill_limit ? -ERANGE : 0;
+}
+
+/* LIPSIN and yes-no, @in parsed (the no record checked): the step. */
+static int ipbf_source_lipsin(const struct kb_lids *l, __u32 port,
+			      const struct kb_ipbf_info *in, __u8 *b,
+			      size_t len)
+{
+	__u32 tag = in->hdr.tag;
+
+	if (!in->hdr.hop_limit)
+		return -EHOSTUNREACH;
+	if (!kb_ipbf_zf_match(&in->zf, kb_lid(l, tag, port)) ||
+	    kb_ipbf_no_match(in->no_bits, &in->no, kb_lhash(l, tag, port)))
+		return -ENOENT;
+	((struct kb_ipbf_hdr *)b)->hop_limit--;
+	return (int)len;
+}
+
+/* MSBF, @in parsed (every stage walked): the step. */
+static int ipbf_source_msbf(const struct kb_lids *l, __u32 port,
+			    const struct kb_ipbf_info *in, __u8 *b,
+			    size_t len)
+{
+	struct kb_ipbf_hdr *h = (struct kb_ipbf_hdr *)b;
+	__u32 skip = in->stage[0].bytes;
+
+	if (!kb_ipbf_stage_match(b + in->stage_at[0], skip, &in->stage[0],
+				 kb_lhash(l, in->hdr.tag, port)))
+		return -ENOENT;
+	memmove(b + KB_IPBF_HDR_LEN, b + KB_IPBF_HDR_LEN + skip,
+		len - KB_IPBF_HDR_LEN - skip);
+	h->hop_limit--;
+	h->nstages--;
+	return (int)(len - skip);
+}
+
 int kbloom_ipbf_source_step(const struct kb_lids *l, __u32 port, void *buf,
 			    size_t len, __u32 fill_limit)
 {
 	struct kb_ipbf_info *in;
-	struct kb_ipbf_hdr *h = buf;
-	__u8 *b = buf;
-	__u32 tag, skip;
 	int ret;
 
 	if (!l || !buf || port >= l->topo->nports)
 		return -EINVAL;
 	if (fill_limit < 1 || fill_limit > KB_IPBF_ZF_BITS || len > INT_MAX)
 		return -ERANGE;
+	ret = ipbf_source_pre(l, buf, len, fill_limit);
+	if (ret)
+		return ret;
 	in = malloc(sizeof(*in));
 	if (!in)
 		return -ENOMEM;
 	ret = kb_ipbf_parse(buf, len, in);
 	if (ret)
 		goto out;
-	tag = in->hdr.tag;
-	ret = -EBADMSG;
-	if (tag >= l->d)
-		goto out;
-	if (!(in->hdr.flags & KB_IPBF_F_MSBF)) {
-		ret = -ERANGE;
-		if (kb_ipbf_zf_fill(&in->zf) > fill_limit)
-			goto out;
-		ret = -EHOSTUNREACH;
-		if (!in->hdr.hop_limit)
-			goto out;
-		ret = -ENOENT;
-		if (!kb_ipbf_zf_match(&in->zf, kb_lid(l, tag, port)) ||
-		    kb_ipbf_no_match(in->no_bits, &in->no,
-				     kb_lhash(l, tag, port)))
-			goto out;
-		h->hop_limit--;
-		ret = (int)len;
-		goto out;
-	}
-	ret = -EHOSTUNREACH;
-	if (!in->hdr.hop_limit || !in->nstages)
-		goto out;
-	ret = -ENOENT;
-	if (!kb_ipbf_stage_match(b + in->stage_at[0], in->stage[0].bytes,
-				 &in->stage[0], kb_lhash(l, tag, port)))
-		goto out;
-	skip = in->stage[0].bytes;
-	memmove(b + KB_IPBF_HDR_LEN, b + KB_IPBF_HDR_LEN + skip,
-		len - KB_IPBF_HDR_LEN - skip);
-	h->hop_limit--;
-	h->nstages--;
-	ret = (int)(len - skip);
+	if (in->hdr.flags & KB_IPBF_F_MSBF)
+		ret = ipbf_source_msbf(l, port, in, buf, len);
+	else
+		ret = ipbf_source_lipsin(l, port, in, buf, len);
 out:
 	free(in);
 	return ret;
