@@ -56,8 +56,7 @@ static void ip_cleanup(FIXTURE_DATA(ipkt) *self)
 static int ip_setup(FIXTURE_DATA(ipkt) *self)
 {
 	struct kbloom_ipbf_port rec;
-	char a[16], b[16];
-	int i, ret;
+	int ret;
 
 	kbt_janitor();
 	kbt_name(self->name, sizeof(self->name), "ipkt");
@@ -71,13 +70,8 @@ static int ip_setup(FIXTURE_DATA(ipkt) *self)
 	/* the whole test runs in the namespace: ifindexes, test runs */
 	if (kbt_ns_enter(&self->ns, &self->saved))
 		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%d", i);
-		snprintf(b, sizeof(b), "q%d", i);
-		if (kbt_veth(NULL, a, &self->ns, b, i))
-			return -1;
-		self->ifindex[i] = kbt_ifindex(NULL, a);
-	}
+	if (kbt_veth_ports(&self->ns, NPORTS, self->ifindex))
+		return -1;
 	self->local = kbt_ifindex(NULL, "q0");
 	ret = kbloom_net_create(self->name, KBLOOM_NET_IPBF, NULL, &self->n);
 	ret = ret ?: kbloom_ipbf_node_setup(self->n, self->l, 0, self->ifindex,

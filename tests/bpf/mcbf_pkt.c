@@ -66,7 +66,6 @@ static int mp_setup(FIXTURE_DATA(mpkt) *self)
 	static const __u8 k1[KB_MCBF_CLASSES] = { 2, 4, 8, 0, 16 };
 	static const __u8 k2[KB_MCBF_CLASSES] = { 6, 1, 0, 3 };
 	struct kbloom_addr_key g[2000];
-	char a[16], b[16];
 	__u32 i, ng;
 	int ret;
 
@@ -75,13 +74,8 @@ static int mp_setup(FIXTURE_DATA(mpkt) *self)
 	self->rng = 0x3cbf;
 	if (kbt_ns_quiet(&self->ns) || kbt_ns_enter(&self->ns, &self->saved))
 		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%u", i);
-		snprintf(b, sizeof(b), "q%u", i);
-		if (kbt_veth(NULL, a, &self->ns, b, i))
-			return -1;
-		self->ifindex[i] = kbt_ifindex(NULL, a);
-	}
+	if (kbt_veth_ports(&self->ns, NPORTS, self->ifindex))
+		return -1;
 	ret = kbloom_net_create(self->name, KBLOOM_NET_MCBF, NULL, &self->n);
 	if (ret)
 		return ret;

@@ -67,20 +67,14 @@ static int mg_map(const char *name, const char *pin)
 
 static int mg_setup(FIXTURE_DATA(mgrp) *self)
 {
-	char a[16], b[16];
 	int i, ret;
 
 	kbt_janitor();
 	kbt_name(self->name, sizeof(self->name), "mgrp");
 	if (kbt_ns_quiet(&self->ns) || kbt_ns_enter(&self->ns, &self->saved))
 		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%d", i);
-		snprintf(b, sizeof(b), "q%d", i);
-		if (kbt_veth(NULL, a, &self->ns, b, i))
-			return -1;
-		self->ifindex[i] = kbt_ifindex(NULL, a);
-	}
+	if (kbt_veth_ports(&self->ns, NPORTS, self->ifindex))
+		return -1;
 	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_MCAST, NULL, &self->x);
 	for (i = 0; !ret && i < NPORTS; i++)
 		ret = kbloom_mcast_port_add(self->x, self->ifindex[i], NULL);

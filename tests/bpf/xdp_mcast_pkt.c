@@ -57,7 +57,6 @@ static int mp_setup(FIXTURE_DATA(mpkt) *self)
 	struct kbloom_xdp_opts o = {
 		.geom = { .capacity = 64, .fpr_pico = 100000000ULL },
 	};
-	char a[16], b[16];
 	int i, ret;
 
 	kbt_janitor();
@@ -67,13 +66,8 @@ static int mp_setup(FIXTURE_DATA(mpkt) *self)
 	/* the whole test runs in the namespace: ifindexes, test runs */
 	if (kbt_ns_enter(&self->ns, &self->saved))
 		return -1;
-	for (i = 0; i < NPORTS; i++) {
-		snprintf(a, sizeof(a), "p%d", i);
-		snprintf(b, sizeof(b), "q%d", i);
-		if (kbt_veth(NULL, a, &self->ns, b, i))
-			return -1;
-		self->ifindex[i] = kbt_ifindex(NULL, a);
-	}
+	if (kbt_veth_ports(&self->ns, NPORTS, self->ifindex))
+		return -1;
 	ret = kbloom_xdp_create(self->name, KBLOOM_XDP_MCAST, &o, &self->x);
 	if (ret)
 		return ret;

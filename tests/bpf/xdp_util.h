@@ -231,6 +231,25 @@ static inline int kbt_veth(const struct kbt_ns *na, const char *a,
 	return 0;
 }
 
+/*
+ * @n veth links p<i> (here) - q<i> (in @ns), kbt_veth() id i, and the
+ * ifindex of each p<i> in @ifindex[i].
+ */
+static inline int kbt_veth_ports(const struct kbt_ns *ns, int n, int *ifindex)
+{
+	char a[16], b[16];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(a, sizeof(a), "p%d", i);
+		snprintf(b, sizeof(b), "q%d", i);
+		if (kbt_veth(NULL, a, ns, b, i))
+			return -1;
+		ifindex[i] = kbt_ifindex(NULL, a);
+	}
+	return 0;
+}
+
 /* A non-blocking UDP socket of @ns bound to @addr:@port (IPv4), or -1. */
 static inline int kbt_udp_sock(const struct kbt_ns *ns, const char *addr,
 			       int port)
