@@ -98,6 +98,16 @@ static void gcache_put(struct kbloom_xdp *x, const struct kbloom_member_key *g,
 	__atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+static bool gmask_empty(const struct kbloom_mcast_gmask *m)
+{
+	size_t w;
+
+	for (w = 0; w < sizeof(m->ports) / sizeof(m->ports[0]); w++)
+		if (m->ports[w])
+			return false;
+	return true;
+}
+
 int kbx_mcast_group_set(struct kbloom_xdp *x,
 			const struct kbloom_member_key *k, int on)
 {
@@ -119,7 +129,7 @@ int kbx_mcast_group_set(struct kbloom_xdp *x,
 		m.ports[i / 64] |= bit;
 	else
 		m.ports[i / 64] &= ~bit;
-	empty = !(m.ports[0] | m.ports[1] | m.ports[2]);
+	empty = gmask_empty(&m);
 	if (empty)
 		ret = kbp_err(bpf_map_delete_elem(x->groups_fd, &g));
 	else
