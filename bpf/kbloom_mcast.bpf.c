@@ -48,6 +48,31 @@
  */
 #include "bpf/kbloom_mcast.h"
 
+/*
+ * The block test of hash @h with @k probes, one probe at a time: each
+ * probe reads its bit from its word (kb_block_probe()), no mask on the
+ * stack (the walk's steps in line in the ingress program leave no room
+ * for one).  KBLOOM_MAYBE, KBLOOM_ABSENT, or -ENOENT (no such block).
+ */
+static __always_inline int mcast_block_test(void *blocks, __u32 nblocks,
+					    __u64 h, __u32 k)
+{
+	const struct kbloom_block *b;
+	__u32 idx = kb_block_index(h, nblocks), g = (__u32)h, i, bit;
+	__u64 missing = 0;
+
+	b = bpf_map_lookup_elem(blocks, &idx);
+	if (!b)
+		return -ENOENT;
+	for (i = 0; i < KBLOOM_K_MAX; i++) {
+		if (i >= k)
+			break;
+		bit = kb_block_probe(&g);
+		missing |= ~(b->w[bit >> 6] >> (bit & 63)) & 1;
+	}
+	return missing ? KBLOOM_ABSENT : KBLOOM_MAYBE;
+}
+
 static __always_inline int mcast_port_test(__u32 ifindex,
 					   const struct kbloom_params *p,
 					   const struct kbloom_pkt *pkt,
@@ -58,8 +83,9 @@ static __always_inline int mcast_port_test(__u32 ifindex,
 
 	if (kbloom_bpf_filter_blocks(&mc_filters, &f))
 		return -ENOENT;
-	return kbloom_bpf_test_hash(&f, mcast_group_hash(hc, pkt, p->hash_id,
-							 p->seed));
+	return mcast_block_test(f.blocks, p->nblocks,
+				mcast_group_hash(hc, pkt, p->hash_id, p->seed),
+				p->k);
 }
 
 char LICENSE[] SEC("license") = "GPL";

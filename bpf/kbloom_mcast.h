@@ -22,7 +22,12 @@
  *	MCAST_STATS, MCAST_CFG	the values of the stats and config maps
  *	MCAST_F_AUDIT		the config flag that counts leaks;
  *
- *   its membership test, mcast_port_test(), defined after the include.
+ *   its membership test, mcast_port_test(), defined after the include;
+ *
+ *   and, if it must, MCAST_WALK_INLINE: how many steps of the ingress
+ *   program's walk over the ports run in line (bpf/kbloom_mcast_once.h;
+ *   default 4; 0 when the variant's test needs more stack than the
+ *   ingress program can give it beside the walk's callback).
  *
  * Link-local and reserved groups (kbloom_pkt_mcast_local()) are flooded:
  * every other port sends them unfiltered (tx_flooded), unless the config
@@ -56,6 +61,9 @@
 #endif
 
 #define KBLOOM_MCAST_PORTS	64	/* default, the loader sets the size */
+#ifndef MCAST_WALK_INLINE
+#define MCAST_WALK_INLINE	4	/* walk steps in line, the first ports */
+#endif
 
 KBLOOM_BTF_TYPES;
 

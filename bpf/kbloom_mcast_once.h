@@ -43,6 +43,19 @@
  * read only then.  Off, it is one flag test per frame.  The audit is not
  * in the walk's callback: there it made the callback's states too many
  * for the verifier of Linux 6.18 (over a million instructions).
+ *
+ * The walk's first MCAST_WALK_INLINE steps (counters indexes 0 to
+ * MCAST_WALK_INLINE - 1, bpf/kbloom_mcast.h) run in line in the ingress
+ * program, the others in a bpf_loop() callback (mcast_walk()).  A
+ * callback is a call and a return per step, its registers saved and the
+ * walk's state reloaded, and where the kernel sends every return through
+ * its SRSO "safe RET" thunk (AMD; the project's machine) that return is
+ * dear: the two callbacks of a two-port switch cost about 26 of the
+ * ingress program's 108 ns there (tests/bench/live.c, the program alone).
+ * In line, a step reads its port's parameters from mc_pfast only; the
+ * port map's path (no usable copy) is a global function,
+ * mcast_walk_verdict_slow(), which the verifier checks once rather than
+ * at every step.
  */
 #ifndef _KBLOOM_MCAST_ONCE_H
 #define _KBLOOM_MCAST_ONCE_H
@@ -188,39 +201,81 @@ static __always_inline int mcast_walk_audit_init(struct mcast_walk *w)
  * port) and its counters index in *@index, with the parameters of its
  * copy in mc_pfast (an array element by index: about 30 ns less a port
  * than the hash lookup, measured with tests/bench/live.c) when that copy
- * stays the same across the verdict, else with those of the port map.
- * The copy is read in place, not copied out: the test reads a few of its
- * words, and the stack of the walk has no room for a whole record.  A
- * copy that gives an error (its slot has no blocks map) is not trusted
- * either: the port map decides, as for a port without a copy.
+ * stays the same across the verdict, else with those of the port map
+ * (mcast_walk_verdict()).  The copy is read in place, not copied out:
+ * the test reads a few of its words, and the stack of the walk has no
+ * room for a whole record.  A copy that gives an error (its slot has no
+ * blocks map) is not trusted either: the port map decides, as for a port
+ * without a copy.
+ *
+ * mcast_walk_verdict_copy(): the verdict with the copy, or -EAGAIN when
+ * the copy cannot be used (missing, being written, or an error).
  */
-static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
-					      __u32 ifindex, __u32 *index)
+static __always_inline int mcast_walk_verdict_copy(struct mcast_walk *w,
+						   __u32 ifindex,
+						   __u32 *index)
 {
 	const struct kbloom_mcast_pfast *c;
-	const MCAST_PORT *p;
 	__u32 seq;
 	int v;
 
 	c = bpf_map_lookup_elem(&MCAST_MAP(pfast), &ifindex);
-	if (c) {
-		seq = c->seq;
-		barrier();
-		if (!(seq & 1) && c->p.id == ifindex) {
-			*index = c->p.index;
-			v = mcast_verdict(ifindex, &c->p, &w->pkt, &w->hc,
-					  w->rx, w->flags, NULL);
-			barrier();
-			if (c->seq == seq && v != MCAST_V_ERROR)
-				return v;
-		}
-	}
+	if (!c)
+		return -EAGAIN;
+	seq = c->seq;
+	barrier();
+	if ((seq & 1) || c->p.id != ifindex)
+		return -EAGAIN;
+	*index = c->p.index;
+	v = mcast_verdict(ifindex, &c->p, &w->pkt, &w->hc, w->rx, w->flags,
+			  NULL);
+	barrier();
+	if (c->seq != seq || v == MCAST_V_ERROR)
+		return -EAGAIN;
+	return v;
+}
+
+/* The verdict with the parameters of the port map (-ENOENT: no port). */
+static __always_inline int mcast_walk_verdict_map(struct mcast_walk *w,
+						  __u32 ifindex, __u32 *index)
+{
+	const MCAST_PORT *p;
+
 	p = bpf_map_lookup_elem(&MCAST_PORT_MAP, &ifindex);
 	if (!p)
 		return -ENOENT;
 	*index = p->index;
 	return mcast_verdict(ifindex, p, &w->pkt, &w->hc, w->rx, w->flags,
 			     NULL);
+}
+
+/*
+ * mcast_walk_verdict_map() as a global function, for the steps of the
+ * walk in line in the ingress program: 6.1's verifier checks it once,
+ * not once for every step (it would walk a second copy of the port's
+ * test there, and went over its million instructions).  It runs only
+ * when a port's copy in mc_pfast cannot be used.
+ */
+__noinline int mcast_walk_verdict_slow(struct mcast_walk *w, __u32 ifindex,
+				       __u32 *index)
+{
+	if (!w || !index)
+		return -ENOENT;
+	return mcast_walk_verdict_map(w, ifindex, index);
+}
+
+/* The verdict, the port map's path a call away when @in_line. */
+static __always_inline int mcast_walk_verdict(struct mcast_walk *w,
+					      __u32 ifindex, __u32 *index,
+					      int in_line)
+{
+	int v = mcast_walk_verdict_copy(w, ifindex, index);
+
+	if (v != -EAGAIN)
+		return v;
+	if (in_line)
+		return mcast_walk_verdict_slow(w, ifindex, index);
+	return mcast_walk_verdict_map(w, ifindex, index);
 }
 
 /* Port @ifindex keeps the copy: its bit in the metadata. */
@@ -290,13 +345,13 @@ static __always_inline long mcast_walk_next(__u32 i, struct mcast_walk *w)
 
 /* Port @ifindex's verdict, counted (leaks aside), and kept. */
 static __always_inline void mcast_walk_decide(struct mcast_walk *w,
-					      __u32 ifindex)
+					      __u32 ifindex, int in_line)
 {
 	MCAST_STATS *st;
-	__u32 index;
+	__u32 index = 0;
 	int v;
 
-	v = mcast_walk_verdict(w, ifindex, &index);
+	v = mcast_walk_verdict(w, ifindex, &index, in_line);
 	if (v < 0)
 		return;		/* coming or going */
 	st = bpf_map_lookup_elem(&MCAST_MAP(stats), &index);
@@ -306,14 +361,42 @@ static __always_inline void mcast_walk_decide(struct mcast_walk *w,
 		mcast_walk_keep(w, ifindex);
 }
 
-/* Step @i of the walk: the port of counters index @i, if there is one. */
-static long mcast_walk_port(__u32 i, struct mcast_walk *w)
+/*
+ * Step @i of the walk: the port of counters index @i, if there is one
+ * (@in_line: a step in line in the ingress program).
+ */
+static __always_inline long mcast_walk_step(__u32 i, struct mcast_walk *w,
+					    int in_line)
 {
 	long ifindex = mcast_walk_next(i, w);
 
 	if (ifindex > 0)
-		mcast_walk_decide(w, ifindex);
+		mcast_walk_decide(w, ifindex, in_line);
 	return ifindex < 0;
+}
+
+/* Step MCAST_WALK_INLINE + @i, a bpf_loop() callback. */
+static long mcast_walk_port(__u32 i, struct mcast_walk *w)
+{
+	return mcast_walk_step(i + MCAST_WALK_INLINE, w, 0);
+}
+
+/*
+ * The walk over the @n counters indexes: the first MCAST_WALK_INLINE
+ * steps in line (no call, no return), the others one bpf_loop()
+ * callback each.
+ */
+static __always_inline void mcast_walk(struct mcast_walk *w, __u32 n)
+{
+	__u32 i;
+
+#pragma unroll
+	for (i = 0; i < MCAST_WALK_INLINE; i++) {
+		if (i >= n || mcast_walk_step(i, w, 1))
+			return;
+	}
+	if (n > MCAST_WALK_INLINE)
+		bpf_loop(n - MCAST_WALK_INLINE, mcast_walk_port, w, 0);
 }
 
 /*
@@ -394,7 +477,7 @@ static __always_inline int mcast_forward(struct xdp_md *ctx,
 
 	hi = bpf_map_lookup_elem(&MCAST_MAP(plist), &zero);
 	if (hi && *hi) {
-		bpf_loop(*hi, mcast_walk_port, w, 0);
+		mcast_walk(w, *hi);
 		if (w->nkeep && mcast_walk_audit_init(w))
 			mcast_walk_audit(w, *hi);
 	}

@@ -75,6 +75,18 @@ static inline __u32 kb_block_index(__u64 h, __u64 nblocks)
 }
 
 /*
+ * The in-block bit (0..511) of a key's next probe: *@g is (u32)h before
+ * the first probe, and steps to the next probe's value.
+ */
+static inline __u32 kb_block_probe(__u32 *g)
+{
+	__u32 b = *g >> 23;
+
+	*g *= KB_BLOCK_MUL;
+	return b;
+}
+
+/*
  * The in-block mask of a key: word w of the block must contain mask[w].
  * k is 1..KBLOOM_K_MAX.
  */
@@ -88,9 +100,8 @@ static inline void kb_block_mask(__u64 h, __u32 k, __u64 mask[KBLOOM_BLOCK_WORDS
 	for (i = 0; i < KBLOOM_K_MAX; i++) {
 		if (i >= k)
 			break;
-		b = g >> 23;
+		b = kb_block_probe(&g);
 		mask[b >> 6] |= 1ULL << (b & 63);
-		g *= KB_BLOCK_MUL;
 	}
 }
 
