@@ -152,6 +152,8 @@ static double db_median(struct bpf_program *prog)
 static int db_parts(struct dleft_bench *sp, struct dleft_bench *ln,
 		    const struct db_point *pt)
 {
+	printf("%9llu flows: an empty program %.1f ns\n", (unsigned long long)pt->n,
+	       db_median(sp->progs.db_empty));
 	printf("%9llu flows: parts (spread): two hashes %.1f ns, and positions %.1f ns, and scans %.1f ns\n",
 	       (unsigned long long)pt->n, db_median(sp->progs.db_part_hash),
 	       db_median(sp->progs.db_part_ctx),
