@@ -17,14 +17,23 @@
  * Both layouts of the filter (KB_DLEFT_LAYOUT_*, uapi/kbloom_var_dleft.h)
  * are served; the lines layout puts a flow's d buckets in two cache lines.
  *
- * The verifier: the key's positions, the scan and one update attempt are
- * global functions (dl_positions(), dl_scan(), dl_once()), verified once
- * each whatever calls them, on arguments that hold only scalars (the
- * filter's shape is copied into struct dl_ctx for them); none calls
- * another, since 6.1 adds up the stacks of a chain (512 bytes at most).
- * Debian 6.1's verifier refused the earlier form, whose inlined scans and
- * retries it walked call site by call site, at its limit of a million
- * instructions (tests/kmod/bpf_objects_test.c loads it there).
+ * The verifier: the scan and one update attempt are global functions
+ * (dl_scan(), dl_once()), verified once each whatever calls them, on
+ * arguments that hold only scalars (the filter's shape is copied into
+ * struct dl_ctx for them); neither calls the other, since 6.1 adds up the
+ * stacks of a chain (512 bytes at most).  Debian 6.1's verifier refused
+ * an earlier form, whose inlined scans and retries it walked call site by
+ * call site, at its limit of a million instructions
+ * (tests/kmod/bpf_objects_test.c loads it there).  The key's positions
+ * (straight-line code) are inline.
+ *
+ * Speed: buckets of whole words (every shape of 8 cells) are scanned by
+ * code specialised per cell width, so that the lane masks are constants,
+ * the two-word buckets of 16-bit cells (the planner's) unrolled; which
+ * lane matched and which bucket is least loaded are found without
+ * branches (those outcomes are random: a branch on them would miss
+ * often); an update exchanges the word as the scan read it.  Other shapes
+ * take the generic scan.
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
