@@ -17,19 +17,20 @@
  * Both layouts of the filter (KB_DLEFT_LAYOUT_*, uapi/kbloom_var_dleft.h)
  * are served; the lines layout puts a flow's d buckets in two cache lines.
  *
- * The verifier: the scan and one update attempt are global functions
- * (dl_scan(), dl_once()), verified once each whatever calls them, on
- * arguments that hold only scalars (the filter's shape is copied into
- * struct dl_ctx for them); neither calls the other, since 6.1 adds up the
- * stacks of a chain (512 bytes at most).  Debian 6.1's verifier refused
- * an earlier form, whose inlined scans and retries it walked call site by
- * call site, at its limit of a million instructions
- * (tests/kmod/bpf_objects_test.c loads it there).  The key's positions
- * (straight-line code) are inline.
+ * The verifier: the key's positions and one attempt at an insert, a
+ * delete or a lookup are global functions (dl_positions(), dl_once()),
+ * verified once whatever calls them, on arguments that hold only scalars
+ * (the filter's shape is copied into struct dl_ctx for them); the
+ * attempt's one scan serves the three; neither calls the other, since 6.1
+ * adds up the stacks of a chain (512 bytes at most).  Debian 6.1's
+ * verifier refused an earlier form, whose inlined scans and retries it
+ * walked call site by call site, at its limit of a million instructions
+ * (tests/kmod/bpf_objects_test.c loads it there); with the positions
+ * inline it processed 852k instructions, against 294k.
  *
- * Speed: buckets of whole words (every shape of 8 cells) are scanned by
- * code specialised per cell width, so that the lane masks are constants,
- * the two-word buckets of 16-bit cells (the planner's) unrolled; which
+ * Speed: buckets of 8 cells of 16 or 32 bits (the planner's shapes: two
+ * or four whole words) are scanned by code specialised for them, so that
+ * the lane masks are constants and the words of a bucket unrolled; which
  * lane matched and which bucket is least loaded are found without
  * branches (those outcomes are random: a branch on them would miss
  * often); an update exchanges the word as the scan read it.  Other shapes
@@ -294,9 +295,10 @@ static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 }
 
 /*
- * Buckets of whole words (c->bw words: every shape of 8 cells), scanned
- * with the lane width's log @lb a constant, so that the lane masks are
- * immediates.  In a word x, the lanes whose count is not 0:
+ * Buckets of @bw whole words (8 cells of 16 or 32 bits: 2 or 4 words),
+ * scanned with the lane width's log @lb and @bw constants, so that the
+ * lane masks are immediates.  In a word x, the lanes whose count is not
+ * 0:
  *   occ = ((x & cnts) + low) & top
  * (a count, below its lane's top bit since r >= 4, carries into that bit
  * iff it is not 0, and never out of the lane), and of those the lanes
@@ -400,12 +402,8 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 		dl_touch(c, s);
 	if (c->bw == 2 && c->lb == 4)
 		return dl_scan_whole(c, s, h, 4, 2, loads);
-	if (c->bw && c->lb == 4)
-		return dl_scan_whole(c, s, h, 4, c->bw, loads);
-	if (c->bw && c->lb == 3)
-		return dl_scan_whole(c, s, h, 3, c->bw, loads);
-	if (c->bw)
-		return dl_scan_whole(c, s, h, 5, c->bw, loads);
+	if (c->bw == 4 && c->lb == 5)
+		return dl_scan_whole(c, s, h, 5, 4, loads);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
@@ -414,21 +412,6 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 			return ret;
 	}
 	return 0;
-}
-
-/*
- * The key's d buckets, for a lookup (a global function: verified once;
- * dl_once() inlines its own scan, so that no global function calls
- * another: 6.1 adds up the stacks of a call chain, 512 bytes at most).
- * Return: dl_scan_all()'s.
- */
-__noinline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
-{
-	struct dl_hit h;
-
-	if (!c || !s)
-		return -1;
-	return dl_scan_all(c, s, &h, 0);
 }
 
 /* How dl_swap() changes a cell. */
@@ -490,13 +473,13 @@ static __always_inline __u32 dl_least(const struct dl_ctx *c,
 
 /* The first free cell of the whole-word bucket of first cell @first. */
 static __always_inline int dl_free_words(const struct dl_ctx *c, __u32 first,
-					 __u32 lb, struct dl_hit *h)
+					 __u32 lb, __u32 bw, struct dl_hit *h)
 {
 	__u32 k, idx = first >> (6 - lb);
 	__u64 *w, free;
 
 	for (k = 0; k < DL_WHOLE_WORDS; k++) {
-		if (k >= c->bw)
+		if (k >= bw)
 			break;
 		w = bpf_map_lookup_elem(&dleft_words, &idx);
 		if (!w)
@@ -552,55 +535,68 @@ static __always_inline int dl_free_cell(const struct dl_ctx *c,
 
 	if (dl_least(c, s, &first, rem) >= c->shape.slots)
 		return -1;
-	if (c->bw && c->lb == 4)
-		return dl_free_words(c, first, 4, h);
-	if (c->bw && c->lb == 3)
-		return dl_free_words(c, first, 3, h);
-	if (c->bw)
-		return dl_free_words(c, first, 5, h);
+	if (c->bw == 2 && c->lb == 4)
+		return dl_free_words(c, first, 4, 2, h);
+	if (c->bw == 4 && c->lb == 5)
+		return dl_free_words(c, first, 5, 4, h);
 	return dl_free_any(c, first, h);
 }
 
-static __always_inline int dl_insert_once(const struct dl_ctx *c,
-					  struct dl_scan *s)
-{
-	struct dl_hit h;
-	__u64 rem;
-	int ret = dl_scan_all(c, s, &h, 1);
+/* What dl_once() does. */
+enum dl_mode {
+	DL_DELETE,	/* delete one copy */
+	DL_INSERT,	/* insert one copy */
+	DL_LOOKUP,	/* scan only: DL_DONE found, DL_ABSENT not */
+};
 
-	if (ret < 0)
-		return DL_ERROR;
-	if (ret) {
-		ret = dl_swap(c, &h, DL_INC, 0);
+/* An insert after the scan (@found: the scan's result, cell in @h). */
+static __always_inline int dl_insert_rest(const struct dl_ctx *c,
+					  struct dl_scan *s, struct dl_hit *h,
+					  int found)
+{
+	__u64 rem;
+	int ret;
+
+	if (found) {
+		ret = dl_swap(c, h, DL_INC, 0);
 		return ret == 2 ? DL_SATURATED : ret ? DL_DONE : DL_RACE;
 	}
-	if (dl_free_cell(c, s, &rem, &h))
+	if (dl_free_cell(c, s, &rem, h))
 		return DL_FULL;
-	ret = dl_swap(c, &h, DL_FILL, kb_dleft_cell_val(rem, 1, c->cb));
+	ret = dl_swap(c, h, DL_FILL, kb_dleft_cell_val(rem, 1, c->cb));
 	return ret ? DL_DONE : DL_RACE;
 }
 
-static __always_inline int dl_delete_once(const struct dl_ctx *c,
-					  struct dl_scan *s)
+/*
+ * One attempt at enum dl_mode @mode (a global function: verified once,
+ * its one scan serving the three modes).  Return: enum dl_result.
+ */
+__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int mode)
 {
 	struct dl_hit h;
-	int ret = dl_scan_all(c, s, &h, 0);
+	int ret;
 
-	if (ret <= 0)
-		return ret < 0 ? DL_ERROR : DL_ABSENT;
+	if (!c || !s)
+		return DL_ERROR;
+	ret = dl_scan_all(c, s, &h, mode == DL_INSERT);
+	if (ret < 0)
+		return DL_ERROR;
+	if (mode == DL_INSERT)
+		return dl_insert_rest(c, s, &h, ret);
+	if (!ret)
+		return DL_ABSENT;
+	if (mode == DL_LOOKUP)
+		return DL_DONE;
 	/* a saturated count stays (2): the delete is done all the same */
 	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
 }
 
-/*
- * One attempt at an insert (@insert) or a delete (a global function:
- * verified once).  Return: enum dl_result.
- */
-__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int insert)
+/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
+static __always_inline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
 {
-	if (!c || !s)
-		return DL_ERROR;
-	return insert ? dl_insert_once(c, s) : dl_delete_once(c, s);
+	int ret = dl_once(c, s, DL_LOOKUP);
+
+	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
 }
 
 static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
@@ -609,7 +605,7 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 	int t, ret = DL_RACE;
 
 	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = dl_once(c, s, insert);
+		ret = dl_once(c, s, insert ? DL_INSERT : DL_DELETE);
 		if (ret != DL_RACE)
 			break;
 	}
@@ -618,22 +614,26 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 
 /*
  * The key's d buckets into @s (kb_dleft_locate(), each print permuted
- * once): in the lines layout the subtables of a half-line share one
- * permuted print, so two permutations serve the d subtables.
+ * once; a global function: verified once): in the lines layout the
+ * subtables of a half-line share one permuted print, so two permutations
+ * serve the d subtables.
  */
-static __always_inline void dl_positions(const struct dl_ctx *c,
-					 struct dl_scan *s)
+__noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
 {
-	__u32 j, d = c->shape.tables, r = c->shape.fp_bits;
-	__u64 v = kb_dleft_print_q(c->h, c->q), v0, v1, vj;
-	int lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
+	__u32 j, d, r;
+	__u64 v, v0, v1, vj;
+	int lines;
 
+	if (!c || !s)
+		return -1;
+	d = c->shape.tables;
+	r = c->shape.fp_bits;
+	lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
+	v = kb_dleft_print_q(c->h, c->q);
 	v0 = kb_dleft_perm_q(v, 0, c->q);
 	v1 = kb_dleft_perm_q(v, 1, c->q);
 #pragma unroll
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		s->first[j] = 0;
-		s->rem[j] = 0;
 		if (j >= d)
 			continue;
 		if (lines) {
@@ -649,6 +649,7 @@ static __always_inline void dl_positions(const struct dl_ctx *c,
 		}
 		s->rem[j] = (__u32)(vj & kb_field_mask(r));
 	}
+	return 0;
 }
 
 /*
@@ -692,9 +693,8 @@ static __always_inline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 	c->bw = (p->shape.slots << lb) & 63 ? 0 : (p->shape.slots << lb) >> 6;
 	c->pad = 0;
 	c->lmul = dl_lmul(lb);
-	__builtin_memset(s->load, 0, sizeof(s->load));
-	dl_positions(c, s);
-	return 0;
+	__builtin_memset(s, 0, sizeof(*s));
+	return dl_positions(c, s);
 }
 
 static __always_inline int dl_on_syn(const struct dl_ctx *c, struct dl_scan *s,
