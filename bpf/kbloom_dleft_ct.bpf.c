@@ -17,14 +17,24 @@
  * Both layouts of the filter (KB_DLEFT_LAYOUT_*, uapi/kbloom_var_dleft.h)
  * are served; the lines layout puts a flow's d buckets in two cache lines.
  *
- * The verifier: the key's positions, the scan and one update attempt are
- * global functions (dl_positions(), dl_scan(), dl_once()), verified once
- * each whatever calls them, on arguments that hold only scalars (the
- * filter's shape is copied into struct dl_ctx for them); none calls
- * another, since 6.1 adds up the stacks of a chain (512 bytes at most).
- * Debian 6.1's verifier refused the earlier form, whose inlined scans and
- * retries it walked call site by call site, at its limit of a million
- * instructions (tests/kmod/bpf_objects_test.c loads it there).
+ * The verifier: the key's positions and one attempt at an insert, a
+ * delete or a lookup are global functions (dl_positions(), dl_once()),
+ * verified once whatever calls them, on arguments that hold only scalars
+ * (the filter's shape is copied into struct dl_ctx for them); the
+ * attempt's one scan serves the three; neither calls the other, since 6.1
+ * adds up the stacks of a chain (512 bytes at most).  Debian 6.1's
+ * verifier refused an earlier form, whose inlined scans and retries it
+ * walked call site by call site, at its limit of a million instructions
+ * (tests/kmod/bpf_objects_test.c loads it there); with the positions
+ * inline it processed 852k instructions, against 294k.
+ *
+ * Speed: buckets of 8 cells of 16 or 32 bits (the planner's shapes: two
+ * or four whole words) are scanned by code specialised for them, so that
+ * the lane masks are constants and the words of a bucket unrolled; which
+ * lane matched and which bucket is least loaded are found without
+ * branches (those outcomes are random: a branch on them would miss
+ * often); an update exchanges the word as the scan read it.  Other shapes
+ * take the generic scan.
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
@@ -99,19 +109,32 @@ struct dl_ctx {
 	__u64 top;
 	__u64 cnts;		/* the count bits of every lane */
 	__u64 rems;		/* the remainder bits of every lane */
-	__u32 whole;		/* buckets are whole words (slots << lb % 64 == 0) */
+	__u32 bw;		/* words of a bucket when buckets are whole
+				 * words (slots << lb % 64 == 0), else 0
+				 */
+	__u32 pad;		/* 0 (a global function reads all bytes) */
+	__u64 lmul;		/* dl_lmul(lb) */
 };
 
 /* Words a bucket can touch: 16 cells of 32 bits, not aligned. */
 #define DL_BUCKET_WORDS	9
 
-/* What a scan of the key's d buckets found. */
+/* The key's d buckets, and their loads as a scan found them. */
 struct dl_scan {
-	__s64 found;		/* first holding cell, or -1 */
-	__u64 found_rem;
 	__u32 first[KB_DLEFT_TABLES_MAX];	/* cells: m <= 2^32 */
 	__u32 rem[KB_DLEFT_TABLES_MAX];		/* r <= 32 bits */
 	__u8 load[KB_DLEFT_TABLES_MAX];
+};
+
+/*
+ * A cell a scan picked: its word, the word's value as the scan read it,
+ * and the cell's shift in it (kept by the attempt that updates the cell:
+ * no second lookup or read of the word).
+ */
+struct dl_hit {
+	__u64 *w;
+	__u64 old;
+	__u32 shift;
 };
 
 /*
@@ -124,16 +147,6 @@ static __always_inline __u64 dl_read(const __u64 *w)
 
 	asm volatile("" : "+r"(x));
 	return x;
-}
-
-/* The word of cell @n, and the cell's shift in it. */
-static __always_inline __u64 *dl_word(const struct dl_ctx *c, __u64 n,
-				      __u32 *shift)
-{
-	__u32 idx = (__u32)(n >> (6 - c->lb));
-
-	*shift = (__u32)((n & ((64 >> c->lb) - 1)) << c->lb);
-	return bpf_map_lookup_elem(&dleft_words, &idx);
 }
 
 static __always_inline __u64 dl_cell(const struct dl_ctx *c, __u64 word,
@@ -166,19 +179,28 @@ static __always_inline __u32 dl_lanes_set(const struct dl_ctx *c, __u64 m)
 }
 
 /*
- * The lowest lane whose top bit is set in @m (not 0): the bit index of
- * m's lowest set bit is 8 lanes at most, so its bits 5..3 (three masks,
- * no loop) shifted by the lane width's log give the lane.
+ * The lowest lane whose top bit is set in @m (not 0), without branches
+ * (the lane is random: a branch on it would miss often).  With w =
+ * 2^lb lane bits, x = (m & -m) >> (w - 1) is 1 << (w lane), and
+ * dl_lmul(lb) holds k in bits [64 - w - w k, + w) for each lane k: x times
+ * it brings the field of k = lane to the top w bits (the fields of k >
+ * lane stay below them without carries, those of k < lane overflow).
  */
+static __always_inline __u64 dl_lmul(__u32 lb)
+{
+	return lb == 3 ? 0x0001020304050607ULL :
+	       lb == 4 ? 0x0000000100020003ULL : 1ULL;
+}
+
+static __always_inline __u32 dl_lane_of(__u64 m, __u32 lb, __u64 lmul)
+{
+	return (__u32)((((m & -m) >> ((1U << lb) - 1)) * lmul) >>
+		       (64 - (1U << lb)));
+}
+
 static __always_inline __u32 dl_lane(const struct dl_ctx *c, __u64 m)
 {
-	__u64 low = m & -m;
-	__u32 bit;
-
-	bit = !!(low & 0xFFFFFFFF00000000ULL) << 5 |
-	      !!(low & 0xFFFF0000FFFF0000ULL) << 4 |
-	      !!(low & 0xFF00FF00FF00FF00ULL) << 3;
-	return bit >> c->lb;
+	return dl_lane_of(m, c->lb, c->lmul);
 }
 
 /*
@@ -192,7 +214,7 @@ static __always_inline __u64 dl_bucket_lanes(const struct dl_ctx *c,
 	__u64 cpw = 64 >> c->lb, base = (__u64)idx * cpw;
 	__u64 end = f + c->shape.slots, lo, hi;
 
-	if (c->whole)
+	if (c->bw)
 		return c->top;
 	lo = f > base ? f - base : 0;
 	hi = end < base + cpw ? end - base : cpw;
@@ -214,12 +236,13 @@ static __always_inline __u32 dl_bucket_word(const struct dl_ctx *c, __u64 f,
  * is looked up once and all its cells tested at once.
  */
 static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
-					  struct dl_scan *s, __u32 j, __u32 f,
-					  __u32 rem)
+					  struct dl_scan *s, struct dl_hit *h,
+					  __u32 j, __u32 f, __u32 rem)
 {
 	__u64 pat = ((__u64)rem << c->cb) * c->one, *w, word, occ, match;
 	__u32 k, idx, last, first = dl_bucket_word(c, f, &last);
 
+	s->load[j] = 0;
 	for (k = 0; k < DL_BUCKET_WORDS; k++) {
 		idx = first + k;
 		if (idx > last)
@@ -233,9 +256,9 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 		s->load[j] += dl_lanes_set(c, occ);
 		match = dl_zero(c, (word ^ pat) & c->rems) & occ;
 		if (match) {
-			s->found = ((__u64)idx << (6 - c->lb)) +
-				   dl_lane(c, match);
-			s->found_rem = rem;
+			h->w = w;
+			h->old = word;
+			h->shift = dl_lane(c, match) << c->lb;
 			return 1;
 		}
 	}
@@ -243,10 +266,14 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
 }
 
 /*
- * Each first word of the key's d buckets loaded once, the loads cleared:
+ * Each first word of the key's d buckets loaded once:
  * the d loads do not depend on each other, so their cache misses overlap
- * instead of coming one after the other in the scan.
+ * instead of coming one after the other in the scan.  Filters below
+ * DL_TOUCH_BITS (half of this machine's 1 MiB L2) have few misses to
+ * overlap: the touch only costs them time (3% at 16 KiB).
  */
+#define DL_TOUCH_BITS	_BITULL(22)
+
 static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 {
 	__u32 j, idx, line, prev = ~0U;
@@ -255,7 +282,6 @@ static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
-		s->load[j] = 0;
 		/* a 64-byte line holds 2^(9 - lb) cells: one load each */
 		line = s->first[j] >> (9 - c->lb);
 		if (line == prev)
@@ -268,19 +294,94 @@ static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
 	}
 }
 
-/* Return: 1 found (s->found), 0 not (s->load complete), -1 error. */
-static __always_inline int dl_scan_all(const struct dl_ctx *c,
-				       struct dl_scan *s)
+/*
+ * Buckets of @bw whole words (8 cells of 16 or 32 bits: 2 or 4 words),
+ * scanned with the lane width's log @lb and @bw constants, so that the
+ * lane masks are immediates.  In a word x, the lanes whose count is not
+ * 0:
+ *   occ = ((x & cnts) + low) & top
+ * (a count, below its lane's top bit since r >= 4, carries into that bit
+ * iff it is not 0, and never out of the lane), and of those the lanes
+ * holding remainder pattern @pat:
+ *   y = (x ^ pat) & rems,  match = occ & ~((((y & low) + low) | y) & top).
+ */
+static __always_inline __u64 dl_one(__u32 lb)
+{
+	return lb == 3 ? 0x0101010101010101ULL :
+	       lb == 4 ? 0x0001000100010001ULL : 0x0000000100000001ULL;
+}
+
+static __always_inline __u64 dl_top(__u32 lb)
+{
+	return dl_one(lb) << ((1U << lb) - 1);
+}
+
+/* Words of a whole-word bucket: 16 cells of 32 bits. */
+#define DL_WHOLE_WORDS	8
+
+static __always_inline __u64 dl_occ(__u64 x, __u64 cnts, __u32 lb)
+{
+	return ((x & cnts) + ~dl_top(lb)) & dl_top(lb);
+}
+
+static __always_inline __u64 dl_match(__u64 x, __u64 pat, __u64 cnts,
+				      __u64 occ, __u32 lb)
+{
+	__u64 y = (x ^ pat) & ~cnts;
+
+	return ((((y & ~dl_top(lb)) + ~dl_top(lb)) | y) & occ) ^ occ;
+}
+
+/*
+ * Bucket @j of whole words: its first cell holding the remainder into
+ * @h (1), or (0) its load into s->load[@j] when @loads.
+ */
+static __always_inline int dl_scan_words(const struct dl_ctx *c,
+					 struct dl_scan *s, struct dl_hit *h,
+					 __u32 j, __u32 lb, __u32 bw, int loads)
+{
+	__u64 pat = ((__u64)s->rem[j] << c->cb) * dl_one(lb), *w, x, occ, m;
+	__u32 k, idx, base = s->first[j] >> (6 - lb);
+	__u64 acc = 0;
+
+#pragma unroll
+	for (k = 0; k < DL_WHOLE_WORDS; k++) {
+		if (k >= bw)
+			continue;
+		idx = base + k;
+		w = bpf_map_lookup_elem(&dleft_words, &idx);
+		if (!w)
+			return -1;
+		x = dl_read(w);
+		occ = dl_occ(x, c->cnts, lb);
+		m = dl_match(x, pat, c->cnts, occ, lb);
+		if (m) {
+			h->w = w;
+			h->old = x;
+			h->shift = dl_lane_of(m, lb, dl_lmul(lb)) << lb;
+			return 1;
+		}
+		/* 1 per occupied cell in its lane (8 at most per lane) */
+		acc += occ >> ((1U << lb) - 1);
+	}
+	/* the sum of the lanes, in the top lane */
+	if (loads)
+		s->load[j] = (__u8)((acc * dl_one(lb)) >> (64 - (1U << lb)));
+	return 0;
+}
+
+/* dl_scan_all() of whole-word buckets of lane width log @lb. */
+static __always_inline int dl_scan_whole(const struct dl_ctx *c,
+					 struct dl_scan *s, struct dl_hit *h,
+					 __u32 lb, __u32 bw, int loads)
 {
 	__u32 j;
 	int ret;
 
-	s->found = -1;
-	dl_touch(c, s);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
-		ret = dl_scan_bucket(c, s, j, s->first[j], s->rem[j]);
+		ret = dl_scan_words(c, s, h, j, lb, bw, loads);
 		if (ret)
 			return ret;
 	}
@@ -288,16 +389,29 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 }
 
 /*
- * The key's d buckets, for a lookup (a global function: verified once;
- * dl_once() inlines its own scan, so that no global function calls
- * another: 6.1 adds up the stacks of a call chain, 512 bytes at most).
- * Return: dl_scan_all()'s.
+ * Return: 1 found (@h), 0 not (s->load complete when @loads), -1 error.
  */
-__noinline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
+static __always_inline int dl_scan_all(const struct dl_ctx *c,
+				       struct dl_scan *s, struct dl_hit *h,
+				       int loads)
 {
-	if (!c || !s)
-		return -1;
-	return dl_scan_all(c, s);
+	__u32 j;
+	int ret;
+
+	if (c->shape.m << c->lb >= DL_TOUCH_BITS)
+		dl_touch(c, s);
+	if (c->bw == 2 && c->lb == 4)
+		return dl_scan_whole(c, s, h, 4, 2, loads);
+	if (c->bw == 4 && c->lb == 5)
+		return dl_scan_whole(c, s, h, 5, 4, loads);
+	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
+		if (j >= c->shape.tables)
+			break;
+		ret = dl_scan_bucket(c, s, h, j, s->first[j], s->rem[j]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* How dl_swap() changes a cell. */
@@ -308,58 +422,87 @@ enum dl_op {
 };
 
 /*
- * One compare-and-exchange of cell @n's word.  Return: 1 done, 2 the
- * count is saturated (left as it is), 0 the cell is no longer what the
- * scan saw or the exchange lost, -1 error.
+ * One compare-and-exchange of the word of cell @h from h->old, the word
+ * as the scan read it: a word that changed since (another CPU's update)
+ * fails the exchange, and the update starts again.  Return: 1 done, 2 the
+ * count is saturated (left as it is), 0 the exchange lost.
  */
-static __always_inline int dl_swap(const struct dl_ctx *c, __u64 n, int op,
-				   __u64 rem, __u64 v)
+static __always_inline int dl_swap(const struct dl_ctx *c,
+				   const struct dl_hit *h, int op, __u64 v)
 {
-	__u64 *w, old, cell, cnt, new;
-	__u32 shift;
+	__u64 cell = dl_cell(c, h->old, h->shift), new;
+	__u64 cnt = kb_dleft_cell_count(cell, c->cb);
 
-	w = dl_word(c, n, &shift);
-	if (!w)
-		return -1;
-	old = dl_read(w);
-	cell = dl_cell(c, old, shift);
-	cnt = kb_dleft_cell_count(cell, c->cb);
-	if (op == DL_FILL ? cnt != 0 : !kb_dleft_cell_holds(cell, rem, c->cb))
-		return 0;
 	if (op != DL_FILL && cnt == kb_ctr_max(c->cb))
 		return 2;
 	if (op == DL_INC)
 		v = cell + 1;
 	else if (op == DL_DEC)
 		v = cnt > 1 ? cell - 1 : 0;
-	new = (old & ~(c->cmask << shift)) | (v << shift);
-	return __sync_val_compare_and_swap(w, old, new) == old;
+	new = (h->old & ~(c->cmask << h->shift)) | (v << h->shift);
+	return __sync_val_compare_and_swap(h->w, h->old, new) == h->old;
 }
 
 /*
- * The first free cell of the least loaded bucket (ties to the left) and
- * the key's remainder there, or -1.  The bucket is carried as values, not
- * as an index into @s (which the verifier would see as a variable stack
- * offset).  dl_swap() checks that the cell is still free.
+ * The least loaded bucket (ties to the left): its first cell, the key's
+ * remainder there into @rem, and its load.  Without branches (which
+ * bucket wins is random, a branch would miss often): the minimum of
+ * (load << 3 | j), of a difference's sign bit (the operands are small).
  */
-static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
-					  const struct dl_scan *s, __u64 *rem)
+static __always_inline __u32 dl_least(const struct dl_ctx *c,
+				      const struct dl_scan *s, __u32 *first,
+				      __u64 *rem)
 {
-	__u64 first = s->first[0], *w, free;
-	__u32 j, min = s->load[0], k, idx, fw, last;
+	__u64 best = (__u64)s->load[0] << 3, kj, lt;
+	__u32 j;
 
-	*rem = s->rem[0];
 	for (j = 1; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
-		if (s->load[j] < min) {
-			min = s->load[j];
-			first = s->first[j];
-			*rem = s->rem[j];
-		}
+		kj = (__u64)s->load[j] << 3 | j;
+		lt = (kj - best) >> 63;
+		/* hidden from clang, which would branch on kj < best */
+		asm volatile("" : "+r"(lt));
+		best ^= (best ^ kj) & -lt;
 	}
-	if (min >= c->shape.slots)
-		return -1;
+	j = best & (KB_DLEFT_TABLES_MAX - 1);
+	*first = s->first[j];
+	*rem = s->rem[j];
+	return (__u32)(best >> 3);
+}
+
+/* The first free cell of the whole-word bucket of first cell @first. */
+static __always_inline int dl_free_words(const struct dl_ctx *c, __u32 first,
+					 __u32 lb, __u32 bw, struct dl_hit *h)
+{
+	__u32 k, idx = first >> (6 - lb);
+	__u64 *w, free;
+
+	for (k = 0; k < DL_WHOLE_WORDS; k++) {
+		if (k >= bw)
+			break;
+		w = bpf_map_lookup_elem(&dleft_words, &idx);
+		if (!w)
+			return -1;
+		h->old = dl_read(w);
+		free = dl_occ(h->old, c->cnts, lb) ^ dl_top(lb);
+		if (free) {
+			h->w = w;
+			h->shift = dl_lane_of(free, lb, dl_lmul(lb)) << lb;
+			return 0;
+		}
+		idx++;
+	}
+	return -1;
+}
+
+/* The first free cell of the bucket of first cell @first, any shape. */
+static __always_inline int dl_free_any(const struct dl_ctx *c, __u32 first,
+				       struct dl_hit *h)
+{
+	__u32 k, idx, fw, last;
+	__u64 *w, free;
+
 	fw = dl_bucket_word(c, first, &last);
 	for (k = 0; k < DL_BUCKET_WORDS; k++) {
 		idx = fw + k;
@@ -368,56 +511,92 @@ static __always_inline __s64 dl_free_cell(const struct dl_ctx *c,
 		w = bpf_map_lookup_elem(&dleft_words, &idx);
 		if (!w)
 			return -1;
-		free = ~dl_nonzero(c, dl_read(w) & c->cnts) &
+		h->old = dl_read(w);
+		free = ~dl_nonzero(c, h->old & c->cnts) &
 		       dl_bucket_lanes(c, idx, first);
-		if (free)
-			return ((__u64)idx << (6 - c->lb)) + dl_lane(c, free);
+		if (free) {
+			h->w = w;
+			h->shift = dl_lane(c, free) << c->lb;
+			return 0;
+		}
 	}
 	return -1;
 }
 
-static __always_inline int dl_insert_once(const struct dl_ctx *c,
-					  struct dl_scan *s)
+/*
+ * The first free cell of the least loaded bucket into @h and the key's
+ * remainder there: 0, or -1 when the d buckets are full.
+ */
+static __always_inline int dl_free_cell(const struct dl_ctx *c,
+					const struct dl_scan *s, __u64 *rem,
+					struct dl_hit *h)
 {
-	__u64 rem;
-	__s64 n;
-	int ret = dl_scan_all(c, s);
+	__u32 first;
 
-	if (ret < 0)
-		return DL_ERROR;
-	if (ret) {
-		ret = dl_swap(c, s->found, DL_INC, s->found_rem, 0);
-		return ret == 2 ? DL_SATURATED : ret < 0 ? DL_ERROR :
-		       ret ? DL_DONE : DL_RACE;
-	}
-	n = dl_free_cell(c, s, &rem);
-	if (n < 0)
-		return DL_FULL;
-	ret = dl_swap(c, n, DL_FILL, 0, kb_dleft_cell_val(rem, 1, c->cb));
-	return ret < 0 ? DL_ERROR : ret ? DL_DONE : DL_RACE;
+	if (dl_least(c, s, &first, rem) >= c->shape.slots)
+		return -1;
+	if (c->bw == 2 && c->lb == 4)
+		return dl_free_words(c, first, 4, 2, h);
+	if (c->bw == 4 && c->lb == 5)
+		return dl_free_words(c, first, 5, 4, h);
+	return dl_free_any(c, first, h);
 }
 
-static __always_inline int dl_delete_once(const struct dl_ctx *c,
-					  struct dl_scan *s)
-{
-	int ret = dl_scan_all(c, s);
+/* What dl_once() does. */
+enum dl_mode {
+	DL_DELETE,	/* delete one copy */
+	DL_INSERT,	/* insert one copy */
+	DL_LOOKUP,	/* scan only: DL_DONE found, DL_ABSENT not */
+};
 
-	if (ret <= 0)
-		return ret < 0 ? DL_ERROR : DL_ABSENT;
-	/* a saturated count stays (2): the delete is done all the same */
-	ret = dl_swap(c, s->found, DL_DEC, s->found_rem, 0);
-	return ret < 0 ? DL_ERROR : ret ? DL_DONE : DL_RACE;
+/* An insert after the scan (@found: the scan's result, cell in @h). */
+static __always_inline int dl_insert_rest(const struct dl_ctx *c,
+					  struct dl_scan *s, struct dl_hit *h,
+					  int found)
+{
+	__u64 rem;
+	int ret;
+
+	if (found) {
+		ret = dl_swap(c, h, DL_INC, 0);
+		return ret == 2 ? DL_SATURATED : ret ? DL_DONE : DL_RACE;
+	}
+	if (dl_free_cell(c, s, &rem, h))
+		return DL_FULL;
+	ret = dl_swap(c, h, DL_FILL, kb_dleft_cell_val(rem, 1, c->cb));
+	return ret ? DL_DONE : DL_RACE;
 }
 
 /*
- * One attempt at an insert (@insert) or a delete (a global function:
- * verified once).  Return: enum dl_result.
+ * One attempt at enum dl_mode @mode (a global function: verified once,
+ * its one scan serving the three modes).  Return: enum dl_result.
  */
-__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int insert)
+__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int mode)
 {
+	struct dl_hit h;
+	int ret;
+
 	if (!c || !s)
 		return DL_ERROR;
-	return insert ? dl_insert_once(c, s) : dl_delete_once(c, s);
+	ret = dl_scan_all(c, s, &h, mode == DL_INSERT);
+	if (ret < 0)
+		return DL_ERROR;
+	if (mode == DL_INSERT)
+		return dl_insert_rest(c, s, &h, ret);
+	if (!ret)
+		return DL_ABSENT;
+	if (mode == DL_LOOKUP)
+		return DL_DONE;
+	/* a saturated count stays (2): the delete is done all the same */
+	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
+}
+
+/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
+static __always_inline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
+{
+	int ret = dl_once(c, s, DL_LOOKUP);
+
+	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
 }
 
 static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
@@ -426,7 +605,7 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 	int t, ret = DL_RACE;
 
 	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = dl_once(c, s, insert);
+		ret = dl_once(c, s, insert ? DL_INSERT : DL_DELETE);
 		if (ret != DL_RACE)
 			break;
 	}
@@ -434,31 +613,41 @@ static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
 }
 
 /*
- * The key's d buckets into @s, once per packet (a global function:
- * verified once): in the lines layout a subtable of the same half-line as
- * the one before takes the next bucket of the line and the same
- * remainder, one permutation per half.
+ * The key's d buckets into @s (kb_dleft_locate(), each print permuted
+ * once; a global function: verified once): in the lines layout the
+ * subtables of a half-line share one permuted print, so two permutations
+ * serve the d subtables.
  */
 __noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
 {
-	__u32 j, d;
-	__u64 rem;
+	__u32 j, d, r;
+	__u64 v, v0, v1, vj;
+	int lines;
 
 	if (!c || !s)
 		return -1;
 	d = c->shape.tables;
+	r = c->shape.fp_bits;
+	lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
+	v = kb_dleft_print_q(c->h, c->q);
+	v0 = kb_dleft_perm_q(v, 0, c->q);
+	v1 = kb_dleft_perm_q(v, 1, c->q);
+#pragma unroll
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= d)
-			break;
-		if (j && c->shape.update == KB_DLEFT_LAYOUT_LINES &&
-		    kb_dleft_line_half(j, d) == kb_dleft_line_half(j - 1, d)) {
-			s->first[j] = s->first[j - 1] + c->shape.slots;
-			s->rem[j] = s->rem[j - 1];
 			continue;
+		if (lines) {
+			vj = kb_dleft_line_half(j, d) ? v1 : v0;
+			s->first[j] = (__u32)kb_dleft_cell_lines(j, vj >> r, 0,
+								 d, c->shape.slots);
+		} else {
+			vj = j == 0 ? v0 : j == 1 ? v1 :
+			     kb_dleft_perm_q(v, j, c->q);
+			s->first[j] = (__u32)kb_dleft_cell(j, vj >> r, 0,
+							   c->shape.buckets,
+							   c->shape.slots);
 		}
-		s->first[j] = (__u32)kb_dleft_locate(c->h, j, c->q, &c->shape,
-						     &rem);
-		s->rem[j] = (__u32)rem;
+		s->rem[j] = (__u32)(vj & kb_field_mask(r));
 	}
 	return 0;
 }
@@ -477,33 +666,34 @@ static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
 }
 
 /*
- * @c and @s of the key of @key; the scan state is zeroed (a global
- * function takes initialized memory only), then the key's positions.
+ * @c and @s of the key of @key: every byte written (a global function
+ * takes initialized memory only), the key's positions in @s.
  */
-static __noinline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
-				  const struct kbloom_dleft_params *p,
-				  const struct kbloom_dleft_flow *key)
+static __always_inline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
+				       const struct kbloom_dleft_params *p,
+				       const struct kbloom_dleft_flow *key)
 {
 	__u32 bits = p->shape.fp_bits + p->shape.counter_bits;
+	__u32 lb = bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
 
-	__builtin_memset(c, 0, sizeof(*c));
-	__builtin_memset(s, 0, sizeof(*s));
-	c->lb = bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
-	if (!c->lb || p->shape.tables > KB_DLEFT_TABLES_MAX)
+	if (!lb || p->shape.tables > KB_DLEFT_TABLES_MAX)
 		return -1;
 	c->shape = p->shape;
 	c->q = p->q;
 	c->miss = p->miss;
+	c->h = dl_hash(p, key);
+	c->lb = lb;
 	c->cb = p->shape.counter_bits;
 	c->cmask = kb_field_mask(bits);
 	/* 1 in every lane (no division: BPF's is slow) */
-	c->one = c->lb == 3 ? 0x0101010101010101ULL :
-		 c->lb == 4 ? 0x0001000100010001ULL : 0x0000000100000001ULL;
+	c->one = dl_one(lb);
 	c->top = c->one << (bits - 1);
 	c->cnts = kb_field_mask(c->cb) * c->one;
 	c->rems = c->cnts ^ ~0ULL;
-	c->whole = !((p->shape.slots << c->lb) & 63);
-	c->h = dl_hash(p, key);
+	c->bw = (p->shape.slots << lb) & 63 ? 0 : (p->shape.slots << lb) >> 6;
+	c->pad = 0;
+	c->lmul = dl_lmul(lb);
+	__builtin_memset(s, 0, sizeof(*s));
 	return dl_positions(c, s);
 }
 

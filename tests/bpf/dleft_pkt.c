@@ -113,6 +113,11 @@ static const struct kb_shape dp_shapes[] = {
 	{ .type = KBLOOM_TYPE_DLEFT, .tables = 3, .slots = 3,
 	  .fp_bits = 12, .counter_bits = 4,
 	  .update = KB_DLEFT_LAYOUT_LINES, .buckets = 256 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+	  .fp_bits = 28, .counter_bits = 4, .buckets = 64 },
+	{ .type = KBLOOM_TYPE_DLEFT, .tables = 4, .slots = 8,
+	  .fp_bits = 28, .counter_bits = 4,
+	  .update = KB_DLEFT_LAYOUT_LINES, .buckets = 64 },
 };
 #define DP_NSHAPES	(sizeof(dp_shapes) / sizeof(dp_shapes[0]))
 
@@ -150,11 +155,21 @@ FIXTURE_VARIANT_ADD(dp, lines_straddle16) {
 	.shape = dp_shapes[5],
 };
 
+/* 8 cells of 32 bits: a bucket is four whole words */
+FIXTURE_VARIANT_ADD(dp, whole32) {
+	.shape = dp_shapes[6],
+};
+
+/* The lines layout, 8 cells of 32 bits */
+FIXTURE_VARIANT_ADD(dp, lines32) {
+	.shape = dp_shapes[7],
+};
+
 /*
  * A tracker of each shape, loaded once, in the harness's process before
  * the tests run (each test runs in a child of it): a load verifies the
- * program, seconds on a loaded machine, and the fixture's 24 tests took
- * a load each for these 6 shapes.  dp_open() hands a test the tracker of
+ * program, seconds on a loaded machine, and the fixture's tests took
+ * a load each for these 8 shapes.  dp_open() hands a test the tracker of
  * its shape with the cells, the miss action (an import of the empty
  * filter) and the statistics reset; the test's kbloom_dleft_xdp_close()
  * closes its child's copies only.
@@ -371,26 +386,27 @@ TEST_F(dp, saturation_counted)
 	EXPECT_EQ(max, c);
 }
 
+/* @n SYNs of distinct flows into a filter of fewer cells. */
 static void dp_overflow(struct __test_metadata *_metadata,
-			const struct kb_shape *tiny)
+			const struct kb_shape *tiny, __u32 n)
 {
+	__u32 i, cells = tiny->tables * (__u32)tiny->buckets * tiny->slots;
 	struct kbloom_dleft_xdp_stats st;
 	struct kbloom_dleft_xdp *x;
 	struct kbloom_dleft *f;
 	struct dp_flow fl;
-	__u32 i;
 
 	ASSERT_EQ(0, kbloom_dleft_create_shape(tiny, NULL, &f));
 	ASSERT_EQ(0, kbloom_dleft_xdp_open(f, KBLOOM_DLEFT_MISS_PASS, &x));
-	for (i = 0; i < 32; i++) {
+	for (i = 0; i < n; i++) {
 		dp_flow_of(&fl, i);
 		ASSERT_EQ(XDP_PASS, dp_send(kbloom_dleft_xdp_prog_fd(x), &fl,
 					    0, TCP_SYN, 0));
 	}
 	ASSERT_EQ(0, kbloom_dleft_xdp_stats(x, &st));
-	EXPECT_LE(st.inserted, 4);
-	EXPECT_EQ(32, st.inserted + st.overflows + st.saturations);
-	EXPECT_LE(28, st.overflows);
+	EXPECT_LE(st.inserted, cells);
+	EXPECT_EQ(n, st.inserted + st.overflows + st.saturations);
+	EXPECT_LE(n - cells, st.overflows);
 	kbloom_dleft_xdp_close(x);
 	kbloom_dleft_destroy(f);
 }
@@ -408,8 +424,30 @@ TEST(overflow_counted)
 		struct kb_shape s = tiny;
 
 		s.update = layout;
-		dp_overflow(_metadata, &s);
+		dp_overflow(_metadata, &s, 32);
 	}
+}
+
+/*
+ * Full buckets of whole words (8 cells of 16 and of 32 bits, the scans
+ * specialised for them), each layout: 64 SYNs for 32 cells.
+ */
+TEST(overflow_counted_whole)
+{
+	static const struct kb_shape small = {
+		.type = KBLOOM_TYPE_DLEFT, .tables = 2, .slots = 8,
+		.fp_bits = 12, .counter_bits = 4, .buckets = 2,
+	};
+	__u32 layout, bits;
+
+	for (bits = 12; bits <= 28; bits += 16)
+		for (layout = 0; layout <= KB_DLEFT_LAYOUT_LINES; layout++) {
+			struct kb_shape s = small;
+
+			s.fp_bits = bits;
+			s.update = layout;
+			dp_overflow(_metadata, &s, 64);
+		}
 }
 
 /* Cells that straddle words have no BPF form. */
