@@ -17,16 +17,21 @@
  * Both layouts of the filter (KB_DLEFT_LAYOUT_*, uapi/kbloom_var_dleft.h)
  * are served; the lines layout puts a flow's d buckets in two cache lines.
  *
- * The verifier: the key's positions and one attempt at an insert, a
- * delete or a lookup are global functions (dl_positions(), dl_once()),
- * verified once whatever calls them, on arguments that hold only scalars
- * (the filter's shape is copied into struct dl_ctx for them); the
- * attempt's one scan serves the three; neither calls the other, since 6.1
- * adds up the stacks of a chain (512 bytes at most).  Debian 6.1's
- * verifier refused an earlier form, whose inlined scans and retries it
- * walked call site by call site, at its limit of a million instructions
- * (tests/kmod/bpf_objects_test.c loads it there); with the positions
- * inline it processed 852k instructions, against 294k.
+ * The verifier: one attempt at an insert, a delete or a lookup (the key's
+ * positions and one scan serving the three) is a global function,
+ * dl_once(), verified once whatever calls it, on arguments that hold only
+ * scalars (the filter's shape is copied into struct dl_ctx for it).
+ * Debian 6.1's verifier refused an earlier form, whose inlined scans and
+ * retries it walked call site by call site, at its limit of a million
+ * instructions (tests/kmod/bpf_objects_test.c loads it there); it
+ * processes 392k instructions of this one.  An attempt inline in the
+ * program reaches the million even on 6.18.
+ *
+ * Calls: with the AMD SRSO mitigation ("Safe RET"), a subprogram call
+ * and its return cost the packet about 8 ns: dl_once() is the packet's
+ * one call (the flow key and the positions are inline).  6.1 adds up the
+ * stacks of the program and dl_once() (512 bytes at most): the flow key
+ * copies the addresses as words (its bytewise form spilled registers).
  *
  * Speed: buckets of 8 cells of 16 or 32 bits (the planner's shapes: two
  * or four whole words) are scanned by code specialised for them, so that
@@ -568,64 +573,17 @@ static __always_inline int dl_insert_rest(const struct dl_ctx *c,
 }
 
 /*
- * One attempt at enum dl_mode @mode (a global function: verified once,
- * its one scan serving the three modes).  Return: enum dl_result.
- */
-__noinline int dl_once(const struct dl_ctx *c, struct dl_scan *s, int mode)
-{
-	struct dl_hit h;
-	int ret;
-
-	if (!c || !s)
-		return DL_ERROR;
-	ret = dl_scan_all(c, s, &h, mode == DL_INSERT);
-	if (ret < 0)
-		return DL_ERROR;
-	if (mode == DL_INSERT)
-		return dl_insert_rest(c, s, &h, ret);
-	if (!ret)
-		return DL_ABSENT;
-	if (mode == DL_LOOKUP)
-		return DL_DONE;
-	/* a saturated count stays (2): the delete is done all the same */
-	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
-}
-
-/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
-static __always_inline int dl_scan(const struct dl_ctx *c, struct dl_scan *s)
-{
-	int ret = dl_once(c, s, DL_LOOKUP);
-
-	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
-}
-
-static __always_inline int dl_update(const struct dl_ctx *c, struct dl_scan *s,
-				     int insert)
-{
-	int t, ret = DL_RACE;
-
-	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = dl_once(c, s, insert ? DL_INSERT : DL_DELETE);
-		if (ret != DL_RACE)
-			break;
-	}
-	return ret;
-}
-
-/*
  * The key's d buckets into @s (kb_dleft_locate(), each print permuted
- * once; a global function: verified once): in the lines layout the
- * subtables of a half-line share one permuted print, so two permutations
- * serve the d subtables.
+ * once): in the lines layout the subtables of a half-line share one
+ * permuted print, so two permutations serve the d subtables.
  */
-__noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
+static __always_inline void dl_positions(const struct dl_ctx *c,
+					 struct dl_scan *s)
 {
 	__u32 j, d, r;
 	__u64 v, v0, v1, vj;
 	int lines;
 
-	if (!c || !s)
-		return -1;
 	d = c->shape.tables;
 	r = c->shape.fp_bits;
 	lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
@@ -649,7 +607,54 @@ __noinline int dl_positions(const struct dl_ctx *c, struct dl_scan *s)
 		}
 		s->rem[j] = (__u32)(vj & kb_field_mask(r));
 	}
-	return 0;
+}
+
+/*
+ * One attempt at enum dl_mode @mode on the key of @c: its positions and
+ * one scan serving the three modes (a global function: verified once,
+ * and the packet's only subprogram call).  Return: enum dl_result.
+ */
+__noinline int dl_once(const struct dl_ctx *c, int mode)
+{
+	struct dl_scan s;
+	struct dl_hit h;
+	int ret;
+
+	if (!c)
+		return DL_ERROR;
+	__builtin_memset(&s, 0, sizeof(s));
+	dl_positions(c, &s);
+	ret = dl_scan_all(c, &s, &h, mode == DL_INSERT);
+	if (ret < 0)
+		return DL_ERROR;
+	if (mode == DL_INSERT)
+		return dl_insert_rest(c, &s, &h, ret);
+	if (!ret)
+		return DL_ABSENT;
+	if (mode == DL_LOOKUP)
+		return DL_DONE;
+	/* a saturated count stays (2): the delete is done all the same */
+	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
+}
+
+/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
+static __always_inline int dl_scan(const struct dl_ctx *c)
+{
+	int ret = dl_once(c, DL_LOOKUP);
+
+	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
+}
+
+static __always_inline int dl_update(const struct dl_ctx *c, int insert)
+{
+	int t, ret = DL_RACE;
+
+	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
+		ret = dl_once(c, insert ? DL_INSERT : DL_DELETE);
+		if (ret != DL_RACE)
+			break;
+	}
+	return ret;
 }
 
 /*
@@ -666,10 +671,10 @@ static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
 }
 
 /*
- * @c and @s of the key of @key: every byte written (a global function
- * takes initialized memory only), the key's positions in @s.
+ * @c of the key of @key: every byte written (a global function takes
+ * initialized memory only).
  */
-static __always_inline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
+static __always_inline int dl_ctx_init(struct dl_ctx *c,
 				       const struct kbloom_dleft_params *p,
 				       const struct kbloom_dleft_flow *key)
 {
@@ -693,14 +698,13 @@ static __always_inline int dl_ctx_init(struct dl_ctx *c, struct dl_scan *s,
 	c->bw = (p->shape.slots << lb) & 63 ? 0 : (p->shape.slots << lb) >> 6;
 	c->pad = 0;
 	c->lmul = dl_lmul(lb);
-	__builtin_memset(s, 0, sizeof(*s));
-	return dl_positions(c, s);
+	return 0;
 }
 
-static __always_inline int dl_on_syn(const struct dl_ctx *c, struct dl_scan *s,
+static __always_inline int dl_on_syn(const struct dl_ctx *c,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, s, 1);
+	int ret = dl_update(c, 1);
 
 	if (ret == DL_DONE)
 		st->inserted++;
@@ -713,10 +717,10 @@ static __always_inline int dl_on_syn(const struct dl_ctx *c, struct dl_scan *s,
 	return XDP_PASS;
 }
 
-static __always_inline int dl_on_fin(const struct dl_ctx *c, struct dl_scan *s,
+static __always_inline int dl_on_fin(const struct dl_ctx *c,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, s, 0);
+	int ret = dl_update(c, 0);
 
 	if (ret == DL_DONE)
 		st->deleted++;
@@ -728,10 +732,9 @@ static __always_inline int dl_on_fin(const struct dl_ctx *c, struct dl_scan *s,
 }
 
 static __always_inline int dl_on_other(const struct dl_ctx *c,
-				       struct dl_scan *s,
 				       struct kbloom_dleft_xdp_stats *st)
 {
-	if (dl_scan(c, s) > 0) {
+	if (dl_scan(c) > 0) {
 		st->hits++;
 		return XDP_PASS;
 	}
@@ -753,14 +756,38 @@ static __always_inline const struct tcphdr *dl_tcp(void *data, void *data_end,
 	return tcp;
 }
 
-/* The flow key of a TCP segment (a subprogram: its stack is its own). */
-static __noinline void dl_key(struct kbloom_dleft_flow *key,
-			      const struct kbloom_pkt *pkt, __be16 sport,
-			      __be16 dport)
+/*
+ * The flow key of a TCP segment: kb_dleft_flow_key(), each address copied
+ * whole (inline, with no more stack: its bytewise selects spilled
+ * registers past the 512 bytes that 6.1 allows the tracker and dl_once()
+ * together).
+ */
+static __always_inline void dl_key(struct kbloom_dleft_flow *key,
+				   const struct kbloom_pkt *pkt, __be16 sport,
+				   __be16 dport)
 {
-	kb_dleft_flow_key(key, pkt->addr_len == KBLOOM_ADDR4_LEN ? 4 : 6,
-			  pkt->src, sport, pkt->dst, dport);
+	int swap = kb_dleft_ep_less(pkt->dst, dport, pkt->src, sport);
+
+	__builtin_memcpy(key->a, swap ? pkt->dst : pkt->src, sizeof(key->a));
+	__builtin_memcpy(key->b, swap ? pkt->src : pkt->dst, sizeof(key->b));
+	key->a_port = swap ? dport : sport;
+	key->b_port = swap ? sport : dport;
+	key->proto = IPPROTO_TCP;
+	key->family = pkt->addr_len == KBLOOM_ADDR4_LEN ? 4 : 6;
+	key->pad[0] = 0;
+	key->pad[1] = 0;
 }
+
+/*
+ * A segment's parse and its flow key, 8-byte aligned (the __u64 member)
+ * with pkt.src and pkt.dst at multiples of 8 (after the key's 40 bytes):
+ * dl_key() copies the addresses as words.
+ */
+struct dl_frame {
+	struct kbloom_dleft_flow key;
+	struct kbloom_pkt pkt;
+	__u64 align[];
+};
 
 SEC("xdp")
 int xdp_dleft(struct xdp_md *ctx)
@@ -769,10 +796,8 @@ int xdp_dleft(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_xdp_stats *st;
-	struct kbloom_dleft_flow key;
 	const struct tcphdr *tcp;
-	struct kbloom_pkt pkt;
-	struct dl_scan s;
+	struct dl_frame f;
 	struct dl_ctx c;
 	__u32 zero = 0;
 	int cls;
@@ -785,31 +810,31 @@ int xdp_dleft(struct xdp_md *ctx)
 		st->not_ready++;
 		return XDP_PASS;
 	}
-	cls = kbloom_parse(data, data_end, &pkt);
+	cls = kbloom_parse(data, data_end, &f.pkt);
 	if (cls == KBLOOM_PKT_MALFORMED) {
 		st->malformed++;
 		return XDP_PASS;
 	}
-	if (cls != KBLOOM_PKT_IP || pkt.l4proto != IPPROTO_TCP ||
-	    !pkt.l4_first) {
+	if (cls != KBLOOM_PKT_IP || f.pkt.l4proto != IPPROTO_TCP ||
+	    !f.pkt.l4_first) {
 		st->other++;
 		return XDP_PASS;
 	}
-	tcp = dl_tcp(data, data_end, &pkt);
+	tcp = dl_tcp(data, data_end, &f.pkt);
 	if (!tcp) {
 		st->malformed++;
 		return XDP_PASS;
 	}
-	dl_key(&key, &pkt, tcp->source, tcp->dest);
-	if (dl_ctx_init(&c, &s, p, &key)) {
+	dl_key(&f.key, &f.pkt, tcp->source, tcp->dest);
+	if (dl_ctx_init(&c, p, &f.key)) {
 		st->not_ready++;
 		return XDP_PASS;
 	}
 	if (tcp->syn && !tcp->ack)
-		return dl_on_syn(&c, &s, st);
+		return dl_on_syn(&c, st);
 	if (tcp->fin || tcp->rst)
-		return dl_on_fin(&c, &s, st);
-	return dl_on_other(&c, &s, st);
+		return dl_on_fin(&c, st);
+	return dl_on_other(&c, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

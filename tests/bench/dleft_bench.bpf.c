@@ -57,7 +57,6 @@ static __always_inline int db_update(__u64 i, int insert)
 {
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_flow key;
-	struct dl_scan s;
 	struct dl_ctx c;
 	__u32 zero = 0;
 	int ret;
@@ -66,9 +65,9 @@ static __always_inline int db_update(__u64 i, int insert)
 	if (!p)
 		return -1;
 	db_key(&key, i);
-	if (dl_ctx_init(&c, &s, p, &key))
+	if (dl_ctx_init(&c, p, &key))
 		return -1;
-	ret = dl_update(&c, &s, insert);
+	ret = dl_update(&c, insert);
 	if (ret == DL_DONE)
 		return 0;
 	db_why[((insert ? 0 : 8) + ret) & 15]++;
@@ -121,8 +120,9 @@ int db_part_hash(struct xdp_md *ctx)
 }
 
 /*
- * Two keys' contexts (hash, constants and positions) and, when @scan, the
- * scans of their d buckets (no update).
+ * Two keys' contexts (hash, constants and positions) or, when @scan, their
+ * contexts and the scans of their d buckets (dl_once(), which finds the
+ * positions itself; no update).
  */
 static __always_inline int db_part(int scan)
 {
@@ -139,8 +139,14 @@ static __always_inline int db_part(int scan)
 		return XDP_ABORTED;
 	for (n = 0; n < 2; n++) {
 		db_key(&key, n ? i - db_live : i);
-		dl_ctx_init(&c, &s, p, &key);
-		db_sink += scan ? dl_scan(&c, &s) : s.first[0];
+		dl_ctx_init(&c, p, &key);
+		if (scan) {
+			db_sink += dl_scan(&c);
+			continue;
+		}
+		__builtin_memset(&s, 0, sizeof(s));
+		dl_positions(&c, &s);
+		db_sink += s.first[0];
 	}
 	return XDP_PASS;
 }
