@@ -165,7 +165,7 @@ static __always_inline __u32 kbloom_ip6_ext_len(__u8 nh, const __u8 *p,
 	__u32 len = (units * 8) >> ah;
 
 	*later = frag & ((offset + 0xffff) >> 16);
-	barrier_var(len);	/* keep the mask the compiler would drop */
+	asm volatile("" : "+r"(len));	/* keep the mask: the compiler drops it */
 	return len & 0xfff;
 }
 
