@@ -135,25 +135,58 @@ static __always_inline __u32 sk_raise_pcpu(__u32 cb, __u64 *w, __u64 n,
 	return target > v;
 }
 
+/*
+ * One compare-and-exchange raising a shared row counter by @weight: 1
+ * when the counter saturates (the weight is lost in part or in whole),
+ * 0 when it took the whole weight, -EAGAIN when another writer changed
+ * the word first.
+ */
+static __always_inline int sk_cas(__u64 *w, __u64 n, __u32 cb, __u64 weight)
+{
+	__u64 old = *w;	/* re-read: the cmpxchg is a full barrier */
+	__u64 c = kb_cm_get(old, n, cb), want = sk_sum(c, weight);
+	__u64 v = kb_cm_raise(c, want, cb);
+
+	if (v == c)
+		return 1;	/* saturated */
+	if (__sync_val_compare_and_swap(w, old,
+					kb_field_put_lo(old,
+							kb_field_shift(n, cb),
+							cb, v)) == old)
+		return want > v;
+	return -EAGAIN;
+}
+
+/*
+ * The second to last of KBLOOM_SKETCH_CAS_TRIES attempts, after a first
+ * that lost its race: a global function, which the verifier checks once
+ * (the attempts unrolled in line made the most visited lines of the
+ * program's log), called only under contention.  -EAGAIN: every attempt
+ * lost.
+ */
+__noinline int sk_cas_retry(__u64 *w, __u64 n, __u32 cb, __u64 weight)
+{
+	int ret = -EAGAIN;
+	__u32 t;
+
+	if (!w)
+		return -EAGAIN;
+	for (t = 1; t < KBLOOM_SKETCH_CAS_TRIES && ret == -EAGAIN; t++)
+		ret = sk_cas(w, n, cb, weight);
+	return ret;
+}
+
 /* A shared row counter raised by @weight with compare-and-exchange. */
 static __always_inline __u32 sk_add_shared(struct sk_frame *fr, __u64 *w,
 					   __u64 n)
 {
-	__u32 cb = fr->p->counter_bits, shift = kb_field_shift(n, cb), t;
-	__u64 old, c, v, want;
+	__u32 cb = fr->p->counter_bits;
+	int ret = sk_cas(w, n, cb, fr->weight);
 
-	for (t = 0; t < KBLOOM_SKETCH_CAS_TRIES; t++) {
-		old = *w;	/* re-read: the cmpxchg is a full barrier */
-		c = kb_cm_get(old, n, cb);
-		want = sk_sum(c, fr->weight);
-		v = kb_cm_raise(c, want, cb);
-		if (v == c)
-			return 1;	/* saturated */
-		if (__sync_val_compare_and_swap(w, old,
-						kb_field_put_lo(old, shift, cb,
-								v)) == old)
-			return want > v;
-	}
+	if (ret == -EAGAIN)
+		ret = sk_cas_retry(w, n, cb, fr->weight);
+	if (ret >= 0)
+		return ret;
 	fr->st->contended++;
 	return 0;
 }

@@ -175,6 +175,117 @@ static __always_inline __u32 kbc_seq(const struct kbloom_cuckoo_seq *s)
 	return s->seq;
 }
 
+/* Where a hashed key's fingerprint may be: its two buckets and shape. */
+struct kbc_probe {
+	__u64 lows;
+	__u32 i1, i2, width, f, fp;
+};
+
+/* @q for hash @h under @p; -EINVAL for buckets the XDP form cannot read. */
+static __always_inline int kbc_probe_init(const struct kbloom_cuckoo_params *p,
+					  __u64 h, struct kbc_probe *q)
+{
+	__u32 slots = p->shape.slots;
+
+	q->f = p->shape.fp_bits;
+	q->width = q->f * slots;
+	if (q->width > KBLOOM_CUCKOO_BPF_BUCKET_BITS || !q->f)
+		return -EINVAL;
+	q->lows = kbc_lows(q->f, slots);
+	q->fp = kb_cuckoo_fp(h, q->f);
+	q->i1 = kb_cuckoo_index(h, p->shape.buckets);
+	q->i2 = kb_cuckoo_alt(q->i1, q->fp, p->shape.buckets);
+	return 0;
+}
+
+/*
+ * What a read of both buckets (@found, @err, between two reads of the
+ * writers' counter, the first @seq) says: KBLOOM_MAYBE, KBLOOM_ABSENT,
+ * -ENOENT (a bucket out of the blocks map), or -EAGAIN: absent, but a
+ * writer ran meanwhile.
+ */
+static __always_inline int kbc_settle(const struct kbloom_bpf_cuckoo *c,
+				      __u32 seq, int found, int err)
+{
+	if (err)
+		return -ENOENT;
+	if (found)
+		return KBLOOM_MAYBE;
+	barrier();
+	if (!(seq & 1) && kbc_seq(c->seq) == seq)
+		return KBLOOM_ABSENT;
+	return -EAGAIN;
+}
+
+/* One read of both buckets, validated (kbc_settle()). */
+static __always_inline int kbc_try(const struct kbloom_bpf_cuckoo *c,
+				   const struct kbc_probe *q)
+{
+	int err = 0, found;
+	__u32 seq;
+
+	seq = kbc_seq(c->seq);
+	barrier();
+	found = kbc_read(c->blocks, q->i1, q->i2, q->width, q->lows, q->f,
+			 q->fp, &err);
+	return kbc_settle(c, seq, found, err);
+}
+
+/*
+ * kbloom_bpf_cuckoo_bucket_has() - one bucket of a hashed key, alone
+ * @b: 0, the key's first bucket; 1, its alternate
+ *
+ * For a global function (a retry, off the fast path) that reads the
+ * buckets one call each, between two reads of the writers' counter by
+ * its caller (kbc_settle() then says what the reads mean).
+ *
+ * Return: 1 when the bucket holds the key's fingerprint, 0 when not,
+ * -ENOENT, -EINVAL as kbloom_bpf_cuckoo_test_hash().
+ */
+static __always_inline int
+kbloom_bpf_cuckoo_bucket_has(const struct kbloom_bpf_cuckoo *c, __u64 h,
+			     __u32 b)
+{
+	struct kbc_probe q;
+	int err = 0, ret;
+	__u64 v;
+
+	ret = kbc_probe_init(c->p, h, &q);
+	if (ret)
+		return ret;
+	v = kbc_field(c->blocks, b ? q.i2 : q.i1, q.width, &err);
+	if (err)
+		return -ENOENT;
+	return kbc_has(v, q.lows, q.f, q.fp);
+}
+
+/*
+ * kbloom_bpf_cuckoo_test_tries() - up to @tries reads of a hashed key
+ *
+ * Return: KBLOOM_ABSENT, KBLOOM_MAYBE; -EAGAIN when every read was
+ * unstable; -ENOENT, -EINVAL as kbloom_bpf_cuckoo_test_hash().  A caller
+ * that splits its KBLOOM_CUCKOO_BPF_TRIES reads (the first in line, the
+ * others in a function the verifier checks once) calls it once per part.
+ */
+static __always_inline int
+kbloom_bpf_cuckoo_test_tries(const struct kbloom_bpf_cuckoo *c, __u64 h,
+			     __u32 tries)
+{
+	struct kbc_probe q;
+	__u32 t;
+	int ret;
+
+	ret = kbc_probe_init(c->p, h, &q);
+	if (ret)
+		return ret;
+	for (t = 0; t < tries; t++) {
+		ret = kbc_try(c, &q);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	return -EAGAIN;
+}
+
 /*
  * kbloom_bpf_cuckoo_test_hash() - membership test of a hashed key
  *
@@ -185,31 +296,9 @@ static __always_inline __u32 kbc_seq(const struct kbloom_cuckoo_seq *s)
 static __always_inline int
 kbloom_bpf_cuckoo_test_hash(const struct kbloom_bpf_cuckoo *c, __u64 h)
 {
-	const struct kbloom_cuckoo_params *p = c->p;
-	__u32 f = p->shape.fp_bits, slots = p->shape.slots;
-	__u32 width = f * slots, fp, i1, i2, seq, t;
-	int err = 0, found;
-	__u64 lows;
+	int ret = kbloom_bpf_cuckoo_test_tries(c, h, KBLOOM_CUCKOO_BPF_TRIES);
 
-	if (width > KBLOOM_CUCKOO_BPF_BUCKET_BITS || !f)
-		return -EINVAL;
-	lows = kbc_lows(f, slots);
-	fp = kb_cuckoo_fp(h, f);
-	i1 = kb_cuckoo_index(h, p->shape.buckets);
-	i2 = kb_cuckoo_alt(i1, fp, p->shape.buckets);
-	for (t = 0; t < KBLOOM_CUCKOO_BPF_TRIES; t++) {
-		seq = kbc_seq(c->seq);
-		barrier();
-		found = kbc_read(c->blocks, i1, i2, width, lows, f, fp, &err);
-		if (err)
-			return -ENOENT;
-		if (found)
-			return KBLOOM_MAYBE;
-		barrier();
-		if (!(seq & 1) && kbc_seq(c->seq) == seq)
-			return KBLOOM_ABSENT;
-	}
-	return KBLOOM_MAYBE;
+	return ret == -EAGAIN ? KBLOOM_MAYBE : ret;
 }
 
 /* kbloom_bpf_cuckoo_test() - membership test of a key of @len bytes. */

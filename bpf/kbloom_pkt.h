@@ -142,13 +142,40 @@ static __always_inline int kbloom_ip6_ext(__u8 nh)
 	return nh < 64 && (KBLOOM_IP6_EXT_MASK >> nh) & 1;
 }
 
+/* 1 when extension header @nh (kbloom_ip6_ext(): below 64) is @type. */
+#define KBLOOM_IP6_EXT_IS(nh, type)	((_BITULL(type) >> (nh)) & 1)
+
+/*
+ * The length of extension header @nh (kbloom_ip6_ext()) whose first 8
+ * bytes are at @p: 8 for a fragment header, (p[1] + 2) * 4 for AH, (p[1]
+ * + 1) * 8 for the others; *@later set when it is a fragment header of a
+ * fragment other than the first (a fragment offset, 13 bits of bytes 2-3,
+ * not 0).  Worked out without branches, so that each header of the walk
+ * leaves the verifier one state, not one a kind (an unrolled walk of
+ * three kinds a header multiplied the states of every program after it).
+ * The length is at most 2056 bytes: the mask only tells the verifier so.
+ */
+static __always_inline __u32 kbloom_ip6_ext_len(__u8 nh, const __u8 *p,
+						__u32 *later)
+{
+	__u32 frag = KBLOOM_IP6_EXT_IS(nh, KBLOOM_NEXTHDR_FRAGMENT);
+	__u32 ah = KBLOOM_IP6_EXT_IS(nh, KBLOOM_NEXTHDR_AH);
+	__u32 units = ((__u32)p[1] & (frag - 1)) + 1 + ah;
+	__u32 offset = (((__u32)p[2] << 8) | p[3]) & 0xfff8;
+	__u32 len = (units * 8) >> ah;
+
+	*later = frag & ((offset + 0xffff) >> 16);
+	asm volatile("" : "+r"(len));	/* keep the mask: the compiler drops it */
+	return len & 0xfff;
+}
+
 static __always_inline int kbloom_parse_ip6(const __u8 *l3,
 					    const void *data_end,
 					    struct kbloom_pkt *pkt)
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)l3;
 	const __u8 *p, *pend;
-	__u32 i, len, off = sizeof(*ip6);
+	__u32 i, len, later, off = sizeof(*ip6);
 	__u8 nh;
 
 	if ((const void *)(ip6 + 1) > data_end)
@@ -171,16 +198,8 @@ static __always_inline int kbloom_parse_ip6(const __u8 *l3,
 		/* every extension header is at least 8 bytes */
 		if (p + 8 > pend || (const void *)(p + 8) > data_end)
 			return KBLOOM_PKT_MALFORMED;
-		if (nh == KBLOOM_NEXTHDR_FRAGMENT) {
-			len = 8;
-			/* fragment offset: 13 bits of bytes 2-3 */
-			if (((p[2] << 8) | p[3]) & 0xfff8)
-				pkt->l4_first = 0;
-		} else if (nh == KBLOOM_NEXTHDR_AH) {
-			len = ((__u32)p[1] + 2) * 4;
-		} else {
-			len = ((__u32)p[1] + 1) * 8;
-		}
+		len = kbloom_ip6_ext_len(nh, p, &later);
+		pkt->l4_first &= later ^ 1;
 		nh = p[0];
 		p += len;
 		off += len;
