@@ -429,7 +429,8 @@ static int inst_put(const char *root, const char *rel, const char *text)
 
 	if (mkdir(root, 0755) && errno != EEXIST)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
+		return -1;
 	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
 		*p = 0;
 		if (mkdir(path, 0755) && errno != EEXIST)

@@ -55,14 +55,15 @@ static int write_epoch(const char *path, int e, __u32 type)
 
 FIXTURE_SETUP(kpers)
 {
+	char dir[sizeof(self->dir)] = "/tmp/kbloomctl-pers.XXXXXX";
 	int e;
 
-	strcpy(self->dir, "/tmp/kbloomctl-pers.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	snprintf(self->arch, sizeof(self->arch), "%s/arch", self->dir);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	strcpy(self->dir, dir);
+	snprintf(self->arch, sizeof(self->arch), "%s/arch", dir);
 	for (e = 0; e < 6; e++) {
 		snprintf(self->img[e], sizeof(self->img[e]), "%s/e%d.img",
-			 self->dir, e);
+			 dir, e);
 		ASSERT_EQ(0, write_epoch(self->img[e], e, e == 5 ?
 					 KBLOOM_TYPE_STANDARD :
 					 KBLOOM_TYPE_BLOCKED));

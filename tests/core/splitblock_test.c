@@ -116,7 +116,7 @@ TEST(parquet_bytes_equal_reference)
 {
 	struct kbloom_sb *f, *g;
 	__u8 out[32];
-	char key[4];
+	char key[16];
 	int i;
 
 	ASSERT_EQ(0, kbloom_sb_create_blocks(KBLOOM_TYPE_SPLIT_BLOCK, 1,

@@ -54,7 +54,7 @@ int kbx_cuckoo_geom(struct kbloom_xdp *x, const struct kbloom_xdp_geom *g,
 		    struct kbloom_cuckoo_params *p)
 {
 	struct kbloom_xdp_geom t = {};
-	struct kb_shape s;
+	struct kb_shape s = {};
 	int ret;
 
 	if (g)
