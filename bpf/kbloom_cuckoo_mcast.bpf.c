@@ -65,7 +65,8 @@ static __always_inline int mcast_cuckoo_retry(const struct kbloom_bpf_cuckoo *c,
 		seq = kbc_seq(c->seq);
 		barrier();
 		r1 = mcast_cuckoo_bucket(ifindex, h, 0);
-		r2 = mcast_cuckoo_bucket(ifindex, h, 1);
+		/* the alternate bucket only when the first does not hold it */
+		r2 = r1 ? 0 : mcast_cuckoo_bucket(ifindex, h, 1);
 		if (r1 < 0 || r2 < 0)
 			return r1 < 0 ? r1 : r2;
 		ret = kbc_settle(c, seq, r1 | r2, 0);

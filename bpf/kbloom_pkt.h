@@ -153,7 +153,7 @@ static __always_inline int kbloom_ip6_ext(__u8 nh)
  * not 0).  Worked out without branches, so that each header of the walk
  * leaves the verifier one state, not one a kind (an unrolled walk of
  * three kinds a header multiplied the states of every program after it).
- * The length is at most 2056 bytes: the mask only tells the verifier so.
+ * The length is at most 2048 bytes: the mask only tells the verifier so.
  */
 static __always_inline __u32 kbloom_ip6_ext_len(__u8 nh, const __u8 *p,
 						__u32 *later)
