@@ -231,9 +231,8 @@ static void inst_read(const char *name, const char *netns,
 		xdp_inst_ns(NULL, name, NULL, false, &netns);
 	xdp_inst_opts(&o, netns);
 	o.log = log_none;	/* a status shows what it can */
+	/* -ENOENT: detached while listed (@in is not set then) */
 	ii->open_err = kbloom_inst_open(name, &o, &in);
-	if (ii->open_err == -ENOENT)	/* gone while listed */
-		ii->open_err = 0;
 	if (ii->open_err)
 		return;
 	links_read(in, ii);
@@ -484,7 +483,7 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 	const char *name = NULL, *netns;
 	struct inst_info ii;
 	char **names = NULL;
-	int i, n = 0, ns_fd = -1, ret;
+	int i, n = 0, shown = 0, ns_fd = -1, ret;
 	struct json j;
 
 	/* NAME is optional: a first word that is not a keyword */
@@ -533,6 +532,9 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		inst_read(names[i], netns, &ii);
+		if (ii.open_err == -ENOENT)	/* detached while listed */
+			continue;
+		shown++;
 		if (ctl_quiet(c))
 			;
 		else if (c->set[CO_JSON])
@@ -546,10 +548,13 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		if (!name)
 			json_arr_end(&j);
 		json_end(&j);
-	} else if (!n && !ctl_quiet(c)) {
+	} else if (!shown && !name && !ctl_quiet(c)) {
 		printf("no XDP instances in %s\n", xdp_root());
 	}
 	ret = ctl_flush_stdout(c);
+	if (!ret && name && !shown)
+		ret = ctl_syserr(c, ENOENT, "no such instance", "%s %s",
+				 c->cmd_path, name);
 out:
 	for (i = 0; i < n; i++)
 		free(names[i]);
