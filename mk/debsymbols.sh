@@ -31,7 +31,7 @@ file_syms() {
 }
 
 cmd_write() {
-	local map=$1 version=$2 out=$3 node nodever known name ver
+	local map=$1 version=$2 out=$3 node nodever known
 	node=$(map_node "$map")
 	[ -n "$node" ] || die "$map: no version node"
 	known=$( [ -f "$out" ] && file_syms "$out" || true)
@@ -41,10 +41,11 @@ cmd_write() {
 		echo "libkbloom.so.${node#KBLOOM_} libkbloom1 #MINVER#"
 		echo "* Build-Depends-Package: libkbloom-dev"
 		echo " $node@$node ${nodever:-$version}"
-		while read -r name; do
-			ver=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$known")
-			echo " $name@$node ${ver:-$version}"
-		done < <(map_syms "$map")
+		# one awk over both lists (an awk per function took 22 s)
+		map_syms "$map" | awk -v node="$node" -v def="$version" '
+			NR == FNR { if ($1 != "") v[$1] = $2; next }
+			{ print " " $1 "@" node " " ($1 in v ? v[$1] : def) }
+		' <(printf '%s\n' "$known") -
 	} >"$out.tmp"
 	mv "$out.tmp" "$out"
 }
