@@ -942,4 +942,36 @@ TEST(cli_table_and_out)
 	EXPECT_EQ(0, system(path));
 }
 
+/*
+ * A run in which no scheme leaks (fat-tree:4, 20 groups, filters of 8192
+ * bits and more) still draws its plots: the leakage plots are empty, with
+ * the note naming the schemes, and gnuplot must not refuse them.
+ */
+TEST(plots_without_leakage)
+{
+	static const char *const png[] = {
+		"leak_vs_bits.png", "leak_vs_size.png", "hdr_vs_size.png",
+		"leak_lost_vs_bits.png",
+	};
+	char dir[64] = "/tmp/kbexp-plot-XXXXXX", path[160];
+	struct kbctl_res r;
+	struct stat st;
+	size_t i;
+
+	if (system("command -v gnuplot >/dev/null 2>&1"))
+		SKIP(return, "no gnuplot");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	kbctl_run(&r, "experiment", "topo", "fat-tree:4", "groups", "20",
+		  "threads", "1", "out", dir, "plots", "yes");
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "CSV files and PNG plots in "));
+	kbctl_free(&r);
+	for (i = 0; i < sizeof(png) / sizeof(png[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, png[i]);
+		EXPECT_EQ(0, stat(path, &st)) TH_LOG("no %s", path);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(path));
+}
+
 TEST_HARNESS_MAIN
