@@ -974,4 +974,51 @@ TEST(plots_without_leakage)
 	EXPECT_EQ(0, system(path));
 }
 
+/*
+ * out DIR that cannot be a folder (a file, or below one) is refused
+ * before the model runs: one line, exit 2, nothing on standard output.
+ */
+TEST(out_not_a_folder)
+{
+	char path[64], below[96];
+
+	tmp_file(path, "not a folder\n");
+	ASSERT_NE(0, path[0]);
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:4",
+					 "groups", "10", "out", path),
+		   "not a folder");
+	snprintf(below, sizeof(below), "%s/sub", path);
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:4",
+					 "groups", "10", "out", below),
+		   "not a folder");
+	unlink(path);
+}
+
+/* A topology file that is a folder: said so, not "read error". */
+TEST(topology_file_a_folder)
+{
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "file:/tmp"),
+		   "topology file /tmp: Is a directory");
+}
+
+/*
+ * A number that is not one names the range the keyword allows, not the
+ * parser's: fat-tree k 2..32, leaf-spine's, bits 512..2^26.
+ */
+TEST(cli_number_ranges)
+{
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:-2"),
+		   "fat-tree k '-2': not a number (allowed: an integer 2..32, even)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:x:2:2"),
+		   "leaves 'x': not a number (allowed: an integer 1..4096)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:2:x:2"),
+		   "spines 'x': not a number (allowed: an integer 1..256)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:2:2:x"),
+		   "hosts 'x': not a number (allowed: an integer 1..256)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "bits", "1e3"),
+		   "bits '1e3': not a number (allowed: an integer 64..67108864");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "ref-bits", "x"),
+		   "ref-bits 'x': not a number (allowed: an integer 64..67108864");
+}
+
 TEST_HARNESS_MAIN
