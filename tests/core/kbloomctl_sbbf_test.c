@@ -152,4 +152,25 @@ TEST_F(ksb, refusals_change_nothing)
 	kbctl_free(&r);
 }
 
+/* A folder named as FILE: "Is a directory", not "Input/output error". */
+TEST_F(ksb, folder_named)
+{
+	struct kbctl_res r;
+
+	EXPECT_EQ(3, kbctl_run(&r, SB("stat", self->dir)));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("test", self->dir, "a0")));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("add", self->dir, "a0")));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("import", self->dir, self->img)));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_NE(0, access(self->img, F_OK));
+}
+
 TEST_HARNESS_MAIN

@@ -59,10 +59,11 @@ static int sb_more(FILE *f, __u8 **buf, size_t *len, size_t *cap)
 		*buf = t;
 		*cap *= 2;
 	}
+	errno = 0;
 	n = fread(*buf + *len, 1, *cap - *len, f);
 	*len += n;
-	if (ferror(f))
-		return -EIO;
+	if (ferror(f))		/* a folder: EISDIR */
+		return errno ? -errno : -EIO;
 	return n ? 1 : 0;
 }
 
