@@ -301,6 +301,8 @@ int arg_bad_u64(const struct ctl *c, const char *what, const char *s,
 		int err, __u64 min, __u64 max, const char *extra);
 int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
 		 int err);
+/* What an image loader's errno says of the file, or NULL (not an image's). */
+const char *image_why(int err);
 void arg_words(char *buf, size_t len, const char *const *words);
 
 /* keys.c */
