@@ -299,6 +299,10 @@ static const struct usage_case other_cases[] = {
 	{ { "plan", "capacity", "10", "fpr", "5" }, "fpr '5': out of range" },
 	{ { "plan", "capacity", "4294967296", "fpr", "1e-9" },
 	  "too big for any filter" },
+	/* the refused plan names both of its values */
+	{ { "xdp", "attach", "conntrack", "kbt-none", "dev", "lo", "capacity",
+	    "4294967296", "fpr", "1e-9" },
+	  "capacity 4294967296 fpr 1e-09: cannot be planned" },
 };
 
 /*
