@@ -318,6 +318,15 @@ static const struct usage_case keyword_cases[] = {
 	{ { "plan", "capacity", "10", "fpr", "0.1", "layout", "lines", "layout",
 	    "spread" },
 	  "layout: given twice (allowed once)" },
+	/* more words than the command takes: a keyword twice is named */
+	{ { "sbbf", "create", "x.img", "keys", "1", "fpr", "1%", "fpr", "2%" },
+	  "fpr: given twice (allowed once)" },
+	{ { "persistent", "append", "x.arch", "x.img", "epoch", "3", "epoch",
+	    "4" },
+	  "epoch: given twice (allowed once)" },
+	{ { "persistent", "plan", "keys", "1", "range", "1", "fpr", "1%", "type",
+	    "blocked", "type", "standard" },
+	  "type: given twice (allowed once)" },
 	{ { "plan", "capacity", "10", "fpr", "0.1", "layout" },
 	  "layout: missing value (allowed: capacity N fpr P [layout spread|lines])" },
 	/* create, plan, experiment: a keyword is a value of one */

@@ -287,7 +287,8 @@ const struct ctl_cmd plan_cmds[] = {
 "slices).  deletable is the standard filter plus a collision bit per\n"
 "region of 4 bits (M is the standard bits; the memory counts the bitmap).\n"
 "N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
-		.max_args = 8,	/* a repeated keyword: kw_parse() names it */
+		.max_args = 6,
+		.kw = &plan_table,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,
 	},
