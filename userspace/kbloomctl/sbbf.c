@@ -114,7 +114,8 @@ static int sb_open(struct ctl *c, const char *path, bool image_only,
 	if (image_only || kb_le32(magic) == KBLOOM_IMAGE_MAGIC) {
 		ret = kbloom_sb_load(buf, len, fp);
 		why = ret == -EOPNOTSUPP ?
-		      "not a split-block or ultra-fast filter's image" : NULL;
+		      "not a split-block or ultra-fast filter's image" :
+		      image_why(ret);
 	} else {
 		ret = kbloom_sb_parquet_import(buf, len, fp);
 		why = ret == -EINVAL ?
