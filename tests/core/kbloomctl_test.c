@@ -413,6 +413,29 @@ TEST(help_keyword_table)
 	kbctl_free(&r);
 }
 
+/*
+ * A help's stated range is the one the parser takes: zipf's S from 0.01
+ * (0.005 is refused), mcbf optimize's kmin and kmax up to 32.
+ */
+TEST(help_ranges_match_parser)
+{
+	struct kbctl_res r;
+
+	EXPECT_EQ(0, kbctl_run(&r, "experiment", "--help"));
+	EXPECT_NE(NULL, strstr(r.out, "size^-S, 0.01 <= S <= 10\n"));
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "experiment", "sizes", "zipf:0.005"));
+	EXPECT_NE(NULL, strstr(r.err, "(allowed: 0.01..10)")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "mcbf", "optimize", "--help"));
+	EXPECT_NE(NULL, strstr(r.out, "kmin and kmax bound k\n(1..32; 1 and 16 unless given)"));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "mcbf", "optimize", "bits", "4096", "class",
+			       "1:0.5", "kmin", "17", "kmax", "32"));
+	EXPECT_NE(NULL, strstr(r.out, "k 32")) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+}
+
 /* Valid arguments get as far as the device (and no further, here). */
 TEST(valid_arguments_reach_device)
 {

@@ -335,7 +335,7 @@ static const struct kw exp_kw[] = {
 	EXF("sizes", "uniform:MIN:MAX", kw_sizes,
 	    "receivers per group (default 1..hosts; emulate on the\n"
 "                         default fat-tree:4 2..14)\n"
-"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0 < S <= 10\n"
+"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0.01 <= S <= 10\n"
 "  sizes fixed:N"),
 	EXF("bits", "M[,M...]", kw_bits,
 	    "per-port filter bits, ascending, a multiple of 512\n"
