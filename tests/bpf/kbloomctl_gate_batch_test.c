@@ -362,6 +362,13 @@ TEST_F_TIMEOUT(link, save_set_and_load_set, 120)
 	kbctl_run(&r, "gate", "load-set", self->gate, self->file);
 	EXPECT_SYS(&r, "magic: not a gate set image");
 	kbctl_free(&r);
+	/* a folder, a device: said so (was "File too large") */
+	kbctl_run(&r, "gate", "load-set", self->gate, "/tmp");
+	EXPECT_SYS(&r, "read /tmp: Is a directory");
+	kbctl_free(&r);
+	kbctl_run(&r, "gate", "load-set", self->gate, "/dev/null");
+	EXPECT_SYS(&r, "read /dev/null: Illegal seek (not a regular file)");
+	kbctl_free(&r);
 	EXPECT_EQ(1, set_size(self->gate));		/* 2001:db8::7 */
 	unlink(img);
 }

@@ -582,6 +582,7 @@ void gate_cuckoo_json(struct json *j,
 int gate_cmd_load(struct ctl *c, int argc, char **argv);
 int gate_cmd_save(struct ctl *c, int argc, char **argv);
 int gate_read_file(const char *path, size_t max, void **buf, size_t *len);
+const char *gate_read_why(int err);
 int gate_save_with(struct ctl *c, char **argv,
 		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len));
 
