@@ -1001,6 +1001,19 @@ TEST(topology_file_a_folder)
 		   "topology file /tmp: Is a directory");
 }
 
+/* A topology file that is missing: exit 3, the errno's text once. */
+TEST(topology_file_missing)
+{
+	struct kbctl_res r;
+
+	kbctl_run(&r, "experiment", "topo", "file:/nonexistent/topo");
+	EXPECT_EQ(3, r.status);
+	EXPECT_STREQ("kbloomctl: experiment: topology file /nonexistent/topo: No such file or directory\n",
+		     r.err);
+	EXPECT_EQ(0, r.out_len);
+	kbctl_free(&r);
+}
+
 /*
  * A number that is not one names the range the keyword allows, not the
  * parser's: fat-tree k 2..32, leaf-spine's, bits 512..2^26.

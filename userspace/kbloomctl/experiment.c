@@ -621,11 +621,16 @@ static int cmd_experiment(struct ctl *c, int argc, char **argv)
 		ret = out_check(c, e.out);
 	if (ret)
 		return ret;
+	why[0] = 0;
 	err = kb_exp_new(&e.p, &x, why, sizeof(why));
 	if (err == -EINVAL || err == -ERANGE)
 		return ctl_usage(c, "%s", why);
+	if (err && why[0]) {	/* it names the errno already */
+		ctl_warn(c, "experiment: %s", why);
+		return KBCTL_SYS;
+	}
 	if (err)
-		return ctl_syserr(c, err, why, "experiment");
+		return ctl_syserr(c, err, NULL, "experiment");
 	pr.on = !ctl_quiet(c) && isatty(STDERR_FILENO);
 	pr.what = e.emulate ? "emulation" : "model";
 	kb_exp_set_progress(x, exp_progress, &pr);
