@@ -299,6 +299,11 @@ static const struct usage_case other_cases[] = {
 	{ { "plan", "capacity", "10", "fpr", "5" }, "fpr '5': out of range" },
 	{ { "plan", "capacity", "4294967296", "fpr", "1e-9" },
 	  "too big for any filter" },
+	/* an empty output file name: a usage error, not open's EINVAL */
+	{ { "sbbf", "create", "", "keys", "10" },
+	  "output file '': empty (allowed: a file name, or - for standard output)" },
+	{ { "iblt", "build", "", "-f", "/dev/null", "cells", "10" },
+	  "output file '': empty" },
 	/* the refused plan names both of its values */
 	{ { "xdp", "attach", "conntrack", "kbt-none", "dev", "lo", "capacity",
 	    "4294967296", "fpr", "1e-9" },
