@@ -216,8 +216,11 @@ TEST(kbloomctl_similar)
 	kbctl_free(&r);
 	/* neither a file nor a name: the command named once */
 	EXPECT_EQ(2, kbctl_run(&r, "similar", a, "a b"));
-	EXPECT_NE(NULL, strstr(r.err, "kbloomctl: similar: a b is neither a file nor a filter name"))
+	EXPECT_NE(NULL, strstr(r.err, "kbloomctl: similar: 'a b': neither a file nor a filter name"))
 		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "similar", a, ""));
+	EXPECT_NE(NULL, strstr(r.err, "similar: '': neither")) TH_LOG("%s", r.err);
 	kbctl_free(&r);
 	unlink(a);
 	unlink(b);

@@ -35,7 +35,7 @@ static int module_read(struct ctl *c, const char *name,
 	int ret;
 
 	if (!arg_name_ok(name))
-		return ctl_usage(c, "%s is neither a file nor a filter name", name);
+		return ctl_usage(c, "'%s': neither a file nor a filter name", name);
 	ret = ctl_dev(c);
 	if (ret)
 		return ret;
