@@ -193,6 +193,23 @@ TEST_F_TIMEOUT(link, readme_example_and_files, 120)
 	EXPECT_SYS(&r, "<stdin>, address 2 (10.0.0.5)");
 	kbctl_free(&r);
 	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.200.0.1"));
+	/* an address twice in the batch: said so, not "in the set already" */
+	in_file(self->in, "10.201.0.1\n10.201.0.2\n10.201.0.1\n");
+	EXPECT_EQ(3, kbctl_run_in(&r, self->in, "gate", "add", self->gate,
+				  "-"));
+	EXPECT_SYS(&r, "(given twice in the batch; -exist ignores it)");
+	kbctl_free(&r);
+	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.201.0.2"));
+	EXPECT_EQ(3, kbctl_run(&r, "gate", "add", self->gate, "10.201.0.3",
+			       "10.201.0.3"));
+	EXPECT_SYS(&r, "10.201.0.3: File exists (given twice in the batch");
+	kbctl_free(&r);
+	EXPECT_EQ(XDP_PASS, verdict(self->gate, "10.201.0.3"));
+	EXPECT_EQ(3, kbctl_run(&r, "gate", "del", self->gate, "10.0.0.1",
+			       "10.0.0.1"));
+	EXPECT_SYS(&r, "10.0.0.1: No such file or directory (given twice in the batch");
+	kbctl_free(&r);
+	EXPECT_EQ(XDP_DROP, verdict(self->gate, "10.0.0.1"));
 	in_file(self->in, "");
 	EXPECT_EQ(0, kbctl_run_in(&r, self->in, "-exist", "gate", "add",
 				  self->gate, "-f", "-"));
@@ -344,6 +361,13 @@ TEST_F_TIMEOUT(link, save_set_and_load_set, 120)
 	kbctl_free(&r);
 	kbctl_run(&r, "gate", "load-set", self->gate, self->file);
 	EXPECT_SYS(&r, "magic: not a gate set image");
+	kbctl_free(&r);
+	/* a folder, a device: said so (was "File too large") */
+	kbctl_run(&r, "gate", "load-set", self->gate, "/tmp");
+	EXPECT_SYS(&r, "read /tmp: Is a directory");
+	kbctl_free(&r);
+	kbctl_run(&r, "gate", "load-set", self->gate, "/dev/null");
+	EXPECT_SYS(&r, "read /dev/null: Illegal seek (not a regular file)");
 	kbctl_free(&r);
 	EXPECT_EQ(1, set_size(self->gate));		/* 2001:db8::7 */
 	unlink(img);

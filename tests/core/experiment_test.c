@@ -942,4 +942,96 @@ TEST(cli_table_and_out)
 	EXPECT_EQ(0, system(path));
 }
 
+/*
+ * A run in which no scheme leaks (fat-tree:4, 20 groups, filters of 8192
+ * bits and more) still draws its plots: the leakage plots are empty, with
+ * the note naming the schemes, and gnuplot must not refuse them.
+ */
+TEST(plots_without_leakage)
+{
+	static const char *const png[] = {
+		"leak_vs_bits.png", "leak_vs_size.png", "hdr_vs_size.png",
+		"leak_lost_vs_bits.png",
+	};
+	char dir[64] = "/tmp/kbexp-plot-XXXXXX", path[160];
+	struct kbctl_res r;
+	struct stat st;
+	size_t i;
+
+	if (system("command -v gnuplot >/dev/null 2>&1"))
+		SKIP(return, "no gnuplot");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	kbctl_run(&r, "experiment", "topo", "fat-tree:4", "groups", "20",
+		  "threads", "1", "out", dir, "plots", "yes");
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "CSV files and PNG plots in "));
+	kbctl_free(&r);
+	for (i = 0; i < sizeof(png) / sizeof(png[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, png[i]);
+		EXPECT_EQ(0, stat(path, &st)) TH_LOG("no %s", path);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(path));
+}
+
+/*
+ * out DIR that cannot be a folder (a file, or below one) is refused
+ * before the model runs: one line, exit 2, nothing on standard output.
+ */
+TEST(out_not_a_folder)
+{
+	char path[64], below[96];
+
+	tmp_file(path, "not a folder\n");
+	ASSERT_NE(0, path[0]);
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:4",
+					 "groups", "10", "out", path),
+		   "not a folder");
+	snprintf(below, sizeof(below), "%s/sub", path);
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:4",
+					 "groups", "10", "out", below),
+		   "not a folder");
+	unlink(path);
+}
+
+/* A topology file that is a folder: said so, not "read error". */
+TEST(topology_file_a_folder)
+{
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "file:/tmp"),
+		   "topology file /tmp: Is a directory");
+}
+
+/* A topology file that is missing: exit 3, the errno's text once. */
+TEST(topology_file_missing)
+{
+	struct kbctl_res r;
+
+	kbctl_run(&r, "experiment", "topo", "file:/nonexistent/topo");
+	EXPECT_EQ(3, r.status);
+	EXPECT_STREQ("kbloomctl: experiment: topology file /nonexistent/topo: No such file or directory\n",
+		     r.err);
+	EXPECT_EQ(0, r.out_len);
+	kbctl_free(&r);
+}
+
+/*
+ * A number that is not one names the range the keyword allows, not the
+ * parser's: fat-tree k 2..32, leaf-spine's, bits 512..2^26.
+ */
+TEST(cli_number_ranges)
+{
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:-2"),
+		   "fat-tree k '-2': not a number (allowed: an integer 2..32, even)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:x:2:2"),
+		   "leaves 'x': not a number (allowed: an integer 1..4096)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:2:x:2"),
+		   "spines 'x': not a number (allowed: an integer 1..256)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "leaf-spine:2:2:x"),
+		   "hosts 'x': not a number (allowed: an integer 1..256)");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "bits", "1e3"),
+		   "bits '1e3': not a number (allowed: an integer 64..67108864");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "ref-bits", "x"),
+		   "ref-bits 'x': not a number (allowed: an integer 64..67108864");
+}
+
 TEST_HARNESS_MAIN

@@ -25,6 +25,7 @@
 #include "libkbloom_iblt.h"
 #include "uapi/kbloom_image.h"
 #include "core_util.h"
+#include "kbloomctl_util.h"
 
 #define TRIALS		1000
 #define COMMON		200
@@ -310,6 +311,47 @@ TEST(image_round_trip_and_refused)
 	EXPECT_EQ((void *)1, g);
 	free(img);
 	kbloom_iblt_destroy(f);
+}
+
+/*
+ * kbloomctl iblt build: a key given twice is refused (exit 2, nothing
+ * written), naming it: inserted twice, its cells count 2 and never peel,
+ * and a difference with a table holding it once would list it.
+ */
+TEST(cli_key_given_twice)
+{
+	char dir[] = "/tmp/kb_iblt_XXXXXX", keys[64], out[64];
+	struct kbctl_res r;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(keys, sizeof(keys), "%s/keys.txt", dir);
+	snprintf(out, sizeof(out), "%s/t.img", dir);
+	f = fopen(keys, "w");
+	ASSERT_NE(NULL, f);
+	fputs("a\nb\n\nc\na\n", f);
+	fclose(f);
+	EXPECT_EQ(2, kbctl_run(&r, "iblt", "build", out, "-f", keys,
+			       "cells", "30"));
+	EXPECT_NE(NULL, strstr(r.err, "key 'a' given twice (keys 1 and 4;"))
+		TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	EXPECT_NE(0, access(out, F_OK));
+	/* each once: built, and it decodes to its keys */
+	f = fopen(keys, "w");
+	ASSERT_NE(NULL, f);
+	fputs("a\nb\nc\n", f);
+	fclose(f);
+	EXPECT_EQ(0, kbctl_run(&r, "iblt", "build", out, "-f", keys,
+			       "cells", "30"));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "iblt", "decode", out));
+	EXPECT_EQ(3, kbctl_lines(r.out)) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	unlink(keys);
+	unlink(out);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -187,6 +187,22 @@ TEST_F(kpers, append_test_stat)
 }
 
 /* @args fail with @status, @field in the one line, @arch unchanged. */
+/* The first @len bytes of @from into @to. */
+static int truncate_copy(const char *from, const char *to, size_t len)
+{
+	size_t n;
+	char *buf = slurp(from, &n);
+	int ret;
+
+	if (!buf || n < len) {
+		free(buf);
+		return -1;
+	}
+	ret = kbctl_write_file(to, buf, len);
+	free(buf);
+	return ret;
+}
+
 static void refused(struct __test_metadata *_metadata, const char *arch,
 		    int status, const char *field, const char *const *args)
 {
@@ -245,6 +261,13 @@ TEST_F(kpers, bad_arguments_change_nothing)
 		KBCTL_ARGS(PC("stat", junk)));
 	refused(_metadata, self->img[1], 3, "not a persistent archive",
 		KBCTL_ARGS(PC("append", junk, self->img[0])));
+	/* a truncated image, an empty archive: said in words, not "Message too long" */
+	snprintf(part, sizeof(part), "%s/short.img", self->dir);
+	ASSERT_EQ(0, truncate_copy(self->img[0], part, 200));
+	refused(_metadata, self->arch, 3, "truncated",
+		KBCTL_ARGS(PC("append", self->arch, part)));
+	refused(_metadata, "/dev/null", 3, "not a persistent archive",
+		KBCTL_ARGS(PC("stat", "/dev/null")));
 	/* a damaged last epoch (member 7 of 8): test reads it, stat too */
 	ASSERT_EQ(0, damage_tail(self->arch));
 	refused(_metadata, self->arch, 3, "damaged",

@@ -152,4 +152,45 @@ TEST_F(ksb, refusals_change_nothing)
 	kbctl_free(&r);
 }
 
+/* A folder named as FILE: "Is a directory", not "Input/output error". */
+TEST_F(ksb, folder_named)
+{
+	struct kbctl_res r;
+
+	EXPECT_EQ(3, kbctl_run(&r, SB("stat", self->dir)));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("test", self->dir, "a0")));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("add", self->dir, "a0")));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("import", self->dir, self->img)));
+	EXPECT_NE(NULL, strstr(r.err, ": Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_NE(0, access(self->img, F_OK));
+}
+
+/* A cut image, or a bitset given as IMAGE: what is wrong, in words. */
+TEST_F(ksb, damaged_image_said)
+{
+	struct kbctl_res r;
+
+	ASSERT_EQ(0, kbctl_run(&r, SB("import", self->bits, self->img)));
+	kbctl_free(&r);
+	ASSERT_EQ(0, truncate(self->img, 150));
+	EXPECT_EQ(3, kbctl_run(&r, SB("stat", self->img)));
+	EXPECT_NE(NULL, strstr(r.err, "Message too long (truncated"))
+		TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, SB("export", self->bits, self->out)));
+	EXPECT_NE(NULL, strstr(r.err, "Message too long (truncated"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_NE(0, access(self->out, F_OK));
+}
+
 TEST_HARNESS_MAIN

@@ -293,12 +293,21 @@ static const struct usage_case other_cases[] = {
 	{ { "plan", "capacity", "10" }, "missing fpr P (allowed: capacity N fpr P)" },
 	{ { "plan" }, "missing capacity N" },
 	{ { "plan", "capacity", "10", "p", "0.1" },
-	  "'p': unknown keyword (allowed: capacity N fpr P)" },
+	  "'p': unknown keyword (allowed: capacity N fpr P [layout spread|lines])" },
 	{ { "plan", "capacity", "-5", "fpr", "0.1" },
 	  "capacity '-5': not a number (allowed: an integer 1..4294967296" },
 	{ { "plan", "capacity", "10", "fpr", "5" }, "fpr '5': out of range" },
 	{ { "plan", "capacity", "4294967296", "fpr", "1e-9" },
 	  "too big for any filter" },
+	/* an empty output file name: a usage error, not open's EINVAL */
+	{ { "sbbf", "create", "", "keys", "10" },
+	  "output file '': empty (allowed: a file name, or - for standard output)" },
+	{ { "iblt", "build", "", "-f", "/dev/null", "cells", "10" },
+	  "output file '': empty" },
+	/* the refused plan names both of its values */
+	{ { "xdp", "attach", "conntrack", "kbt-none", "dev", "lo", "capacity",
+	    "4294967296", "fpr", "1e-9" },
+	  "capacity 4294967296 fpr 1e-09: cannot be planned" },
 };
 
 /*
@@ -310,7 +319,21 @@ static const struct usage_case keyword_cases[] = {
 	{ { "plan", "capacity", "10", "capacity", "5" },
 	  "capacity: given twice (allowed once)" },
 	{ { "plan", "fpr", "0.1", "capacity" },
-	  "capacity: missing value (allowed: capacity N fpr P)" },
+	  "capacity: missing value (allowed: capacity N fpr P [layout spread|lines])" },
+	{ { "plan", "capacity", "10", "fpr", "0.1", "layout", "lines", "layout",
+	    "spread" },
+	  "layout: given twice (allowed once)" },
+	/* more words than the command takes: a keyword twice is named */
+	{ { "sbbf", "create", "x.img", "keys", "1", "fpr", "1%", "fpr", "2%" },
+	  "fpr: given twice (allowed once)" },
+	{ { "persistent", "append", "x.arch", "x.img", "epoch", "3", "epoch",
+	    "4" },
+	  "epoch: given twice (allowed once)" },
+	{ { "persistent", "plan", "keys", "1", "range", "1", "fpr", "1%", "type",
+	    "blocked", "type", "standard" },
+	  "type: given twice (allowed once)" },
+	{ { "plan", "capacity", "10", "fpr", "0.1", "layout" },
+	  "layout: missing value (allowed: capacity N fpr P [layout spread|lines])" },
 	/* create, plan, experiment: a keyword is a value of one */
 	{ { "create", "f", "blocked", "bits", "4096", "seed", "hashes" },
 	  "seed 'hashes': not a number" },
@@ -392,6 +415,29 @@ TEST(help_keyword_table)
 		EXPECT_NE(NULL, strstr(r.out, line)) TH_LOG("no %s", line);
 	}
 	EXPECT_NE(NULL, strstr(r.out, "\nTopology file:"));
+	kbctl_free(&r);
+}
+
+/*
+ * A help's stated range is the one the parser takes: zipf's S from 0.01
+ * (0.005 is refused), mcbf optimize's kmin and kmax up to 32.
+ */
+TEST(help_ranges_match_parser)
+{
+	struct kbctl_res r;
+
+	EXPECT_EQ(0, kbctl_run(&r, "experiment", "--help"));
+	EXPECT_NE(NULL, strstr(r.out, "size^-S, 0.01 <= S <= 10\n"));
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "experiment", "sizes", "zipf:0.005"));
+	EXPECT_NE(NULL, strstr(r.err, "(allowed: 0.01..10)")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "mcbf", "optimize", "--help"));
+	EXPECT_NE(NULL, strstr(r.out, "kmin and kmax bound k\n(1..32; 1 and 16 unless given)"));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "mcbf", "optimize", "bits", "4096", "class",
+			       "1:0.5", "kmin", "17", "kmax", "32"));
+	EXPECT_NE(NULL, strstr(r.out, "k 32")) TH_LOG("%s", r.out);
 	kbctl_free(&r);
 }
 

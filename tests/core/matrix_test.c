@@ -202,6 +202,26 @@ TEST(kbloomctl_similar)
 	kbctl_free(&r);
 	EXPECT_EQ(2, kbctl_run(&r, "similar", a));
 	kbctl_free(&r);
+	/* a file that is not one whole image: what is wrong, in words */
+	ASSERT_EQ(0, truncate(b, 200));
+	EXPECT_EQ(3, kbctl_run(&r, "similar", a, b));
+	EXPECT_NE(NULL, strstr(r.err, "Message too long (truncated")) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, kbctl_lines(r.err));
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "similar", a, "/dev/null"));
+	EXPECT_NE(NULL, strstr(r.err, "(truncated")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(3, kbctl_run(&r, "similar", a, dir));
+	EXPECT_NE(NULL, strstr(r.err, "Is a directory")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	/* neither a file nor a name: the command named once */
+	EXPECT_EQ(2, kbctl_run(&r, "similar", a, "a b"));
+	EXPECT_NE(NULL, strstr(r.err, "kbloomctl: similar: 'a b': neither a file nor a filter name"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run(&r, "similar", a, ""));
+	EXPECT_NE(NULL, strstr(r.err, "similar: '': neither")) TH_LOG("%s", r.err);
+	kbctl_free(&r);
 	unlink(a);
 	unlink(b);
 	unlink(c);

@@ -144,6 +144,7 @@ enum kb_exp_dist {
 
 #define KB_EXP_BITS_MAX		16	/* points of the sweep over M */
 #define KB_EXP_FT_K_MAX		32	/* fat-tree k of the model */
+#define KB_EXP_PORT_BITS_MAX	(1ULL << 26)	/* per-port filter bits, at most */
 #define KB_EXP_GROUPS_MAX	1000000U
 #define KB_EXP_THREADS_MAX	64U
 

@@ -138,3 +138,23 @@ int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
 			 what, s, err == -ERANGE ? "out of range" :
 			 "not a probability");
 }
+
+/*
+ * The image errnos of kbloom_image.h, in words: a loader's strerror()
+ * alone ("Message too long") does not say what is wrong with a file.
+ */
+const char *image_why(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EMSGSIZE:
+		return "truncated, or not exactly one image: its length is not what its header says";
+	case EBADMSG:
+		return "not a valid kbloom image or bad checksum";
+	case EPROTONOSUPPORT:
+		return "an image version this kbloomctl does not read";
+	case EOPNOTSUPP:
+		return "a filter type or hash this command does not take";
+	default:
+		return NULL;
+	}
+}

@@ -99,8 +99,9 @@ static int ct_size(const struct ctl *c, struct kbloom_conntrack_opts *o,
 	}
 	if (planned)
 		return kbloom_xdp_conntrack_plan(o->capacity, o->fpr_pico, &s) ?
-		       ctl_usage(c, "capacity %llu fpr: cannot be planned with one-word cells (allowed: at most 2^32 cells, fp-bits + counter-bits at most 32)",
-				 (unsigned long long)o->capacity) : 0;
+		       ctl_usage(c, "capacity %llu fpr %g: cannot be planned with one-word cells (allowed: at most 2^32 cells, fp-bits + counter-bits at most 32)",
+				 (unsigned long long)o->capacity,
+				 (double)o->fpr_pico / KBLOOM_P_UNIT) : 0;
 	s.type = KBLOOM_TYPE_DLEFT;
 	o->shape.type = KBLOOM_TYPE_DLEFT;
 	if (!kb_pow2(s.buckets))

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "kbloomctl.h"
 #include "libkbloom_exp.h"
@@ -55,6 +56,32 @@ static int num32(const struct ctl *c, const char *kw, const char *v,
 {
 	__u64 x;
 	int err = num(c, kw, v, min, max, &x);
+
+	if (!err)
+		*out = (__u32)x;
+	return err;
+}
+
+/*
+ * A number the library checks (its message knows the context: an even
+ * k, a step of 512): only a value that is no number, or more than 32
+ * bits, is refused here, with the range allowed, @lo..@hi.
+ */
+static int num_lib(const struct ctl *c, const char *kw, const char *v,
+		   __u64 lo, __u64 hi, const char *extra, __u64 *out)
+{
+	int err = arg_u64(v, 0, 0xFFFFFFFFU, out);
+
+	if (err)
+		return arg_bad_u64(c, kw, v, err, lo, hi, extra);
+	return 0;
+}
+
+static int num_lib32(const struct ctl *c, const char *kw, const char *v,
+		     __u32 lo, __u32 hi, const char *extra, __u32 *out)
+{
+	__u64 x;
+	int err = num_lib(c, kw, v, lo, hi, extra, &x);
 
 	if (!err)
 		*out = (__u32)x;
@@ -113,17 +140,17 @@ static int kw_topo(const struct ctl *c, const struct kw *k,
 	n = fields(buf, sizeof(buf), v, f, 4);
 	if (n == 2 && !strcmp(f[0], "fat-tree")) {
 		p->topo = KB_EXP_TOPO_FAT_TREE;
-		return num32(c, "topo fat-tree k", f[1], 0, 0xFFFFFFFFU,
-			     &p->ft_k);
+		return num_lib32(c, "topo fat-tree k", f[1], 2,
+				 KB_EXP_FT_K_MAX, "even", &p->ft_k);
 	}
 	if (n == 4 && !strcmp(f[0], "leaf-spine")) {
 		p->topo = KB_EXP_TOPO_LEAF_SPINE;
-		if (num32(c, "topo leaf-spine leaves", f[1], 0, 0xFFFFFFFFU,
-			  &p->ls_leaves) ||
-		    num32(c, "topo leaf-spine spines", f[2], 0, 0xFFFFFFFFU,
-			  &p->ls_spines) ||
-		    num32(c, "topo leaf-spine hosts", f[3], 0, 0xFFFFFFFFU,
-			  &p->ls_hosts))
+		if (num_lib32(c, "topo leaf-spine leaves", f[1], 1, 4096,
+			      NULL, &p->ls_leaves) ||
+		    num_lib32(c, "topo leaf-spine spines", f[2], 1, 256,
+			      NULL, &p->ls_spines) ||
+		    num_lib32(c, "topo leaf-spine hosts", f[3], 1, 256,
+			      NULL, &p->ls_hosts))
 			return KBCTL_USAGE;
 		return 0;
 	}
@@ -168,6 +195,8 @@ static int kw_sizes(const struct ctl *c, const struct kw *k,
 	return bad(c, "sizes", v, allowed);
 }
 
+#define BITS_STEP	"a multiple of 512 (64 for standard alone)"
+
 static int kw_bits(const struct ctl *c, const struct kw *k,
 		   const char *v, void *field)
 {
@@ -180,7 +209,8 @@ static int kw_bits(const struct ctl *c, const struct kw *k,
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		if (p->nbits == KB_EXP_BITS_MAX)
 			return bad(c, "bits", v, "too many sizes (at most 16)");
-		if (num(c, "bits", s, 0, 1ULL << 40, &m))
+		if (num_lib(c, "bits", s, 64, KB_EXP_PORT_BITS_MAX,
+			    BITS_STEP, &m))
 			return KBCTL_USAGE;
 		p->bits[p->nbits++] = m;
 	}
@@ -305,13 +335,14 @@ static const struct kw exp_kw[] = {
 	EXF("sizes", "uniform:MIN:MAX", kw_sizes,
 	    "receivers per group (default 1..hosts; emulate on the\n"
 "                         default fat-tree:4 2..14)\n"
-"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0 < S <= 10\n"
+"  sizes zipf:S[:MIN:MAX] P(size) ~ size^-S, 0.01 <= S <= 10\n"
 "  sizes fixed:N"),
 	EXF("bits", "M[,M...]", kw_bits,
 	    "per-port filter bits, ascending, a multiple of 512\n"
 "                         (64 for standard alone) (default 8192,16384,32768,\n"
 "                         65536,131072; emulate 512)"),
-	EXP("ref-bits", "M", KWT_U64, ref_bits, .min = 1, .max = 1ULL << 40,
+	EXP("ref-bits", "M", KWT_U64, ref_bits, .min = 64,
+	    .max = KB_EXP_PORT_BITS_MAX,
 	    .help = "the M of the group-size results (default: the middle)"),
 	EXP("hashes", "K|auto", KWT_FN, k, .parse = kw_hashes,
 	    .help = "per-port filter probes 1..32 (auto: per port, the k\n"
@@ -477,6 +508,13 @@ static int exp_fail(struct ctl *c, struct kb_exp *x, int err,
 	return ctl_syserr(c, err, kb_exp_error(x), "experiment");
 }
 
+/* Written after the run: its message names the error already. */
+static int out_fail(struct ctl *c, struct kb_exp *x)
+{
+	ctl_warn(c, "experiment: %s", kb_exp_error(x));
+	return KBCTL_SYS;
+}
+
 static int run_model(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
 		     struct exp_progress *pr)
 {
@@ -493,7 +531,7 @@ static int run_model(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
 		if (!err && e->plots)
 			err = kb_exp_plot(x, e->out);
 		if (err)
-			return ctl_syserr(c, err, NULL, "%s", kb_exp_error(x));
+			return out_fail(c, x);
 		if (!ctl_quiet(c))
 			printf("\nCSV%s in %s/\n",
 			       e->plots ? " files and PNG plots" : " files",
@@ -536,10 +574,37 @@ static int run_emulate(struct ctl *c, struct exp_cli *e, struct kb_exp *x,
 	if (e->out) {
 		err = kb_exp_emu_write_csv(x, res, e->out);
 		if (err)
-			return ctl_syserr(c, err, NULL, "%s", kb_exp_error(x));
+			return out_fail(c, x);
 	}
 	err = ctl_flush_stdout(c);
 	return err ? err : (differ ? 1 : KBCTL_OK);
+}
+
+/*
+ * out DIR, checked before anything runs: a file at DIR or at one of the
+ * folders it would be made in is a usage error.  Other errors (a folder
+ * that cannot be written) are the writer's to report.
+ */
+static int out_check(struct ctl *c, const char *dir)
+{
+	char buf[4096], *slash;
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (;;) {
+		if (!stat(buf, &st))
+			break;
+		if (errno != ENOENT && errno != ENOTDIR)
+			return 0;
+		slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return 0;
+		*slash = 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	return ctl_usage(c, "out '%s': not a folder (%s is not a directory)",
+			 dir, buf);
 }
 
 static int cmd_experiment(struct ctl *c, int argc, char **argv)
@@ -552,13 +617,20 @@ static int cmd_experiment(struct ctl *c, int argc, char **argv)
 
 	kb_exp_params_init(&e.p);
 	ret = parse_all(c, &e, argc, argv);
+	if (!ret && e.out)
+		ret = out_check(c, e.out);
 	if (ret)
 		return ret;
+	why[0] = 0;
 	err = kb_exp_new(&e.p, &x, why, sizeof(why));
 	if (err == -EINVAL || err == -ERANGE)
 		return ctl_usage(c, "%s", why);
+	if (err && why[0]) {	/* it names the errno already */
+		ctl_warn(c, "experiment: %s", why);
+		return KBCTL_SYS;
+	}
 	if (err)
-		return ctl_syserr(c, err, why, "experiment");
+		return ctl_syserr(c, err, NULL, "experiment");
 	pr.on = !ctl_quiet(c) && isatty(STDERR_FILENO);
 	pr.what = e.emulate ? "emulation" : "model";
 	kb_exp_set_progress(x, exp_progress, &pr);

@@ -74,7 +74,11 @@ void gate_cuckoo_json(struct json *j, const struct kbloom_gate_cuckoo_info *ci)
 		json_null(j);
 }
 
-/* The whole of @path (a regular file of at most @max bytes): 0, -errno. */
+/*
+ * The whole of @path (a regular file of at most @max bytes): 0, -errno;
+ * -EISDIR for a folder, -ESPIPE for another file that is not regular,
+ * -EFBIG past @max (gate_read_why() words them).
+ */
 int gate_read_file(const char *path, size_t max, void **buf, size_t *len)
 {
 	struct stat st;
@@ -85,11 +89,16 @@ int gate_read_file(const char *path, size_t max, void **buf, size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > max) {
-		ret = errno ? -errno : -EFBIG;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		ret = -ESPIPE;
+	else if ((size_t)st.st_size > max)
+		ret = -EFBIG;
+	if (ret)
 		goto out;
-	}
 	*len = (size_t)st.st_size;
 	*buf = malloc(*len ? *len : 1);
 	if (!*buf) {
@@ -110,6 +119,13 @@ out:
 	return ret;
 }
 
+/* The detail of a gate_read_file() error, or NULL. */
+const char *gate_read_why(int err)
+{
+	return err == -ESPIPE ? "not a regular file" :
+	       err == -EFBIG ? "larger than any image it could be" : NULL;
+}
+
 int gate_cmd_load(struct ctl *c, int argc, char **argv)
 {
 	struct kbloom_xdp *x = NULL;
@@ -123,8 +139,8 @@ int gate_cmd_load(struct ctl *c, int argc, char **argv)
 	errno = 0;
 	ret = gate_read_file(argv[1], GC_IMAGE_MAX, &img, &len);
 	if (ret)
-		return ctl_syserr(c, -ret, NULL, "%s %s: read %s", c->cmd_path,
-				  argv[0], argv[1]);
+		return ctl_syserr(c, -ret, gate_read_why(ret), "%s %s: read %s",
+				  c->cmd_path, argv[0], argv[1]);
 	ret = xdp_open(c, argv[0], NULL, XK_GATE, &x);
 	if (!ret) {
 		ret = kbloom_gate_cuckoo_load_image(x, img, len);

@@ -118,10 +118,28 @@ static const char *gs_why(int err, bool add)
 	return NULL;
 }
 
+/*
+ * Is address @at of the batch also another of its addresses?  The map
+ * refuses the second copy as it refuses one in the set (EEXIST, or ENOENT
+ * for a del): the message must not say "in the set already".
+ */
+static bool gs_twice(const struct gate_set *s, __u32 at)
+{
+	const struct kbloom_addr_key *a = &s->k[at];
+	__u32 j;
+
+	for (j = 0; j < s->n; j++)
+		if (j != at && s->k[j].len == a->len &&
+		    !memcmp(s->k[j].addr, a->addr, a->len))
+			return true;
+	return false;
+}
+
 /* The failure of the batch, naming the address at fault. */
 static int gs_fail(struct ctl *c, const char *name, const struct gate_set *s,
 		   __u32 at, int err, bool add)
 {
+	const char *why = gs_why(err, add);
 	char a[64];
 
 	if (at >= s->n)
@@ -129,11 +147,13 @@ static int gs_fail(struct ctl *c, const char *name, const struct gate_set *s,
 	if (add && err == -ENOENT)	/* a kfunc gate's module filter */
 		return xdp_fail(c, err, "%s %s: %s", c->cmd_path, name,
 				s->text ? s->text[at] : s->source);
+	if ((err == -EEXIST || err == -ENOENT) && gs_twice(s, at))
+		why = "given twice in the batch; -exist ignores it";
 	if (s->text)
-		return ctl_syserr(c, err, gs_why(err, add), "%s %s: %s",
+		return ctl_syserr(c, err, why, "%s %s: %s",
 				  c->cmd_path, name, s->text[at]);
 	xdp_addr_str(s->k[at].addr, s->k[at].len, a, sizeof(a));
-	return ctl_syserr(c, err, gs_why(err, add),
+	return ctl_syserr(c, err, why,
 			  "%s %s: %s, address %u (%s); nothing applied",
 			  c->cmd_path, name, s->source, at + 1, a);
 }

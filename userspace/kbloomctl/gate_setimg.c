@@ -165,8 +165,8 @@ int gate_setimg_read(struct ctl *c, const char *name, const char *path,
 	errno = 0;
 	ret = gate_read_file(path, GSI_MAX, &img, &len);
 	if (ret)
-		return ctl_syserr(c, -ret, NULL, "%s %s: read %s", c->cmd_path,
-				  name, path);
+		return ctl_syserr(c, -ret, gate_read_why(ret), "%s %s: read %s",
+				  c->cmd_path, name, path);
 	if (len >= sizeof(h)) {
 		memcpy(&h, img, sizeof(h));
 		why = gsi_bad_field(&h, len);

@@ -113,6 +113,60 @@ static int ib_create(struct ctl *c, const struct ib_args *a, __u64 given,
 	return ret ? ctl_syserr(c, ret, NULL, "%s", c->cmd_path) : 0;
 }
 
+struct ib_key {
+	const __u8 *key;
+	__u32 len;
+	__u64 nr;		/* 1.. in the file's order */
+};
+
+static int ib_key_cmp(const void *a, const void *b)
+{
+	const struct ib_key *x = a, *y = b;
+	int d;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	d = memcmp(x->key, y->key, x->len);
+	if (d)
+		return d;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/*
+ * A table holds a set: a key inserted twice counts 2 in its cells, which
+ * never peel, and its difference with a table holding it once lists it.
+ * A key given twice refuses the build, naming both.
+ */
+static int ib_dups(struct ctl *c, const struct keyset *ks)
+{
+	struct key_iter it = { 0 };
+	struct ib_key *v;
+	char text[160];
+	__u64 n = 0, i;
+	int ret = 0;
+
+	v = calloc(ks->count ?: 1, sizeof(*v));
+	if (!v)
+		return ctl_syserr(c, ENOMEM, NULL, "%s", c->cmd_path);
+	while (n < ks->count && keys_next(ks, &it, &v[n].key, &v[n].len)) {
+		v[n].nr = n + 1;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), ib_key_cmp);
+	for (i = 1; i < n && !ret; i++) {
+		if (v[i].len != v[i - 1].len ||
+		    memcmp(v[i].key, v[i - 1].key, v[i].len))
+			continue;
+		key_render(ks->enc, v[i].key, v[i].len, text, sizeof(text));
+		ret = ctl_usage(c, "%s: key '%s' given twice (keys %llu and %llu; a table holds a set, each key once)",
+				ks->source ?: "-f", text,
+				(unsigned long long)v[i - 1].nr,
+				(unsigned long long)v[i].nr);
+	}
+	free(v);
+	return ret;
+}
+
 /* Insert every key; a key longer than key-max refuses the whole build. */
 static int ib_fill(struct ctl *c, struct kbloom_iblt *f,
 		   const struct keyset *ks)
@@ -144,6 +198,7 @@ static int cmd_build(struct ctl *c, int argc, char **argv)
 		return ctl_usage(c, "missing -f FILE (the keys, one a line; - for standard input)");
 	ret = kw_parse(c, &build_table, argc - 1, argv + 1, &a, &given);
 	ret = ret ?: keys_collect(c, 0, NULL, &ks);
+	ret = ret ?: ib_dups(c, &ks);
 	ret = ret ?: ib_create(c, &a, given, &f);
 	ret = ret ?: ib_fill(c, f, &ks);
 	ret = ret ?: ib_write(c, argv[0], f);

@@ -301,6 +301,8 @@ int arg_bad_u64(const struct ctl *c, const char *what, const char *s,
 		int err, __u64 min, __u64 max, const char *extra);
 int arg_bad_prob(const struct ctl *c, const char *what, const char *s,
 		 int err);
+/* What an image loader's errno says of the file, or NULL (not an image's). */
+const char *image_why(int err);
 void arg_words(char *buf, size_t len, const char *const *words);
 
 /* keys.c */
@@ -580,6 +582,7 @@ void gate_cuckoo_json(struct json *j,
 int gate_cmd_load(struct ctl *c, int argc, char **argv);
 int gate_cmd_save(struct ctl *c, int argc, char **argv);
 int gate_read_file(const char *path, size_t max, void **buf, size_t *len);
+const char *gate_read_why(int err);
 int gate_save_with(struct ctl *c, char **argv,
 		   int (*make)(struct kbloom_xdp *x, void **img, size_t *len));
 

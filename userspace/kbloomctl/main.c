@@ -431,9 +431,24 @@ static void syn_word(char *buf, size_t len, const char *syn, int idx)
 	}
 }
 
+/* A keyword of @t given twice among @args (more than the command takes). */
+static const char *kw_twice(const struct kw_table *t, int n, char **args)
+{
+	const struct kw *k;
+	int i, j;
+
+	for (k = t ? t->kw : NULL; k && k->name && !t->repeat; k++)
+		for (i = 0; i < n; i++)
+			for (j = i + 1; !strcmp(args[i], k->name) && j < n; j++)
+				if (!strcmp(args[j], k->name))
+					return k->name;
+	return NULL;
+}
+
 static int check_nargs(struct ctl *c, const struct ctl_cmd *cmd, int n,
 		       char **args)
 {
+	const char *twice;
 	const char *syn = cmd->synopsis ? cmd->synopsis : "";
 	char word[64];
 
@@ -442,6 +457,10 @@ static int check_nargs(struct ctl *c, const struct ctl_cmd *cmd, int n,
 		return ctl_usage(c, "missing %s (usage: %s %s %s)", word,
 				 KBCTL_NAME, c->cmd_path, syn);
 	}
+	twice = cmd->max_args != CTL_ARGS_ANY && n > cmd->max_args ?
+		kw_twice(cmd->kw, n, args) : NULL;
+	if (twice)
+		return ctl_usage(c, "%s: given twice (allowed once)", twice);
 	if (cmd->max_args != CTL_ARGS_ANY && n > cmd->max_args)
 		return ctl_usage(c, "argument '%s': unexpected, at most %d allowed (usage: %s %s %s)",
 				 args[cmd->max_args], cmd->max_args,

@@ -227,8 +227,7 @@ static int read_image(struct ctl *c, const char *in, const char *op,
 	ret = kb_image_verify(b, n);
 	if (ret) {
 		free(b);
-		return ctl_syserr(c, ret, ret == -EBADMSG ? "not a valid kbloom image or bad checksum" :
-				  NULL, "%s: %s", op, what);
+		return ctl_syserr(c, ret, image_why(ret), "%s: %s", op, what);
 	}
 	if (h->flags & KBLOOM_IMAGE_F_MAY_FN) {
 		snprintf(why, sizeof(why), "a %s filter may give false negatives: a gate or an mcast port refuses it",

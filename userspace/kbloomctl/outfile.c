@@ -39,6 +39,8 @@ int ctl_out_open(struct ctl *c, const char *op, const char *path,
 {
 	int ret;
 
+	if (path && !*path)	/* open("") would say "Invalid argument" */
+		return ctl_usage(c, "output file '': empty (allowed: a file name, or - for standard output)");
 	ret = kbloom_out_open(out_path(path), secret ? KBLOOM_OUT_SECRET : 0,
 			      o);
 	if (ret)

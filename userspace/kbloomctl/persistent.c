@@ -47,7 +47,7 @@ static const struct kw_table test_table = { .kw = test_kw };
 /* A failed read of ARCHIVE, in one line. */
 static int archive_err(struct ctl *c, int ret, const char *path)
 {
-	return ctl_syserr(c, ret, ret == -EBADMSG || ret == -EOPNOTSUPP ?
+	return ctl_syserr(c, ret, image_why(ret) ?
 			  "not a persistent archive, or damaged" :
 			  ret == -ESPIPE ? "not a regular file" : NULL,
 			  "%s: %s", c->cmd_path, path);
@@ -113,7 +113,7 @@ static int image_read(struct ctl *c, const char *image,
 		return 0;
 	return ctl_syserr(c, ret, ret == -EOPNOTSUPP ?
 			  "not a standard, blocked or counting filter" :
-			  ret == -EMSGSIZE ? "not exactly one image" : NULL,
+			  image_why(ret),
 			  "%s: IMAGE %s", c->cmd_path, image);
 }
 

@@ -37,8 +37,8 @@ static const struct kw plan_kw[] = {
 
 static const struct kw_table plan_table = {
 	.kw = plan_kw,
-	.unknown_hint = "allowed: capacity N fpr P",
-	.missing_hint = "value (allowed: capacity N fpr P)",
+	.unknown_hint = "allowed: capacity N fpr P [layout spread|lines]",
+	.missing_hint = "value (allowed: capacity N fpr P [layout spread|lines])",
 	.any_value = true,
 };
 
@@ -288,6 +288,7 @@ const struct ctl_cmd plan_cmds[] = {
 "region of 4 bits (M is the standard bits; the memory counts the bitmap).\n"
 "N is 1..2^32; P is 1e-9..0.5, written as 0.01, 1% or 1e-4.  Works without the module.\n",
 		.max_args = 6,
+		.kw = &plan_table,
 		.opts = CTL_OPT(CO_JSON),
 		.run = cmd_plan,
 	},

@@ -59,10 +59,11 @@ static int sb_more(FILE *f, __u8 **buf, size_t *len, size_t *cap)
 		*buf = t;
 		*cap *= 2;
 	}
+	errno = 0;
 	n = fread(*buf + *len, 1, *cap - *len, f);
 	*len += n;
-	if (ferror(f))
-		return -EIO;
+	if (ferror(f))		/* a folder: EISDIR */
+		return errno ? -errno : -EIO;
 	return n ? 1 : 0;
 }
 
@@ -113,7 +114,8 @@ static int sb_open(struct ctl *c, const char *path, bool image_only,
 	if (image_only || kb_le32(magic) == KBLOOM_IMAGE_MAGIC) {
 		ret = kbloom_sb_load(buf, len, fp);
 		why = ret == -EOPNOTSUPP ?
-		      "not a split-block or ultra-fast filter's image" : NULL;
+		      "not a split-block or ultra-fast filter's image" :
+		      image_why(ret);
 	} else {
 		ret = kbloom_sb_parquet_import(buf, len, fp);
 		why = ret == -EINVAL ?

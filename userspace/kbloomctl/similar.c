@@ -35,7 +35,7 @@ static int module_read(struct ctl *c, const char *name,
 	int ret;
 
 	if (!arg_name_ok(name))
-		return ctl_usage(c, "similar: %s is neither a file nor a filter name", name);
+		return ctl_usage(c, "'%s': neither a file nor a filter name", name);
 	ret = ctl_dev(c);
 	if (ret)
 		return ret;
@@ -61,9 +61,9 @@ static int operand_read(struct ctl *c, const char *s,
 	ret = kbloom_load_file(s, fp);
 	if (!ret)
 		return 0;
-	return ctl_syserr(c, ret, ret == -EOPNOTSUPP || ret == -EBADMSG ?
+	return ctl_syserr(c, ret, ret == -EOPNOTSUPP ?
 			  "not one image of a standard or blocked filter" :
-			  NULL, "similar: %s", s);
+			  image_why(ret), "similar: %s", s);
 }
 
 static void geom(char *buf, size_t len, const struct kbloom_filter *f)

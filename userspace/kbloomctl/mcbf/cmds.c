@@ -14,10 +14,10 @@ static const char optimize_help[] =
 "...: GROUPS groups of the class the port may be asked about, P the\n"
 "probability that one is joined behind the port, W its traffic weight (1).\n"
 "Likely groups get fewer probes, unlikely ones more.  kmin and kmax bound k\n"
-"(1..16).  The last line is the classes LIST for mcbf port and xdp attach\n"
-"mcbf; each class's group addresses are shown (IPv4: the high nibble of the\n"
-"second octet, 239.C*16.x.y; IPv6: of byte 12, ff3e::C000:0/100 with C\n"
-"in hex).\n";
+"(1..32; 1 and 16 unless given).  The last line is the classes LIST for\n"
+"mcbf port and xdp attach mcbf; each class's group addresses are shown\n"
+"(IPv4: the high nibble of the second octet, 239.C*16.x.y; IPv6: of byte\n"
+"12, ff3e::C000:0/100 with C in hex).\n";
 
 static const char port_help[] =
 "Builds port PORT's filter (a port is made if PORT is not one yet) from its\n"

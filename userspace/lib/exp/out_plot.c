@@ -66,6 +66,16 @@ static void zero_note(FILE *f, const struct kb_exp *x)
 			"set bmargin 6\n", note);
 }
 
+/*
+ * A plot with no line: gnuplot refuses "plot 1/0" on a log axis without a
+ * range ("all points y value undefined"), so the range is given; no key
+ * (an empty box).
+ */
+static void empty_plot(FILE *f)
+{
+	fprintf(f, "unset key\nset yrange [1e-6:1]\nplot 1/0 notitle");
+}
+
 /* The leakage against M: every scheme that leaks, one line each. */
 static void leak_bits_body(struct kb_exp *x, FILE *f)
 {
@@ -100,7 +110,7 @@ static void leak_bits_body(struct kb_exp *x, FILE *f)
 		sep = ", \\\n     ";
 	}
 	if (!strcmp(sep, "plot "))
-		fprintf(f, "plot 1/0 notitle");
+		empty_plot(f);
 	fprintf(f, "\n");
 }
 
@@ -205,10 +215,8 @@ static int plot_by_size(struct kb_exp *x, FILE *f, int hdr)
 			BY_MID, BY_LEAK, BY_LEAK, exp_out_scheme_color(s), exp_out_scheme_title(s));
 		sep = ", \\\n     ";
 	}
-	if (hdr)
-		fprintf(f, "%s", !strcmp(sep, "plot ") ? "plot 1/0 notitle" : "");
-	else if (!strcmp(sep, "plot "))
-		fprintf(f, "plot 1/0 notitle");
+	if (!strcmp(sep, "plot "))
+		empty_plot(f);
 	fprintf(f, "\n");
 	return 0;
 }

@@ -197,14 +197,14 @@ static int check_bits(const struct kb_exp_params *p, char *why, size_t len)
 			return why_set(why, len,
 				       "bits: 0: a filter needs at least one word (%llu..%llu bits per port)",
 				       (unsigned long long)step,
-				       (unsigned long long)(1ULL << 26));
-		if (m < step || m > (1ULL << 26) || m % step)
+				       (unsigned long long)KB_EXP_PORT_BITS_MAX);
+		if (m < step || m > KB_EXP_PORT_BITS_MAX || m % step)
 			return why_set(why, len,
 				       "bits %llu: out of range (a multiple of %llu, %llu..%llu bits per port%s)",
 				       (unsigned long long)m,
 				       (unsigned long long)step,
 				       (unsigned long long)step,
-				       (unsigned long long)(1ULL << 26),
+				       (unsigned long long)KB_EXP_PORT_BITS_MAX,
 				       step == 512 ? "; blocked and MC-BF filters are whole 512-bit blocks" : "");
 		if (i && m <= p->bits[i - 1])
 			return why_set(why, len,

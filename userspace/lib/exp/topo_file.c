@@ -286,8 +286,10 @@ int kb_exp_topo_load(const char *path, struct kb_topo **tp, char *why,
 		}
 		ret = tf_statement(&f, t, w, n);
 	}
-	if (!ret && ferror(in))
-		ret = tf_err(&f, "read error");
+	if (!ret && ferror(in)) {
+		f.line = 0;	/* a folder: "Is a directory", not a line */
+		ret = tf_err(&f, "%s", strerror(errno ?: EIO));
+	}
 	if (!ret)
 		ret = tf_finish(&f, t);
 	fclose(in);
