@@ -38,8 +38,10 @@
  * the lane masks are constants and the words of a bucket unrolled; which
  * lane matched and which bucket is least loaded are found without
  * branches (those outcomes are random: a branch on them would miss
- * often); an update exchanges the word as the scan read it.  Other shapes
- * take the generic scan.
+ * often); an update exchanges the word as the scan read it.  With the
+ * planner's d = 4 and c = 8 as well (dl_fixed()), the positions, the
+ * least loaded bucket and the free cell are found by code where d and c
+ * are constants too.  Other shapes take the generic code.
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
@@ -120,6 +122,14 @@ struct dl_ctx {
 	__u32 pad;		/* 0 (a global function reads all bytes) */
 	__u64 lmul;		/* dl_lmul(lb) */
 };
+
+/*
+ * The planner's shapes (kb_dleft_plan(), kbloom_xdp_conntrack_plan()):
+ * d = 4 subtables of c = 8 cells of 16 or 32 bits, buckets of 2 or 4
+ * whole words, run by code where d, c and the lane width are constants.
+ */
+#define DL_FIX_TABLES	4
+#define DL_FIX_SLOTS	8
 
 /* Words a bucket can touch: 16 cells of 32 bits, not aligned. */
 #define DL_BUCKET_WORDS	9
@@ -279,13 +289,14 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
  */
 #define DL_TOUCH_BITS	_BITULL(22)
 
-static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
+static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s,
+				     __u32 d)
 {
 	__u32 j, idx, line, prev = ~0U;
 	__u64 *w;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
+		if (j >= d)
 			break;
 		/* a 64-byte line holds 2^(9 - lb) cells: one load each */
 		line = s->first[j] >> (9 - c->lb);
@@ -375,18 +386,36 @@ static __always_inline int dl_scan_words(const struct dl_ctx *c,
 	return 0;
 }
 
-/* dl_scan_all() of whole-word buckets of lane width log @lb. */
+/* dl_scan_all() of @d whole-word buckets of lane width log @lb. */
 static __always_inline int dl_scan_whole(const struct dl_ctx *c,
 					 struct dl_scan *s, struct dl_hit *h,
-					 __u32 lb, __u32 bw, int loads)
+					 __u32 d, __u32 lb, __u32 bw, int loads)
 {
 	__u32 j;
 	int ret;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
+		if (j >= d)
 			break;
 		ret = dl_scan_words(c, s, h, j, lb, bw, loads);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* dl_scan_whole() of a fixed shape (dl_fixed()): its d buckets unrolled. */
+static __always_inline int dl_scan_fix(const struct dl_ctx *c,
+				       struct dl_scan *s, struct dl_hit *h,
+				       __u32 lb, int loads)
+{
+	__u32 j;
+	int ret;
+
+#pragma unroll
+	for (j = 0; j < DL_FIX_TABLES; j++) {
+		ret = dl_scan_words(c, s, h, j, lb, DL_FIX_SLOTS >> (6 - lb),
+				    loads);
 		if (ret)
 			return ret;
 	}
@@ -404,11 +433,11 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 	int ret;
 
 	if (c->shape.m << c->lb >= DL_TOUCH_BITS)
-		dl_touch(c, s);
+		dl_touch(c, s, c->shape.tables);
 	if (c->bw == 2 && c->lb == 4)
-		return dl_scan_whole(c, s, h, 4, 2, loads);
+		return dl_scan_whole(c, s, h, c->shape.tables, 4, 2, loads);
 	if (c->bw == 4 && c->lb == 5)
-		return dl_scan_whole(c, s, h, 5, 4, loads);
+		return dl_scan_whole(c, s, h, c->shape.tables, 5, 4, loads);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
@@ -454,15 +483,14 @@ static __always_inline int dl_swap(const struct dl_ctx *c,
  * bucket wins is random, a branch would miss often): the minimum of
  * (load << 3 | j), of a difference's sign bit (the operands are small).
  */
-static __always_inline __u32 dl_least(const struct dl_ctx *c,
-				      const struct dl_scan *s, __u32 *first,
-				      __u64 *rem)
+static __always_inline __u32 dl_least(const struct dl_scan *s, __u32 d,
+				      __u32 *first, __u64 *rem)
 {
 	__u64 best = (__u64)s->load[0] << 3, kj, lt;
 	__u32 j;
 
 	for (j = 1; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
+		if (j >= d)
 			break;
 		kj = (__u64)s->load[j] << 3 | j;
 		lt = (kj - best) >> 63;
@@ -538,13 +566,19 @@ static __always_inline int dl_free_cell(const struct dl_ctx *c,
 {
 	__u32 first;
 
-	if (dl_least(c, s, &first, rem) >= c->shape.slots)
+	if (dl_least(s, c->shape.tables, &first, rem) >= c->shape.slots)
 		return -1;
 	if (c->bw == 2 && c->lb == 4)
 		return dl_free_words(c, first, 4, 2, h);
 	if (c->bw == 4 && c->lb == 5)
 		return dl_free_words(c, first, 5, 4, h);
 	return dl_free_any(c, first, h);
+}
+
+static __always_inline int dl_fixed(const struct dl_ctx *c)
+{
+	return c->shape.tables == DL_FIX_TABLES &&
+	       c->shape.slots == DL_FIX_SLOTS;
 }
 
 /* What dl_once() does. */
@@ -557,8 +591,9 @@ enum dl_mode {
 /* An insert after the scan (@found: the scan's result, cell in @h). */
 static __always_inline int dl_insert_rest(const struct dl_ctx *c,
 					  struct dl_scan *s, struct dl_hit *h,
-					  int found)
+					  int found, __u32 lb)
 {
+	__u32 first;
 	__u64 rem;
 	int ret;
 
@@ -566,8 +601,14 @@ static __always_inline int dl_insert_rest(const struct dl_ctx *c,
 		ret = dl_swap(c, h, DL_INC, 0);
 		return ret == 2 ? DL_SATURATED : ret ? DL_DONE : DL_RACE;
 	}
-	if (dl_free_cell(c, s, &rem, h))
+	if (lb) {
+		/* a fixed shape (dl_fixed()) of lane width log @lb */
+		if (dl_least(s, DL_FIX_TABLES, &first, &rem) >= DL_FIX_SLOTS ||
+		    dl_free_words(c, first, lb, DL_FIX_SLOTS >> (6 - lb), h))
+			return DL_FULL;
+	} else if (dl_free_cell(c, s, &rem, h)) {
 		return DL_FULL;
+	}
 	ret = dl_swap(c, h, DL_FILL, kb_dleft_cell_val(rem, 1, c->cb));
 	return ret ? DL_DONE : DL_RACE;
 }
@@ -577,14 +618,14 @@ static __always_inline int dl_insert_rest(const struct dl_ctx *c,
  * once): in the lines layout the subtables of a half-line share one
  * permuted print, so two permutations serve the d subtables.
  */
-static __always_inline void dl_positions(const struct dl_ctx *c,
-					 struct dl_scan *s)
+static __always_inline void dl_positions_of(const struct dl_ctx *c,
+					    struct dl_scan *s, __u32 d,
+					    __u32 slots)
 {
-	__u32 j, d, r;
+	__u32 j, r;
 	__u64 v, v0, v1, vj;
 	int lines;
 
-	d = c->shape.tables;
 	r = c->shape.fp_bits;
 	lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
 	v = kb_dleft_print_q(c->h, c->q);
@@ -597,16 +638,49 @@ static __always_inline void dl_positions(const struct dl_ctx *c,
 		if (lines) {
 			vj = kb_dleft_line_half(j, d) ? v1 : v0;
 			s->first[j] = (__u32)kb_dleft_cell_lines(j, vj >> r, 0,
-								 d, c->shape.slots);
+								 d, slots);
 		} else {
 			vj = j == 0 ? v0 : j == 1 ? v1 :
 			     kb_dleft_perm_q(v, j, c->q);
 			s->first[j] = (__u32)kb_dleft_cell(j, vj >> r, 0,
 							   c->shape.buckets,
-							   c->shape.slots);
+							   slots);
 		}
 		s->rem[j] = (__u32)(vj & kb_field_mask(r));
 	}
+}
+
+/*
+ * dl_once() on a fixed shape of lane width log @lb (dl_fixed()), or on
+ * any shape (@lb 0).
+ */
+static __always_inline int dl_attempt(const struct dl_ctx *c, int mode,
+				      __u32 lb)
+{
+	struct dl_hit h = { 0 };	/* no undefined value reaches a register */
+	struct dl_scan s;
+	int ret;
+
+	__builtin_memset(&s, 0, sizeof(s));
+	if (lb) {
+		dl_positions_of(c, &s, DL_FIX_TABLES, DL_FIX_SLOTS);
+		if (c->shape.m << lb >= DL_TOUCH_BITS)
+			dl_touch(c, &s, DL_FIX_TABLES);
+		ret = dl_scan_fix(c, &s, &h, lb, mode == DL_INSERT);
+	} else {
+		dl_positions_of(c, &s, c->shape.tables, c->shape.slots);
+		ret = dl_scan_all(c, &s, &h, mode == DL_INSERT);
+	}
+	if (ret < 0)
+		return DL_ERROR;
+	if (mode == DL_INSERT)
+		return dl_insert_rest(c, &s, &h, ret, lb);
+	if (!ret)
+		return DL_ABSENT;
+	if (mode == DL_LOOKUP)
+		return DL_DONE;
+	/* a saturated count stays (2): the delete is done all the same */
+	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
 }
 
 /*
@@ -616,25 +690,13 @@ static __always_inline void dl_positions(const struct dl_ctx *c,
  */
 __noinline int dl_once(const struct dl_ctx *c, int mode)
 {
-	struct dl_scan s;
-	struct dl_hit h;
-	int ret;
-
 	if (!c)
 		return DL_ERROR;
-	__builtin_memset(&s, 0, sizeof(s));
-	dl_positions(c, &s);
-	ret = dl_scan_all(c, &s, &h, mode == DL_INSERT);
-	if (ret < 0)
-		return DL_ERROR;
-	if (mode == DL_INSERT)
-		return dl_insert_rest(c, &s, &h, ret);
-	if (!ret)
-		return DL_ABSENT;
-	if (mode == DL_LOOKUP)
-		return DL_DONE;
-	/* a saturated count stays (2): the delete is done all the same */
-	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
+	if (dl_fixed(c) && c->lb == 4)
+		return dl_attempt(c, mode, 4);
+	if (dl_fixed(c) && c->lb == 5)
+		return dl_attempt(c, mode, 5);
+	return dl_attempt(c, mode, 0);
 }
 
 /* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */

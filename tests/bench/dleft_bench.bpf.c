@@ -139,13 +139,18 @@ static __always_inline int db_part(int scan)
 		return XDP_ABORTED;
 	for (n = 0; n < 2; n++) {
 		db_key(&key, n ? i - db_live : i);
-		dl_ctx_init(&c, p, &key);
+		if (dl_ctx_init(&c, p, &key))
+			return XDP_ABORTED;
 		if (scan) {
 			db_sink += dl_scan(&c);
 			continue;
 		}
 		__builtin_memset(&s, 0, sizeof(s));
-		dl_positions(&c, &s);
+		if (dl_fixed(&c))
+			dl_positions_of(&c, &s, DL_FIX_TABLES, DL_FIX_SLOTS);
+		else
+			dl_positions_of(&c, &s, c.shape.tables,
+					c.shape.slots);
 		db_sink += s.first[0];
 	}
 	return XDP_PASS;
