@@ -56,7 +56,7 @@ static __always_inline int db_blocked_add(__u64 i)
 static __always_inline int db_update(__u64 i, int insert)
 {
 	const struct kbloom_dleft_params *p;
-	struct kbloom_dleft_flow key;
+	union dl_key key;
 	struct dl_ctx c;
 	__u32 zero = 0;
 	int ret;
@@ -64,7 +64,7 @@ static __always_inline int db_update(__u64 i, int insert)
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
 	if (!p)
 		return -1;
-	db_key(&key, i);
+	db_key(&key.flow, i);
 	if (dl_ctx_init(&c, p, &key))
 		return -1;
 	ret = dl_update(&c, insert);
@@ -109,13 +109,18 @@ __u64 db_sink;
 SEC("xdp")
 int db_part_hash(struct xdp_md *ctx)
 {
-	struct kbloom_dleft_flow key;
+	const struct kbloom_dleft_params *p;
+	union dl_key key;
+	__u32 zero = 0;
 	__u64 i = db_next++;
 
-	db_key(&key, i);
-	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
-	db_key(&key, i - db_live);
-	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
+	p = bpf_map_lookup_elem(&dleft_params, &zero);
+	if (!p)
+		return XDP_ABORTED;
+	db_key(&key.flow, i);
+	db_sink += dl_hash(p, &key);
+	db_key(&key.flow, i - db_live);
+	db_sink += dl_hash(p, &key);
 	return XDP_PASS;
 }
 
@@ -127,7 +132,7 @@ int db_part_hash(struct xdp_md *ctx)
 static __always_inline int db_part(int scan)
 {
 	const struct kbloom_dleft_params *p;
-	struct kbloom_dleft_flow key;
+	union dl_key key;
 	struct dl_scan s;
 	struct dl_ctx c;
 	__u32 zero = 0;
@@ -138,7 +143,7 @@ static __always_inline int db_part(int scan)
 	if (!p)
 		return XDP_ABORTED;
 	for (n = 0; n < 2; n++) {
-		db_key(&key, n ? i - db_live : i);
+		db_key(&key.flow, n ? i - db_live : i);
 		if (dl_ctx_init(&c, p, &key))
 			return XDP_ABORTED;
 		if (scan) {
