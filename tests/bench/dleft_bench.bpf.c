@@ -34,12 +34,18 @@ __u64 db_failed;
 /* failed updates by enum dl_result: inserts at 0..7, deletes at 8..15 */
 __u64 db_why[16];
 
+/*
+ * Key @i, its bytes unknown to the compiler afterwards (as a packet's
+ * are): without the barrier it would fold the hash's lanes of the words
+ * it knows to be constant.
+ */
 static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 {
 	__builtin_memset(k, 0, sizeof(*k));
 	__builtin_memcpy(k->a, &i, sizeof(i));
 	k->proto = IPPROTO_TCP;
 	k->family = 4;
+	asm volatile("" : : "r"(k) : "memory");
 }
 
 static __always_inline int db_blocked_add(__u64 i)
