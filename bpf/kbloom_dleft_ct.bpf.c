@@ -683,36 +683,126 @@ static __always_inline int dl_attempt(const struct dl_ctx *c, int mode,
 	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
 }
 
-/*
- * One attempt at enum dl_mode @mode on the key of @c: its positions and
- * one scan serving the three modes (a global function: verified once,
- * and the packet's only subprogram call).  Return: enum dl_result.
- */
-__noinline int dl_once(const struct dl_ctx *c, int mode)
+/* The log of the cell bits of @s (3, 4 or 5), or 0: a shape not served. */
+static __always_inline __u32 dl_shape_lb(const struct kb_shape *s)
 {
-	if (!c)
-		return DL_ERROR;
-	if (dl_fixed(c) && c->lb == 4)
-		return dl_attempt(c, mode, 4);
-	if (dl_fixed(c) && c->lb == 5)
-		return dl_attempt(c, mode, 5);
-	return dl_attempt(c, mode, 0);
+	__u32 bits = s->fp_bits + s->counter_bits;
+
+	if (s->tables > KB_DLEFT_TABLES_MAX)
+		return 0;
+	return bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
 }
 
-/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
-static __always_inline int dl_scan(const struct dl_ctx *c)
+/*
+ * The rest of @c, whose shape is set, for the key hash @h and cells of
+ * 2^@lb bits (dl_shape_lb()): @lb a constant, the lane constants are.
+ */
+static __always_inline const struct dl_ctx *
+dl_ctx_set(struct dl_ctx *c, const struct kbloom_dleft_params *p, __u64 h,
+	   __u32 lb)
 {
-	int ret = dl_once(c, DL_LOOKUP);
+	__u32 bits = 1U << lb, cells = c->shape.slots << lb;
+
+	c->q = p->q;
+	c->miss = p->miss;
+	c->h = h;
+	c->lb = lb;
+	c->cb = c->shape.counter_bits;
+	c->cmask = kb_field_mask(bits);
+	/* 1 in every lane (no division: BPF's is slow) */
+	c->one = dl_one(lb);
+	c->top = c->one << (bits - 1);
+	c->cnts = kb_field_mask(c->cb) * c->one;
+	c->rems = c->cnts ^ ~0ULL;
+	c->bw = cells & 63 ? 0 : cells >> 6;
+	c->pad = 0;
+	c->lmul = dl_lmul(lb);
+	return c;
+}
+
+/* The filter of @s is a fixed shape (dl_fixed()) of 16- or 32-bit cells. */
+static __always_inline __u32 dl_fixed_lb(const struct kb_shape *s)
+{
+	__u32 bits = s->fp_bits + s->counter_bits;
+
+	if (s->tables != DL_FIX_TABLES || s->slots != DL_FIX_SLOTS)
+		return 0;
+	return bits == 16 ? 4 : bits == 32 ? 5 : 0;
+}
+
+/*
+ * One attempt at enum dl_mode @mode on the key of hash @h in the filter
+ * of @p (the params map's value): its positions and one scan serving the
+ * three modes (a global function: verified once, and the packet's only
+ * subprogram call).  A fixed shape's constants are found here, from a
+ * copy of the shape (the value may change under it), most at compile
+ * time; other shapes take them from @any (dl_ctx_for()), made by the
+ * caller: in memory the verifier knows nothing of, the generic code is
+ * walked once for all widths (made here, once per width: 870k
+ * instructions processed on 6.18).  Return: enum dl_result.
+ */
+__noinline int dl_once(const struct kbloom_dleft_params *p,
+		       const struct dl_ctx *any, __u64 h, int mode)
+{
+	struct dl_ctx c;
+	__u32 lb;
+
+	if (any) {
+		/*
+		 * Never a fixed shape (dl_ctx_for()), but with these cases
+		 * taken first the verifier walks the generic code 2.3 times
+		 * less (170k instructions processed on 6.18 without)
+		 */
+		if (dl_fixed(any) && any->lb == 4)
+			return dl_attempt(any, mode, 4);
+		if (dl_fixed(any) && any->lb == 5)
+			return dl_attempt(any, mode, 5);
+		return dl_attempt(any, mode, 0);
+	}
+	if (!p)
+		return DL_ERROR;
+	c.shape = p->shape;
+	lb = dl_fixed_lb(&c.shape);
+	if (lb == 4)
+		return dl_attempt(dl_ctx_set(&c, p, h, 4), mode, 4);
+	if (lb == 5)
+		return dl_attempt(dl_ctx_set(&c, p, h, 5), mode, 5);
+	return DL_ERROR;
+}
+
+/*
+ * The constants of the key of hash @h for dl_once() into @c, when the
+ * filter of @p is not a fixed shape (else NULL: dl_once() finds them).
+ */
+static __always_inline const struct dl_ctx *
+dl_ctx_for(struct dl_ctx *c, const struct kbloom_dleft_params *p, __u64 h)
+{
+	if (dl_fixed_lb(&p->shape))
+		return NULL;
+	c->shape = p->shape;
+	return dl_ctx_set(c, p, h, dl_shape_lb(&c->shape));
+}
+
+/*
+ * The key of hash @h in the filter of @p, for a lookup (@c: dl_ctx_for()).
+ * Return: 1 found, 0 not, -1 error.
+ */
+static __always_inline int dl_scan(const struct kbloom_dleft_params *p,
+				   const struct dl_ctx *c, __u64 h)
+{
+	int ret = dl_once(p, c, h, DL_LOOKUP);
 
 	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
 }
 
-static __always_inline int dl_update(const struct dl_ctx *c, int insert)
+static __always_inline int dl_update(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
+				     int insert)
 {
 	int t, ret = DL_RACE;
 
 	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = dl_once(c, insert ? DL_INSERT : DL_DELETE);
+		ret = dl_once(p, c, h, insert ? DL_INSERT : DL_DELETE);
 		if (ret != DL_RACE)
 			break;
 	}
@@ -760,41 +850,11 @@ static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
 	return kb_fmix64(h);
 }
 
-/*
- * @c of the key of @key: every byte written (a global function takes
- * initialized memory only).
- */
-static __always_inline int dl_ctx_init(struct dl_ctx *c,
-				       const struct kbloom_dleft_params *p,
-				       const union dl_key *key)
-{
-	__u32 bits = p->shape.fp_bits + p->shape.counter_bits;
-	__u32 lb = bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
-
-	if (!lb || p->shape.tables > KB_DLEFT_TABLES_MAX)
-		return -1;
-	c->shape = p->shape;
-	c->q = p->q;
-	c->miss = p->miss;
-	c->h = dl_hash(p, key);
-	c->lb = lb;
-	c->cb = p->shape.counter_bits;
-	c->cmask = kb_field_mask(bits);
-	/* 1 in every lane (no division: BPF's is slow) */
-	c->one = dl_one(lb);
-	c->top = c->one << (bits - 1);
-	c->cnts = kb_field_mask(c->cb) * c->one;
-	c->rems = c->cnts ^ ~0ULL;
-	c->bw = (p->shape.slots << lb) & 63 ? 0 : (p->shape.slots << lb) >> 6;
-	c->pad = 0;
-	c->lmul = dl_lmul(lb);
-	return 0;
-}
-
-static __always_inline int dl_on_syn(const struct dl_ctx *c,
+static __always_inline int dl_on_syn(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, 1);
+	int ret = dl_update(p, c, h, 1);
 
 	if (ret == DL_DONE)
 		st->inserted++;
@@ -807,10 +867,11 @@ static __always_inline int dl_on_syn(const struct dl_ctx *c,
 	return XDP_PASS;
 }
 
-static __always_inline int dl_on_fin(const struct dl_ctx *c,
+static __always_inline int dl_on_fin(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, 0);
+	int ret = dl_update(p, c, h, 0);
 
 	if (ret == DL_DONE)
 		st->deleted++;
@@ -821,15 +882,16 @@ static __always_inline int dl_on_fin(const struct dl_ctx *c,
 	return XDP_PASS;
 }
 
-static __always_inline int dl_on_other(const struct dl_ctx *c,
+static __always_inline int dl_on_other(const struct kbloom_dleft_params *p,
+				       const struct dl_ctx *c, __u64 h,
 				       struct kbloom_dleft_xdp_stats *st)
 {
-	if (dl_scan(c) > 0) {
+	if (dl_scan(p, c, h) > 0) {
 		st->hits++;
 		return XDP_PASS;
 	}
 	st->misses++;
-	if (c->miss != KBLOOM_DLEFT_MISS_DROP)
+	if (p->miss != KBLOOM_DLEFT_MISS_DROP)
 		return XDP_PASS;
 	st->dropped++;
 	return XDP_DROP;
@@ -887,10 +949,12 @@ int xdp_dleft(struct xdp_md *ctx)
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_xdp_stats *st;
 	const struct tcphdr *tcp;
+	const struct dl_ctx *c;
+	struct dl_ctx any;
 	struct dl_frame f;
-	struct dl_ctx c;
 	__u32 zero = 0;
 	int cls;
+	__u64 h;
 
 	st = bpf_map_lookup_elem(&dleft_stats, &zero);
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
@@ -916,15 +980,17 @@ int xdp_dleft(struct xdp_md *ctx)
 		return XDP_PASS;
 	}
 	dl_key(&f.key.flow, &f.pkt, tcp->source, tcp->dest);
-	if (dl_ctx_init(&c, p, &f.key)) {
+	if (!dl_shape_lb(&p->shape)) {
 		st->not_ready++;
 		return XDP_PASS;
 	}
+	h = dl_hash(p, &f.key);
+	c = dl_ctx_for(&any, p, h);
 	if (tcp->syn && !tcp->ack)
-		return dl_on_syn(&c, st);
+		return dl_on_syn(p, c, h, st);
 	if (tcp->fin || tcp->rst)
-		return dl_on_fin(&c, st);
-	return dl_on_other(&c, st);
+		return dl_on_fin(p, c, h, st);
+	return dl_on_other(p, c, h, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -66,14 +66,14 @@ static __always_inline int db_update(__u64 i, int insert)
 	struct dl_ctx c;
 	__u32 zero = 0;
 	int ret;
+	__u64 h;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
-	if (!p)
+	if (!p || !dl_shape_lb(&p->shape))
 		return -1;
 	db_key(&key.flow, i);
-	if (dl_ctx_init(&c, p, &key))
-		return -1;
-	ret = dl_update(&c, insert);
+	h = dl_hash(p, &key);
+	ret = dl_update(p, dl_ctx_for(&c, p, h), h, insert);
 	if (ret == DL_DONE)
 		return 0;
 	db_why[((insert ? 0 : 8) + ret) & 15]++;
@@ -131,9 +131,9 @@ int db_part_hash(struct xdp_md *ctx)
 }
 
 /*
- * Two keys' contexts (hash, constants and positions) or, when @scan, their
- * contexts and the scans of their d buckets (dl_once(), which finds the
- * positions itself; no update).
+ * Two keys' hashes and positions (with the constants dl_once() finds) or,
+ * when @scan, their hashes and the scans of their d buckets (dl_once(),
+ * which finds the positions itself; no update).
  */
 static __always_inline int db_part(int scan)
 {
@@ -141,27 +141,29 @@ static __always_inline int db_part(int scan)
 	union dl_key key;
 	struct dl_scan s;
 	struct dl_ctx c;
-	__u32 zero = 0;
-	__u64 i = db_next++;
+	__u32 zero = 0, lb;
+	__u64 i = db_next++, h;
 	int n;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
-	if (!p)
+	if (!p || !dl_shape_lb(&p->shape))
 		return XDP_ABORTED;
 	for (n = 0; n < 2; n++) {
 		db_key(&key.flow, n ? i - db_live : i);
-		if (dl_ctx_init(&c, p, &key))
-			return XDP_ABORTED;
 		if (scan) {
-			db_sink += dl_scan(&c);
+			h = dl_hash(p, &key);
+			db_sink += dl_scan(p, dl_ctx_for(&c, p, h), h);
 			continue;
 		}
 		__builtin_memset(&s, 0, sizeof(s));
-		if (dl_fixed(&c))
-			dl_positions_of(&c, &s, DL_FIX_TABLES, DL_FIX_SLOTS);
+		c.shape = p->shape;
+		lb = dl_shape_lb(&c.shape);
+		if (dl_fixed(&c) && lb == 4)
+			dl_positions_of(dl_ctx_set(&c, p, dl_hash(p, &key), 4),
+					&s, DL_FIX_TABLES, DL_FIX_SLOTS);
 		else
-			dl_positions_of(&c, &s, c.shape.tables,
-					c.shape.slots);
+			dl_positions_of(dl_ctx_set(&c, p, dl_hash(p, &key), lb),
+					&s, c.shape.tables, c.shape.slots);
 		db_sink += s.first[0];
 	}
 	return XDP_PASS;
