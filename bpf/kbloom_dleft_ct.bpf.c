@@ -295,18 +295,22 @@ static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s,
 	__u32 j, idx, line, prev = ~0U;
 	__u64 *w;
 
+	/*
+	 * Unrolled, without break or continue: Debian 6.1 refused the loop
+	 * clang laid out from those (entered in its middle, its way back an
+	 * instruction's next one, a "back-edge" to 6.1's control flow check)
+	 */
+#pragma unroll
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= d)
-			break;
 		/* a 64-byte line holds 2^(9 - lb) cells: one load each */
 		line = s->first[j] >> (9 - c->lb);
-		if (line == prev)
-			continue;
+		if (j < d && line != prev) {
+			idx = s->first[j] >> (6 - c->lb);
+			w = bpf_map_lookup_elem(&dleft_words, &idx);
+			if (w)
+				dl_read(w);
+		}
 		prev = line;
-		idx = s->first[j] >> (6 - c->lb);
-		w = bpf_map_lookup_elem(&dleft_words, &idx);
-		if (w)
-			dl_read(w);
 	}
 }
 
