@@ -19,19 +19,23 @@
  *
  * The verifier: one attempt at an insert, a delete or a lookup (the key's
  * positions and one scan serving the three) is a global function,
- * dl_once(), verified once whatever calls it, on arguments that hold only
- * scalars (the filter's shape is copied into struct dl_ctx for it).
- * Debian 6.1's verifier refused an earlier form, whose inlined scans and
- * retries it walked call site by call site, at its limit of a million
- * instructions (tests/kmod/bpf_objects_test.c loads it there); it
- * processes 392k instructions of this one.  An attempt inline in the
- * program reaches the million even on 6.18.
+ * dl_once(), verified once whatever calls it, on the params map's value,
+ * the key's hash and, for shapes other than the planner's, the filter's
+ * constants in a struct dl_ctx the caller fills (in memory the verifier
+ * knows nothing of: found in dl_once() itself, they made it walk the
+ * generic code once per cell width).  Debian 6.1's verifier refused an
+ * earlier form, whose inlined scans and retries it walked call site by
+ * call site, at its limit of a million instructions
+ * (tests/kmod/bpf_objects_test.c loads it there); it processes 166k
+ * instructions of this one (6.18: 63k).  An attempt inline in the program
+ * reaches the million even on 6.18.
  *
  * Calls: with the AMD SRSO mitigation ("Safe RET"), a subprogram call
  * and its return cost the packet about 8 ns: dl_once() is the packet's
- * one call (the flow key and the positions are inline).  6.1 adds up the
- * stacks of the program and dl_once() (512 bytes at most): the flow key
- * copies the addresses as words (its bytewise form spilled registers).
+ * one call (the flow key and its hash are inline).  6.1 adds up the
+ * stacks of the program and dl_once() (512 bytes at most; 256 + 176
+ * now): the flow key copies the addresses as words (its bytewise form
+ * spilled registers).
  *
  * Speed: buckets of 8 cells of 16 or 32 bits (the planner's shapes: two
  * or four whole words) are scanned by code specialised for them, so that
@@ -40,8 +44,11 @@
  * branches (those outcomes are random: a branch on them would miss
  * often); an update exchanges the word as the scan read it.  With the
  * planner's d = 4 and c = 8 as well (dl_fixed()), the positions, the
- * least loaded bucket and the free cell are found by code where d and c
- * are constants too.  Other shapes take the generic code.
+ * least loaded bucket and the free cell are found by code where d, c and
+ * the lane constants are constants too, found in dl_once() rather than
+ * by the caller per packet.  Other shapes take the generic code.  The
+ * flow key is hashed as five aligned words (dl_hash(): kb_hash() reads a
+ * key of unknown alignment a byte at a time).
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
@@ -99,10 +106,11 @@ enum dl_result {
 };
 
 /*
- * The filter's constants, scalars only (the argument of the global
- * functions).  A word holds 64 / 2^lb cells ("lanes"); the bucket scan
- * tests all the lanes of a word at once (SIMD within a register): one = 1
- * in every lane, top = the top bit of every lane.
+ * The filter's constants, scalars only (an argument of dl_once() for
+ * shapes other than the planner's).  A word holds 64 / 2^lb cells
+ * ("lanes"); the bucket scan tests all the lanes of a word at once (SIMD
+ * within a register): one = 1 in every lane, top = the top bit of every
+ * lane.
  */
 struct dl_ctx {
 	struct kb_shape shape;	/* params.shape */
