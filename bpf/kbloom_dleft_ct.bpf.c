@@ -732,7 +732,10 @@ dl_ctx_set(struct dl_ctx *c, const struct kbloom_dleft_params *p, __u64 h,
 	return c;
 }
 
-/* The filter of @s is a fixed shape (dl_fixed()) of 16- or 32-bit cells. */
+/*
+ * The log of the cell bits of @s when it is a fixed shape (dl_fixed()) of
+ * 16- or 32-bit cells (4 or 5), else 0.
+ */
 static __always_inline __u32 dl_fixed_lb(const struct kb_shape *s)
 {
 	__u32 bits = s->fp_bits + s->counter_bits;
