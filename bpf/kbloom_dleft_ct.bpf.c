@@ -19,27 +19,36 @@
  *
  * The verifier: one attempt at an insert, a delete or a lookup (the key's
  * positions and one scan serving the three) is a global function,
- * dl_once(), verified once whatever calls it, on arguments that hold only
- * scalars (the filter's shape is copied into struct dl_ctx for it).
- * Debian 6.1's verifier refused an earlier form, whose inlined scans and
- * retries it walked call site by call site, at its limit of a million
- * instructions (tests/kmod/bpf_objects_test.c loads it there); it
- * processes 392k instructions of this one.  An attempt inline in the
- * program reaches the million even on 6.18.
+ * dl_once(), verified once whatever calls it, on the params map's value,
+ * the key's hash and, for shapes other than the planner's, the filter's
+ * constants in a struct dl_ctx the caller fills (in memory the verifier
+ * knows nothing of: found in dl_once() itself, they made it walk the
+ * generic code once per cell width).  Debian 6.1's verifier refused an
+ * earlier form, whose inlined scans and retries it walked call site by
+ * call site, at its limit of a million instructions
+ * (tests/kmod/bpf_objects_test.c loads it there); it processes 166k
+ * instructions of this one (6.18: 63k).  An attempt inline in the program
+ * reaches the million even on 6.18.
  *
  * Calls: with the AMD SRSO mitigation ("Safe RET"), a subprogram call
  * and its return cost the packet about 8 ns: dl_once() is the packet's
- * one call (the flow key and the positions are inline).  6.1 adds up the
- * stacks of the program and dl_once() (512 bytes at most): the flow key
- * copies the addresses as words (its bytewise form spilled registers).
+ * one call (the flow key and its hash are inline).  6.1 adds up the
+ * stacks of the program and dl_once() (512 bytes at most; 256 + 176
+ * now): the flow key copies the addresses as words (its bytewise form
+ * spilled registers).
  *
  * Speed: buckets of 8 cells of 16 or 32 bits (the planner's shapes: two
  * or four whole words) are scanned by code specialised for them, so that
  * the lane masks are constants and the words of a bucket unrolled; which
  * lane matched and which bucket is least loaded are found without
  * branches (those outcomes are random: a branch on them would miss
- * often); an update exchanges the word as the scan read it.  Other shapes
- * take the generic scan.
+ * often); an update exchanges the word as the scan read it.  With the
+ * planner's d = 4 and c = 8 as well (dl_fixed()), the positions, the
+ * least loaded bucket and the free cell are found by code where d, c and
+ * the lane constants are constants too, found in dl_once() rather than
+ * by the caller per packet.  Other shapes take the generic code.  The
+ * flow key is hashed as five aligned words (dl_hash(): kb_hash() reads a
+ * key of unknown alignment a byte at a time).
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
@@ -97,10 +106,11 @@ enum dl_result {
 };
 
 /*
- * The filter's constants, scalars only (the argument of the global
- * functions).  A word holds 64 / 2^lb cells ("lanes"); the bucket scan
- * tests all the lanes of a word at once (SIMD within a register): one = 1
- * in every lane, top = the top bit of every lane.
+ * The filter's constants, scalars only (an argument of dl_once() for
+ * shapes other than the planner's).  A word holds 64 / 2^lb cells
+ * ("lanes"); the bucket scan tests all the lanes of a word at once (SIMD
+ * within a register): one = 1 in every lane, top = the top bit of every
+ * lane.
  */
 struct dl_ctx {
 	struct kb_shape shape;	/* params.shape */
@@ -120,6 +130,14 @@ struct dl_ctx {
 	__u32 pad;		/* 0 (a global function reads all bytes) */
 	__u64 lmul;		/* dl_lmul(lb) */
 };
+
+/*
+ * The planner's shapes (kb_dleft_plan(), kbloom_xdp_conntrack_plan()):
+ * d = 4 subtables of c = 8 cells of 16 or 32 bits, buckets of 2 or 4
+ * whole words, run by code where d, c and the lane width are constants.
+ */
+#define DL_FIX_TABLES	4
+#define DL_FIX_SLOTS	8
 
 /* Words a bucket can touch: 16 cells of 32 bits, not aligned. */
 #define DL_BUCKET_WORDS	9
@@ -279,23 +297,28 @@ static __always_inline int dl_scan_bucket(const struct dl_ctx *c,
  */
 #define DL_TOUCH_BITS	_BITULL(22)
 
-static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s)
+static __always_inline void dl_touch(const struct dl_ctx *c, struct dl_scan *s,
+				     __u32 d)
 {
 	__u32 j, idx, line, prev = ~0U;
 	__u64 *w;
 
+	/*
+	 * Unrolled, without break or continue: Debian 6.1 refused the loop
+	 * clang laid out from those (entered in its middle, its way back an
+	 * instruction's next one, a "back-edge" to 6.1's control flow check)
+	 */
+#pragma unroll
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
-			break;
 		/* a 64-byte line holds 2^(9 - lb) cells: one load each */
 		line = s->first[j] >> (9 - c->lb);
-		if (line == prev)
-			continue;
+		if (j < d && line != prev) {
+			idx = s->first[j] >> (6 - c->lb);
+			w = bpf_map_lookup_elem(&dleft_words, &idx);
+			if (w)
+				dl_read(w);
+		}
 		prev = line;
-		idx = s->first[j] >> (6 - c->lb);
-		w = bpf_map_lookup_elem(&dleft_words, &idx);
-		if (w)
-			dl_read(w);
 	}
 }
 
@@ -375,18 +398,36 @@ static __always_inline int dl_scan_words(const struct dl_ctx *c,
 	return 0;
 }
 
-/* dl_scan_all() of whole-word buckets of lane width log @lb. */
+/* dl_scan_all() of @d whole-word buckets of lane width log @lb. */
 static __always_inline int dl_scan_whole(const struct dl_ctx *c,
 					 struct dl_scan *s, struct dl_hit *h,
-					 __u32 lb, __u32 bw, int loads)
+					 __u32 d, __u32 lb, __u32 bw, int loads)
 {
 	__u32 j;
 	int ret;
 
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
+		if (j >= d)
 			break;
 		ret = dl_scan_words(c, s, h, j, lb, bw, loads);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* dl_scan_whole() of a fixed shape (dl_fixed()): its d buckets unrolled. */
+static __always_inline int dl_scan_fix(const struct dl_ctx *c,
+				       struct dl_scan *s, struct dl_hit *h,
+				       __u32 lb, int loads)
+{
+	__u32 j;
+	int ret;
+
+#pragma unroll
+	for (j = 0; j < DL_FIX_TABLES; j++) {
+		ret = dl_scan_words(c, s, h, j, lb, DL_FIX_SLOTS >> (6 - lb),
+				    loads);
 		if (ret)
 			return ret;
 	}
@@ -404,11 +445,11 @@ static __always_inline int dl_scan_all(const struct dl_ctx *c,
 	int ret;
 
 	if (c->shape.m << c->lb >= DL_TOUCH_BITS)
-		dl_touch(c, s);
+		dl_touch(c, s, c->shape.tables);
 	if (c->bw == 2 && c->lb == 4)
-		return dl_scan_whole(c, s, h, 4, 2, loads);
+		return dl_scan_whole(c, s, h, c->shape.tables, 4, 2, loads);
 	if (c->bw == 4 && c->lb == 5)
-		return dl_scan_whole(c, s, h, 5, 4, loads);
+		return dl_scan_whole(c, s, h, c->shape.tables, 5, 4, loads);
 	for (j = 0; j < KB_DLEFT_TABLES_MAX; j++) {
 		if (j >= c->shape.tables)
 			break;
@@ -454,15 +495,14 @@ static __always_inline int dl_swap(const struct dl_ctx *c,
  * bucket wins is random, a branch would miss often): the minimum of
  * (load << 3 | j), of a difference's sign bit (the operands are small).
  */
-static __always_inline __u32 dl_least(const struct dl_ctx *c,
-				      const struct dl_scan *s, __u32 *first,
-				      __u64 *rem)
+static __always_inline __u32 dl_least(const struct dl_scan *s, __u32 d,
+				      __u32 *first, __u64 *rem)
 {
 	__u64 best = (__u64)s->load[0] << 3, kj, lt;
 	__u32 j;
 
 	for (j = 1; j < KB_DLEFT_TABLES_MAX; j++) {
-		if (j >= c->shape.tables)
+		if (j >= d)
 			break;
 		kj = (__u64)s->load[j] << 3 | j;
 		lt = (kj - best) >> 63;
@@ -538,13 +578,19 @@ static __always_inline int dl_free_cell(const struct dl_ctx *c,
 {
 	__u32 first;
 
-	if (dl_least(c, s, &first, rem) >= c->shape.slots)
+	if (dl_least(s, c->shape.tables, &first, rem) >= c->shape.slots)
 		return -1;
 	if (c->bw == 2 && c->lb == 4)
 		return dl_free_words(c, first, 4, 2, h);
 	if (c->bw == 4 && c->lb == 5)
 		return dl_free_words(c, first, 5, 4, h);
 	return dl_free_any(c, first, h);
+}
+
+static __always_inline int dl_fixed(const struct dl_ctx *c)
+{
+	return c->shape.tables == DL_FIX_TABLES &&
+	       c->shape.slots == DL_FIX_SLOTS;
 }
 
 /* What dl_once() does. */
@@ -557,8 +603,9 @@ enum dl_mode {
 /* An insert after the scan (@found: the scan's result, cell in @h). */
 static __always_inline int dl_insert_rest(const struct dl_ctx *c,
 					  struct dl_scan *s, struct dl_hit *h,
-					  int found)
+					  int found, __u32 lb)
 {
+	__u32 first;
 	__u64 rem;
 	int ret;
 
@@ -566,8 +613,14 @@ static __always_inline int dl_insert_rest(const struct dl_ctx *c,
 		ret = dl_swap(c, h, DL_INC, 0);
 		return ret == 2 ? DL_SATURATED : ret ? DL_DONE : DL_RACE;
 	}
-	if (dl_free_cell(c, s, &rem, h))
+	if (lb) {
+		/* a fixed shape (dl_fixed()) of lane width log @lb */
+		if (dl_least(s, DL_FIX_TABLES, &first, &rem) >= DL_FIX_SLOTS ||
+		    dl_free_words(c, first, lb, DL_FIX_SLOTS >> (6 - lb), h))
+			return DL_FULL;
+	} else if (dl_free_cell(c, s, &rem, h)) {
 		return DL_FULL;
+	}
 	ret = dl_swap(c, h, DL_FILL, kb_dleft_cell_val(rem, 1, c->cb));
 	return ret ? DL_DONE : DL_RACE;
 }
@@ -577,14 +630,14 @@ static __always_inline int dl_insert_rest(const struct dl_ctx *c,
  * once): in the lines layout the subtables of a half-line share one
  * permuted print, so two permutations serve the d subtables.
  */
-static __always_inline void dl_positions(const struct dl_ctx *c,
-					 struct dl_scan *s)
+static __always_inline void dl_positions_of(const struct dl_ctx *c,
+					    struct dl_scan *s, __u32 d,
+					    __u32 slots)
 {
-	__u32 j, d, r;
+	__u32 j, r;
 	__u64 v, v0, v1, vj;
 	int lines;
 
-	d = c->shape.tables;
 	r = c->shape.fp_bits;
 	lines = c->shape.update == KB_DLEFT_LAYOUT_LINES;
 	v = kb_dleft_print_q(c->h, c->q);
@@ -597,38 +650,43 @@ static __always_inline void dl_positions(const struct dl_ctx *c,
 		if (lines) {
 			vj = kb_dleft_line_half(j, d) ? v1 : v0;
 			s->first[j] = (__u32)kb_dleft_cell_lines(j, vj >> r, 0,
-								 d, c->shape.slots);
+								 d, slots);
 		} else {
 			vj = j == 0 ? v0 : j == 1 ? v1 :
 			     kb_dleft_perm_q(v, j, c->q);
 			s->first[j] = (__u32)kb_dleft_cell(j, vj >> r, 0,
 							   c->shape.buckets,
-							   c->shape.slots);
+							   slots);
 		}
 		s->rem[j] = (__u32)(vj & kb_field_mask(r));
 	}
 }
 
 /*
- * One attempt at enum dl_mode @mode on the key of @c: its positions and
- * one scan serving the three modes (a global function: verified once,
- * and the packet's only subprogram call).  Return: enum dl_result.
+ * dl_once() on a fixed shape of lane width log @lb (dl_fixed()), or on
+ * any shape (@lb 0).
  */
-__noinline int dl_once(const struct dl_ctx *c, int mode)
+static __always_inline int dl_attempt(const struct dl_ctx *c, int mode,
+				      __u32 lb)
 {
+	struct dl_hit h = { 0 };	/* no undefined value reaches a register */
 	struct dl_scan s;
-	struct dl_hit h;
 	int ret;
 
-	if (!c)
-		return DL_ERROR;
 	__builtin_memset(&s, 0, sizeof(s));
-	dl_positions(c, &s);
-	ret = dl_scan_all(c, &s, &h, mode == DL_INSERT);
+	if (lb) {
+		dl_positions_of(c, &s, DL_FIX_TABLES, DL_FIX_SLOTS);
+		if (c->shape.m << lb >= DL_TOUCH_BITS)
+			dl_touch(c, &s, DL_FIX_TABLES);
+		ret = dl_scan_fix(c, &s, &h, lb, mode == DL_INSERT);
+	} else {
+		dl_positions_of(c, &s, c->shape.tables, c->shape.slots);
+		ret = dl_scan_all(c, &s, &h, mode == DL_INSERT);
+	}
 	if (ret < 0)
 		return DL_ERROR;
 	if (mode == DL_INSERT)
-		return dl_insert_rest(c, &s, &h, ret);
+		return dl_insert_rest(c, &s, &h, ret, lb);
 	if (!ret)
 		return DL_ABSENT;
 	if (mode == DL_LOOKUP)
@@ -637,20 +695,129 @@ __noinline int dl_once(const struct dl_ctx *c, int mode)
 	return dl_swap(c, &h, DL_DEC, 0) ? DL_DONE : DL_RACE;
 }
 
-/* The key's d buckets, for a lookup.  Return: 1 found, 0 not, -1 error. */
-static __always_inline int dl_scan(const struct dl_ctx *c)
+/* The log of the cell bits of @s (3, 4 or 5), or 0: a shape not served. */
+static __always_inline __u32 dl_shape_lb(const struct kb_shape *s)
 {
-	int ret = dl_once(c, DL_LOOKUP);
+	__u32 bits = s->fp_bits + s->counter_bits;
+
+	if (s->tables > KB_DLEFT_TABLES_MAX)
+		return 0;
+	return bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
+}
+
+/*
+ * The rest of @c, whose shape is set, for the key hash @h and cells of
+ * 2^@lb bits (dl_shape_lb()): @lb a constant, the lane constants are.
+ */
+static __always_inline const struct dl_ctx *
+dl_ctx_set(struct dl_ctx *c, const struct kbloom_dleft_params *p, __u64 h,
+	   __u32 lb)
+{
+	__u32 bits = 1U << lb, cells = c->shape.slots << lb;
+
+	c->q = p->q;
+	c->miss = p->miss;
+	c->h = h;
+	c->lb = lb;
+	c->cb = c->shape.counter_bits;
+	c->cmask = kb_field_mask(bits);
+	/* 1 in every lane (no division: BPF's is slow) */
+	c->one = dl_one(lb);
+	c->top = c->one << (bits - 1);
+	c->cnts = kb_field_mask(c->cb) * c->one;
+	c->rems = c->cnts ^ ~0ULL;
+	c->bw = cells & 63 ? 0 : cells >> 6;
+	c->pad = 0;
+	c->lmul = dl_lmul(lb);
+	return c;
+}
+
+/*
+ * The log of the cell bits of @s when it is a fixed shape (dl_fixed()) of
+ * 16- or 32-bit cells (4 or 5), else 0.
+ */
+static __always_inline __u32 dl_fixed_lb(const struct kb_shape *s)
+{
+	__u32 bits = s->fp_bits + s->counter_bits;
+
+	if (s->tables != DL_FIX_TABLES || s->slots != DL_FIX_SLOTS)
+		return 0;
+	return bits == 16 ? 4 : bits == 32 ? 5 : 0;
+}
+
+/*
+ * One attempt at enum dl_mode @mode on the key of hash @h in the filter
+ * of @p (the params map's value): its positions and one scan serving the
+ * three modes (a global function: verified once, and the packet's only
+ * subprogram call).  A fixed shape's constants are found here, from a
+ * copy of the shape (the value may change under it), most at compile
+ * time; other shapes take them from @any (dl_ctx_for()), made by the
+ * caller: in memory the verifier knows nothing of, the generic code is
+ * walked once for all widths (made here, once per width: 870k
+ * instructions processed on 6.18).  Return: enum dl_result.
+ */
+__noinline int dl_once(const struct kbloom_dleft_params *p,
+		       const struct dl_ctx *any, __u64 h, int mode)
+{
+	struct dl_ctx c;
+	__u32 lb;
+
+	if (any) {
+		/*
+		 * Never a fixed shape (dl_ctx_for()), but with these cases
+		 * taken first the verifier walks the generic code 2.3 times
+		 * less (170k instructions processed on 6.18 without)
+		 */
+		if (dl_fixed(any) && any->lb == 4)
+			return dl_attempt(any, mode, 4);
+		if (dl_fixed(any) && any->lb == 5)
+			return dl_attempt(any, mode, 5);
+		return dl_attempt(any, mode, 0);
+	}
+	if (!p)
+		return DL_ERROR;
+	c.shape = p->shape;
+	lb = dl_fixed_lb(&c.shape);
+	if (lb == 4)
+		return dl_attempt(dl_ctx_set(&c, p, h, 4), mode, 4);
+	if (lb == 5)
+		return dl_attempt(dl_ctx_set(&c, p, h, 5), mode, 5);
+	return DL_ERROR;
+}
+
+/*
+ * The constants of the key of hash @h for dl_once() into @c, when the
+ * filter of @p is not a fixed shape (else NULL: dl_once() finds them).
+ */
+static __always_inline const struct dl_ctx *
+dl_ctx_for(struct dl_ctx *c, const struct kbloom_dleft_params *p, __u64 h)
+{
+	if (dl_fixed_lb(&p->shape))
+		return NULL;
+	c->shape = p->shape;
+	return dl_ctx_set(c, p, h, dl_shape_lb(&c->shape));
+}
+
+/*
+ * The key of hash @h in the filter of @p, for a lookup (@c: dl_ctx_for()).
+ * Return: 1 found, 0 not, -1 error.
+ */
+static __always_inline int dl_scan(const struct kbloom_dleft_params *p,
+				   const struct dl_ctx *c, __u64 h)
+{
+	int ret = dl_once(p, c, h, DL_LOOKUP);
 
 	return ret == DL_DONE ? 1 : ret == DL_ABSENT ? 0 : -1;
 }
 
-static __always_inline int dl_update(const struct dl_ctx *c, int insert)
+static __always_inline int dl_update(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
+				     int insert)
 {
 	int t, ret = DL_RACE;
 
 	for (t = 0; t < KBLOOM_DLEFT_TRIES; t++) {
-		ret = dl_once(c, insert ? DL_INSERT : DL_DELETE);
+		ret = dl_once(p, c, h, insert ? DL_INSERT : DL_DELETE);
 		if (ret != DL_RACE)
 			break;
 	}
@@ -658,53 +825,51 @@ static __always_inline int dl_update(const struct dl_ctx *c, int insert)
 }
 
 /*
- * The flow key's hash.  Its length is a constant: with the default hash
- * id a constant too, the compiler inlines kb_hash() and unrolls it for 40
- * bytes (the generic call loops over a length).
+ * A flow key on an 8-byte boundary, so that dl_hash() reads it as words
+ * (BPF reads the stack aligned only: kb_hash() reads a key of unknown
+ * alignment byte by byte, eight loads, shifts and ors a word).
  */
-static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
-				     const struct kbloom_dleft_flow *key)
+#define DL_KEY_WORDS	(sizeof(struct kbloom_dleft_flow) / 8)
+
+union dl_key {
+	struct kbloom_dleft_flow flow;
+	__u64 w[DL_KEY_WORDS];
+};
+
+static __always_inline __u64 dl_le64(__u64 w)
 {
-	if (p->hash_id == KBLOOM_HASH_FAST)
-		return kb_hash(KBLOOM_HASH_FAST, p->seed, key, sizeof(*key));
-	return kb_hash(p->hash_id, p->seed, key, sizeof(*key));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(w);
+#else
+	return w;
+#endif
 }
 
 /*
- * @c of the key of @key: every byte written (a global function takes
- * initialized memory only).
+ * The flow key's hash, kb_hash() of its 40 bytes: under the default hash
+ * id kb_hash_fast() itself, whose lanes are the key's five little-endian
+ * words (no tail: 40 is whole words), each read with one load.
  */
-static __always_inline int dl_ctx_init(struct dl_ctx *c,
-				       const struct kbloom_dleft_params *p,
-				       const struct kbloom_dleft_flow *key)
+static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
+				     const union dl_key *key)
 {
-	__u32 bits = p->shape.fp_bits + p->shape.counter_bits;
-	__u32 lb = bits == 8 ? 3 : bits == 16 ? 4 : bits == 32 ? 5 : 0;
+	__u64 h = p->seed + KB_P3 + (__u64)sizeof(key->flow) * KB_P1;
+	__u32 i;
 
-	if (!lb || p->shape.tables > KB_DLEFT_TABLES_MAX)
-		return -1;
-	c->shape = p->shape;
-	c->q = p->q;
-	c->miss = p->miss;
-	c->h = dl_hash(p, key);
-	c->lb = lb;
-	c->cb = p->shape.counter_bits;
-	c->cmask = kb_field_mask(bits);
-	/* 1 in every lane (no division: BPF's is slow) */
-	c->one = dl_one(lb);
-	c->top = c->one << (bits - 1);
-	c->cnts = kb_field_mask(c->cb) * c->one;
-	c->rems = c->cnts ^ ~0ULL;
-	c->bw = (p->shape.slots << lb) & 63 ? 0 : (p->shape.slots << lb) >> 6;
-	c->pad = 0;
-	c->lmul = dl_lmul(lb);
-	return 0;
+	/* a key of whole words only (a constant: one of the two is left) */
+	if (p->hash_id != KBLOOM_HASH_FAST || sizeof(key->flow) % 8)
+		return kb_hash(p->hash_id, p->seed, &key->flow,
+			       sizeof(key->flow));
+	for (i = 0; i < DL_KEY_WORDS; i++)
+		h = kb_fast_lane(h, dl_le64(key->w[i]));
+	return kb_fmix64(h);
 }
 
-static __always_inline int dl_on_syn(const struct dl_ctx *c,
+static __always_inline int dl_on_syn(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, 1);
+	int ret = dl_update(p, c, h, 1);
 
 	if (ret == DL_DONE)
 		st->inserted++;
@@ -717,10 +882,11 @@ static __always_inline int dl_on_syn(const struct dl_ctx *c,
 	return XDP_PASS;
 }
 
-static __always_inline int dl_on_fin(const struct dl_ctx *c,
+static __always_inline int dl_on_fin(const struct kbloom_dleft_params *p,
+				     const struct dl_ctx *c, __u64 h,
 				     struct kbloom_dleft_xdp_stats *st)
 {
-	int ret = dl_update(c, 0);
+	int ret = dl_update(p, c, h, 0);
 
 	if (ret == DL_DONE)
 		st->deleted++;
@@ -731,15 +897,16 @@ static __always_inline int dl_on_fin(const struct dl_ctx *c,
 	return XDP_PASS;
 }
 
-static __always_inline int dl_on_other(const struct dl_ctx *c,
+static __always_inline int dl_on_other(const struct kbloom_dleft_params *p,
+				       const struct dl_ctx *c, __u64 h,
 				       struct kbloom_dleft_xdp_stats *st)
 {
-	if (dl_scan(c) > 0) {
+	if (dl_scan(p, c, h) > 0) {
 		st->hits++;
 		return XDP_PASS;
 	}
 	st->misses++;
-	if (c->miss != KBLOOM_DLEFT_MISS_DROP)
+	if (p->miss != KBLOOM_DLEFT_MISS_DROP)
 		return XDP_PASS;
 	st->dropped++;
 	return XDP_DROP;
@@ -784,7 +951,7 @@ static __always_inline void dl_key(struct kbloom_dleft_flow *key,
  * dl_key() copies the addresses as words.
  */
 struct dl_frame {
-	struct kbloom_dleft_flow key;
+	union dl_key key;
 	struct kbloom_pkt pkt;
 	__u64 align[];
 };
@@ -797,10 +964,12 @@ int xdp_dleft(struct xdp_md *ctx)
 	const struct kbloom_dleft_params *p;
 	struct kbloom_dleft_xdp_stats *st;
 	const struct tcphdr *tcp;
+	const struct dl_ctx *c;
+	struct dl_ctx any;
 	struct dl_frame f;
-	struct dl_ctx c;
 	__u32 zero = 0;
 	int cls;
+	__u64 h;
 
 	st = bpf_map_lookup_elem(&dleft_stats, &zero);
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
@@ -825,16 +994,18 @@ int xdp_dleft(struct xdp_md *ctx)
 		st->malformed++;
 		return XDP_PASS;
 	}
-	dl_key(&f.key, &f.pkt, tcp->source, tcp->dest);
-	if (dl_ctx_init(&c, p, &f.key)) {
+	dl_key(&f.key.flow, &f.pkt, tcp->source, tcp->dest);
+	if (!dl_shape_lb(&p->shape)) {
 		st->not_ready++;
 		return XDP_PASS;
 	}
+	h = dl_hash(p, &f.key);
+	c = dl_ctx_for(&any, p, h);
 	if (tcp->syn && !tcp->ack)
-		return dl_on_syn(&c, st);
+		return dl_on_syn(p, c, h, st);
 	if (tcp->fin || tcp->rst)
-		return dl_on_fin(&c, st);
-	return dl_on_other(&c, st);
+		return dl_on_fin(p, c, h, st);
+	return dl_on_other(p, c, h, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -26,10 +26,10 @@
  * resident), 2^16 (the tracker's default capacity, in L2) and 2^20 (in
  * L3).  KBLOOM_DLEFT_KEYS="N ..." runs other counts; the last one is the
  * headline.  KBLOOM_DLEFT_PARTS=1 also times the parts of a connection,
- * each part with the ones before it: the two flows' hashes, their
- * contexts and positions (dl_ctx_init(), dl_positions()), their scans
- * (dl_scan(): the call of dl_once(), the positions again and the scan);
- * the rest of insert + delete is the update.
+ * each part with the ones before it: the two flows' hashes (dl_hash()),
+ * their constants and positions (dl_ctx_set(), dl_positions_of()), their
+ * scans (dl_scan(): the call of dl_once(), the constants and positions
+ * again and the scan); the rest of insert + delete is the update.
  *
  * A run of db_insdel is both packets of a connection, a run of db_blocked
  * one packet: the harness's own cost of a run (BPF_PROG_TEST_RUN's loop,

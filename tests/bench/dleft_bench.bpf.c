@@ -34,12 +34,18 @@ __u64 db_failed;
 /* failed updates by enum dl_result: inserts at 0..7, deletes at 8..15 */
 __u64 db_why[16];
 
+/*
+ * Key @i, its bytes unknown to the compiler afterwards (as a packet's
+ * are): without the barrier it would fold the hash's lanes of the words
+ * it knows to be constant.
+ */
 static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 {
 	__builtin_memset(k, 0, sizeof(*k));
 	__builtin_memcpy(k->a, &i, sizeof(i));
 	k->proto = IPPROTO_TCP;
 	k->family = 4;
+	asm volatile("" : : "r"(k) : "memory");
 }
 
 static __always_inline int db_blocked_add(__u64 i)
@@ -56,18 +62,18 @@ static __always_inline int db_blocked_add(__u64 i)
 static __always_inline int db_update(__u64 i, int insert)
 {
 	const struct kbloom_dleft_params *p;
-	struct kbloom_dleft_flow key;
+	union dl_key key;
 	struct dl_ctx c;
 	__u32 zero = 0;
 	int ret;
+	__u64 h;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
-	if (!p)
+	if (!p || !dl_shape_lb(&p->shape))
 		return -1;
-	db_key(&key, i);
-	if (dl_ctx_init(&c, p, &key))
-		return -1;
-	ret = dl_update(&c, insert);
+	db_key(&key.flow, i);
+	h = dl_hash(p, &key);
+	ret = dl_update(p, dl_ctx_for(&c, p, h), h, insert);
 	if (ret == DL_DONE)
 		return 0;
 	db_why[((insert ? 0 : 8) + ret) & 15]++;
@@ -109,43 +115,55 @@ __u64 db_sink;
 SEC("xdp")
 int db_part_hash(struct xdp_md *ctx)
 {
-	struct kbloom_dleft_flow key;
-	__u64 i = db_next++;
-
-	db_key(&key, i);
-	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
-	db_key(&key, i - db_live);
-	db_sink += kb_hash(KBLOOM_HASH_FAST, 0, &key, sizeof(key));
-	return XDP_PASS;
-}
-
-/*
- * Two keys' contexts (hash, constants and positions) or, when @scan, their
- * contexts and the scans of their d buckets (dl_once(), which finds the
- * positions itself; no update).
- */
-static __always_inline int db_part(int scan)
-{
 	const struct kbloom_dleft_params *p;
-	struct kbloom_dleft_flow key;
-	struct dl_scan s;
-	struct dl_ctx c;
+	union dl_key key;
 	__u32 zero = 0;
 	__u64 i = db_next++;
-	int n;
 
 	p = bpf_map_lookup_elem(&dleft_params, &zero);
 	if (!p)
 		return XDP_ABORTED;
+	db_key(&key.flow, i);
+	db_sink += dl_hash(p, &key);
+	db_key(&key.flow, i - db_live);
+	db_sink += dl_hash(p, &key);
+	return XDP_PASS;
+}
+
+/*
+ * Two keys' hashes and positions (with the constants dl_once() finds) or,
+ * when @scan, their hashes and the scans of their d buckets (dl_once(),
+ * which finds the positions itself; no update).
+ */
+static __always_inline int db_part(int scan)
+{
+	const struct kbloom_dleft_params *p;
+	union dl_key key;
+	struct dl_scan s;
+	struct dl_ctx c;
+	__u32 zero = 0, lb;
+	__u64 i = db_next++, h;
+	int n;
+
+	p = bpf_map_lookup_elem(&dleft_params, &zero);
+	if (!p || !dl_shape_lb(&p->shape))
+		return XDP_ABORTED;
 	for (n = 0; n < 2; n++) {
-		db_key(&key, n ? i - db_live : i);
-		dl_ctx_init(&c, p, &key);
+		db_key(&key.flow, n ? i - db_live : i);
 		if (scan) {
-			db_sink += dl_scan(&c);
+			h = dl_hash(p, &key);
+			db_sink += dl_scan(p, dl_ctx_for(&c, p, h), h);
 			continue;
 		}
 		__builtin_memset(&s, 0, sizeof(s));
-		dl_positions(&c, &s);
+		c.shape = p->shape;
+		lb = dl_shape_lb(&c.shape);
+		if (dl_fixed(&c) && lb == 4)
+			dl_positions_of(dl_ctx_set(&c, p, dl_hash(p, &key), 4),
+					&s, DL_FIX_TABLES, DL_FIX_SLOTS);
+		else
+			dl_positions_of(dl_ctx_set(&c, p, dl_hash(p, &key), lb),
+					&s, c.shape.tables, c.shape.slots);
 		db_sink += s.first[0];
 	}
 	return XDP_PASS;
