@@ -17,6 +17,7 @@
  *  - an instance made by one process reads the same in another: the
  *    library's numbers equal kbloomctl's, both ways;
  *  - usage errors: exit 2, one line naming the keyword, nothing created;
+ *    a sketch beyond the machine's memory: exit 3 at once, nothing created;
  *  - xdp detach NAME and kbloom_inst_destroy() leave no pins.
  *
  * Instances are named kbt<pid>-*, removed by the teardown, and by the
@@ -25,6 +26,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "tests/bpf/kbloomctl_xdp_util.h"
@@ -107,6 +110,30 @@ TEST(usage_errors_make_nothing)
 		EXPECT_FALSE(inst_exists(UNAME)) TH_LOG("case %zu", i);
 		kbctl_free(&r);
 	}
+}
+
+/*
+ * A sketch whose row maps outgrow the machine: 2^32 32-bit counters per
+ * CPU, packets and bytes, 32 GiB a CPU.  Refused at once (the kernel would
+ * allocate the per-CPU array element by element for minutes), naming the
+ * memory, nothing made.  Skipped on a machine with that much memory.
+ */
+TEST(sketch_beyond_memory_refused)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	__u64 need = 32ULL << 30;
+	struct kbctl_res r;
+	time_t t0;
+
+	if (pages <= 0 || psz <= 0 || (__u64)pages * psz > need)
+		SKIP(return, "%ld pages of memory", pages);
+	t0 = time(NULL);
+	kbctl_run(&r, "xdp", "attach", "sketch", UNAME, "dev", "lo", "width",
+		  "2147483648", "rows", "2");
+	EXPECT_SYS(&r, "more than this machine's memory");
+	EXPECT_GE(5, time(NULL) - t0);
+	EXPECT_FALSE(inst_exists(UNAME));
+	kbctl_free(&r);
 }
 
 /* ---- the pair ------------------------------------------------------------------ */

@@ -231,9 +231,11 @@ struct kbloom_sketch_xdp_opts {
 /**
  * kbloom_sketch_xdp_open() - load the XDP sketch program (not attached)
  *
- * Return: 0; the errors of kbloom_sketch_create(); -EOPNOTSUPP for a
- * shared minimal-increase sketch; -EINVAL for a bad @shared, @action or
- * @flags; -errno of libbpf (open, load, map updates).
+ * Return: 0; the errors of kbloom_sketch_create(); -E2BIG when the two
+ * row maps (packets, bytes; per possible CPU unless @shared) would need
+ * more bytes than the machine's memory; -EOPNOTSUPP for a shared
+ * minimal-increase sketch; -EINVAL for a bad @shared, @action or @flags;
+ * -errno of libbpf (open, load, map updates).
  */
 int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
 			   struct kbloom_sketch_xdp **xp);

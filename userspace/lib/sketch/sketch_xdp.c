@@ -69,6 +69,22 @@ static int kbx_opts_check(const struct kbloom_sketch_xdp_opts *o)
 	return 0;
 }
 
+/*
+ * The two row maps (packets, bytes), per possible CPU unless shared: more
+ * than the machine's memory is refused before the kernel tries (it
+ * allocates a per-CPU array element by element: minutes, then ENOMEM).
+ */
+static int kbx_fits(const struct kbloom_sketch_xdp *x)
+{
+	__u64 bytes = kbloom_sketch_words(x->proto) * 8ULL * 2 *
+		      (x->shared ? 1 : (__u64)x->ncpu);
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (pages > 0 && psz > 0 && bytes / (__u64)psz >= (__u64)pages)
+		return -E2BIG;
+	return 0;
+}
+
 /* Size the loaded form's maps, leave the other program out. */
 static int kbx_prepare(struct kbloom_sketch_xdp *x, struct bpf_map *map[2])
 {
@@ -136,6 +152,8 @@ int kbloom_sketch_xdp_open(const struct kbloom_sketch_xdp_opts *o,
 	ret = x->ncpu > 0 ? 0 : x->ncpu;
 	if (!ret)
 		ret = kbloom_sketch_create(&o->geom, &x->proto);
+	if (!ret)
+		ret = kbx_fits(x);
 	if (ret)
 		goto err_free;
 	x->skel = kbloom_countmin__open();

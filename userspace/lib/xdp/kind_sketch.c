@@ -57,6 +57,11 @@ static int sk_create(struct kbloom_inst *i, const void *opts)
 		return -EINVAL;
 	}
 	ret = kbloom_sketch_xdp_open(opts, &x);
+	if (ret == -E2BIG) {
+		kbi_log(i, "%s: its rows would need more than this machine's memory (packets and bytes, per CPU unless shared)",
+			i->name);
+		return ret;
+	}
 	if (ret) {
 		kbi_log(i, "%s: loading the sketch failed: %s", i->name,
 			strerror(-ret));
