@@ -1034,4 +1034,21 @@ TEST(cli_number_ranges)
 		   "ref-bits 'x': not a number (allowed: an integer 64..67108864");
 }
 
+/* An empty item of a list is a typo: refused, naming the list. */
+TEST(cli_empty_list_items)
+{
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "bits", "512,"),
+		   "bits '512,': an empty item");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "bits", ",512"),
+		   "bits ',512': an empty item");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "schemes", "exact,,standard"),
+		   "schemes 'exact,,standard': an empty item");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "presence", "0.5,"),
+		   "presence '0.5,': an empty item");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "topo", "fat-tree:4:"),
+		   "topo 'fat-tree:4:': an empty item");
+	cli_refuse(_metadata, KBCTL_ARGS("experiment", "sizes", "uniform::4"),
+		   "sizes 'uniform::4': an empty item");
+}
+
 TEST_HARNESS_MAIN

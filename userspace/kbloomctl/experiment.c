@@ -106,6 +106,25 @@ static int real(const struct ctl *c, const char *kw, const char *v,
 	return 0;
 }
 
+/*
+ * A list of @sep-separated items that fits a buffer of @len: an empty
+ * item (a separator leading, trailing or doubled) is a typo, not nothing.
+ */
+static int list_ok(const struct ctl *c, const char *kw, const char *v,
+		   char sep, size_t len)
+{
+	const char *p;
+
+	if (strlen(v) >= len)
+		return ctl_usage(c, "%s: longer than %zu characters", kw,
+				 len - 1);
+	for (p = v; *p; p++)
+		if (*p == sep && (p == v || p[1] == sep || !p[1]))
+			return ctl_usage(c, "%s '%s': an empty item (a '%c' leading, trailing or doubled)",
+					 kw, v, sep);
+	return 0;
+}
+
 /* "a:b:c" -> up to @max fields (the string is copied into @buf). */
 static int fields(char *buf, size_t len, const char *v, char **f, int max)
 {
@@ -137,6 +156,8 @@ static int kw_topo(const struct ctl *c, const struct kw *k,
 		p->topo_file = v + 5;
 		return 0;
 	}
+	if (list_ok(c, "topo", v, ':', sizeof(buf)))
+		return KBCTL_USAGE;
 	n = fields(buf, sizeof(buf), v, f, 4);
 	if (n == 2 && !strcmp(f[0], "fat-tree")) {
 		p->topo = KB_EXP_TOPO_FAT_TREE;
@@ -164,8 +185,11 @@ static int kw_sizes(const struct ctl *c, const struct kw *k,
 		"allowed: uniform:MIN:MAX, zipf:S[:MIN:MAX], fixed:N";
 	struct kb_exp_params *p = field;
 	char buf[128], *f[5];
-	int n = fields(buf, sizeof(buf), v, f, 4);
+	int n;
 
+	if (list_ok(c, "sizes", v, ':', sizeof(buf)))
+		return KBCTL_USAGE;
+	n = fields(buf, sizeof(buf), v, f, 4);
 	if (n == 3 && !strcmp(f[0], "uniform")) {
 		p->dist = KB_EXP_DIST_UNIFORM;
 		if (num32(c, "sizes min", f[1], 0, 0xFFFFFFFFU, &p->size_min) ||
@@ -204,6 +228,8 @@ static int kw_bits(const struct ctl *c, const struct kw *k,
 	char buf[512], *s, *save = NULL;
 	__u64 m;
 
+	if (list_ok(c, "bits", v, ',', sizeof(buf)))
+		return KBCTL_USAGE;
 	p->nbits = 0;
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
@@ -226,6 +252,8 @@ static int kw_presence(const struct ctl *c, const struct kw *k,
 	char buf[512], *s, *save = NULL;
 	__u32 n = 0;
 
+	if (list_ok(c, "presence", v, ',', sizeof(buf)))
+		return KBCTL_USAGE;
 	snprintf(buf, sizeof(buf), "%s", v);
 	memset(p->presence, 0, sizeof(p->presence));
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
@@ -253,6 +281,8 @@ static int kw_schemes(const struct ctl *c, const struct kw *k,
 		p->schemes = KB_EXP_ALL;
 		return 0;
 	}
+	if (list_ok(c, "schemes", v, ',', sizeof(buf)))
+		return KBCTL_USAGE;
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		i = kb_exp_scheme_parse(s);
