@@ -354,4 +354,56 @@ TEST(cli_key_given_twice)
 	rmdir(dir);
 }
 
+/*
+ * An image read from standard input ("-"): decode, estimate and one side
+ * of subtract take it as they take the file; both sides "-" is refused.
+ */
+TEST(cli_image_on_stdin)
+{
+	char dir[] = "/tmp/kb_iblt_XXXXXX", keys[64], a[64], b[64], d[64];
+	struct kbctl_res r;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(keys, sizeof(keys), "%s/keys.txt", dir);
+	snprintf(a, sizeof(a), "%s/a.img", dir);
+	snprintf(b, sizeof(b), "%s/b.img", dir);
+	snprintf(d, sizeof(d), "%s/d.img", dir);
+	f = fopen(keys, "w");
+	ASSERT_NE(NULL, f);
+	fputs("x\ny\nz\n", f);
+	fclose(f);
+	ASSERT_EQ(0, kbctl_run(&r, "iblt", "build", a, "-f", keys,
+			       "cells", "30"));
+	kbctl_free(&r);
+	f = fopen(keys, "w");
+	ASSERT_NE(NULL, f);
+	fputs("x\n", f);
+	fclose(f);
+	ASSERT_EQ(0, kbctl_run(&r, "iblt", "build", b, "-f", keys,
+			       "cells", "30"));
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run_in(&r, a, "iblt", "decode", "-"))
+		TH_LOG("%s", r.err);
+	EXPECT_EQ(3, kbctl_lines(r.out)) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run_in(&r, b, "iblt", "subtract", a, "-", d))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	EXPECT_EQ(0, kbctl_run(&r, "iblt", "decode", d));
+	EXPECT_NE(NULL, strstr(r.out, "+y\n")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "+z\n")) TH_LOG("%s", r.out);
+	EXPECT_EQ(2, kbctl_lines(r.out)) TH_LOG("%s", r.out);
+	kbctl_free(&r);
+	EXPECT_EQ(2, kbctl_run_in(&r, a, "iblt", "subtract", "-", "-", d));
+	EXPECT_NE(NULL, strstr(r.err, "both - (standard input holds one image)"))
+		TH_LOG("%s", r.err);
+	kbctl_free(&r);
+	unlink(keys);
+	unlink(a);
+	unlink(b);
+	unlink(d);
+	rmdir(dir);
+}
+
 TEST_HARNESS_MAIN

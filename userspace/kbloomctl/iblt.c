@@ -8,6 +8,7 @@
  *   iblt subtract A B OUT     A - B, cell by cell (same geometry and seed)
  *   iblt decode IMAGE         the keys: "+KEY" only in A, "-KEY" only in B
  *   iblt estimate IMAGE       the strata estimate of a difference's size
+ * An image to read may be - (standard input: one of A and B at most).
  *
  * Two nodes build tables of the same geometry and seed from their keys,
  * one sends its table (about 1.5 cells per differing key), the other
@@ -56,9 +57,11 @@ static const struct kw build_kw[] = {
 static const struct kw_table build_table = { .kw = build_kw };
 
 /* A table read from @path, or an exit code (one line printed). */
+/* The table in file @path, or on standard input for "-" (a pipe too). */
 static int ib_read(struct ctl *c, const char *path, struct kbloom_iblt **fp)
 {
-	int ret = kbloom_iblt_load_file(path, fp);
+	int ret = kbloom_iblt_load_file(strcmp(path, "-") ? path :
+					"/dev/stdin", fp);
 
 	if (!ret)
 		return 0;
@@ -212,6 +215,8 @@ static int cmd_subtract(struct ctl *c, int argc, char **argv)
 	struct kbloom_iblt *a = NULL, *b = NULL;
 	int ret;
 
+	if (!strcmp(argv[0], "-") && !strcmp(argv[1], "-"))
+		return ctl_usage(c, "A and B: both - (standard input holds one image)");
 	ret = ib_read(c, argv[0], &a);
 	ret = ret ?: ib_read(c, argv[1], &b);
 	if (!ret && kbloom_iblt_subtract(a, b))
@@ -302,6 +307,8 @@ static const struct ctl_cmd iblt_sub[] = {
 		.name = "subtract",
 		.synopsis = "A B OUT",
 		.summary = "the table of A minus B",
+		.help =
+"A or B may be - (standard input), OUT - (standard output).\n",
 		.min_args = 3,
 		.max_args = 3,
 		.run = cmd_subtract,
@@ -310,6 +317,7 @@ static const struct ctl_cmd iblt_sub[] = {
 		.name = "decode",
 		.synopsis = "IMAGE",
 		.summary = "list a difference: +KEY only in A, -KEY only in B",
+		.help = "IMAGE may be - (standard input).\n",
 		.min_args = 1,
 		.max_args = 1,
 		.opts = CTL_OPT(CO_KEY),
@@ -319,6 +327,7 @@ static const struct ctl_cmd iblt_sub[] = {
 		.name = "estimate",
 		.synopsis = "IMAGE",
 		.summary = "the strata estimate of a difference's size",
+		.help = "IMAGE may be - (standard input).\n",
 		.min_args = 1,
 		.max_args = 1,
 		.run = cmd_estimate,
