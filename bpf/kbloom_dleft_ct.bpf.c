@@ -839,11 +839,21 @@ union dl_key {
 
 /*
  * The flow key's hash, kb_hash() of its 40 bytes read as five aligned
- * words (kb_hash_al(): the key is on an 8-byte boundary).
+ * words (kb_hash_al(): the key is on an 8-byte boundary).  The default
+ * hash id's code inlined whole (flatten): clang otherwise calls
+ * kb_hash_al() as a subprogram, a call per packet.
  */
+static __always_inline __attribute__((flatten)) __u64
+dl_hash_fast(__u64 seed, const union dl_key *key)
+{
+	return kb_hash_fast_al(seed, key->w, sizeof(key->flow));
+}
+
 static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
 				     const union dl_key *key)
 {
+	if (p->hash_id == KBLOOM_HASH_FAST)
+		return dl_hash_fast(p->seed, key);
 	return kb_hash_al(p->hash_id, p->seed, key->w, sizeof(key->flow));
 }
 

@@ -71,7 +71,6 @@ struct db_point {
 	struct kb_plan blk;	/* the blocked filter */
 	__u64 p_dl;		/* d-left predicted rate, pico units */
 	double spread, lines, blocked;
-	double blocked_bw;	/* the blocked insert, key hashed bytewise */
 	double empty;		/* a program that does nothing */
 	__u64 failed;
 	__u64 why[16];		/* db_why of both layouts */
@@ -175,36 +174,31 @@ static int db_parts(struct dleft_bench *sp, struct dleft_bench *ln,
 }
 
 /*
- * DB_ROUNDS rounds, the five programs alternating: spread, lines, blocked,
- * blocked with the key hashed bytewise, and an empty one.
+ * DB_ROUNDS rounds, the four programs alternating: spread, lines, blocked
+ * and an empty one.
  */
 static int db_rounds(struct dleft_bench *sp, struct dleft_bench *ln,
 		     struct db_point *pt)
 {
 	double dl[DB_ROUNDS], dln[DB_ROUNDS], blk[DB_ROUNDS], emp[DB_ROUNDS];
-	double bw[DB_ROUNDS];
 	int r;
 
 	for (r = 0; r < DB_ROUNDS; r++) {
 		dl[r] = db_run(sp->progs.db_insdel, DB_REPEAT);
 		dln[r] = db_run(ln->progs.db_insdel, DB_REPEAT);
 		blk[r] = db_run(sp->progs.db_blocked, DB_REPEAT);
-		bw[r] = db_run(sp->progs.db_blocked_bw, DB_REPEAT);
 		emp[r] = db_run(sp->progs.db_empty, DB_REPEAT);
-		if (dl[r] < 0 || dln[r] < 0 || blk[r] < 0 || emp[r] < 0 ||
-		    bw[r] < 0)
+		if (dl[r] < 0 || dln[r] < 0 || blk[r] < 0 || emp[r] < 0)
 			return -EIO;
 	}
 	qsort(dl, DB_ROUNDS, sizeof(double), db_cmp);
 	qsort(dln, DB_ROUNDS, sizeof(double), db_cmp);
 	qsort(blk, DB_ROUNDS, sizeof(double), db_cmp);
 	qsort(emp, DB_ROUNDS, sizeof(double), db_cmp);
-	qsort(bw, DB_ROUNDS, sizeof(double), db_cmp);
 	pt->spread = dl[DB_ROUNDS / 2];
 	pt->lines = dln[DB_ROUNDS / 2];
 	pt->blocked = blk[DB_ROUNDS / 2];
 	pt->empty = emp[DB_ROUNDS / 2];
-	pt->blocked_bw = bw[DB_ROUNDS / 2];
 	pt->failed = sp->bss->db_failed + ln->bss->db_failed;
 	for (r = 0; r < 16; r++)
 		pt->why[r] = sp->bss->db_why[r] + ln->bss->db_why[r];
@@ -254,9 +248,6 @@ static void db_print(const struct db_point *pt)
 	printf("%9llu flows: an empty program %.1f ns: as two runs (a SYN and a FIN each pay a run) %.2fx, lines %.2fx\n",
 	       (unsigned long long)pt->n, pt->empty,
 	       db_two_runs(pt, pt->spread), db_two_runs(pt, pt->lines));
-	printf("%9llu flows: blocked insert, key hashed bytewise (kb_hash()) %.1f ns vs aligned (kb_hash_al()) %.1f ns: %.3fx\n",
-	       (unsigned long long)pt->n, pt->blocked_bw, pt->blocked,
-	       pt->blocked / pt->blocked_bw);
 	fflush(stdout);
 }
 
@@ -285,9 +276,9 @@ static void db_json(const struct db_point *pts, int np)
 
 	if (!f)
 		return;
-	fprintf(f, "{\"flows\": %llu, \"dleft_insdel_ns\": %.1f, \"dleft_lines_insdel_ns\": %.1f, \"blocked_insert_ns\": %.1f, \"blocked_insert_bytewise_hash_ns\": %.1f, \"empty_run_ns\": %.1f, \"dleft insert+delete time vs blocked insert\": %.3f, \"dleft lines insert+delete time vs blocked insert\": %.3f, \"as two runs\": %.3f, \"lines as two runs\": %.3f, \"curve\": [",
+	fprintf(f, "{\"flows\": %llu, \"dleft_insdel_ns\": %.1f, \"dleft_lines_insdel_ns\": %.1f, \"blocked_insert_ns\": %.1f, \"empty_run_ns\": %.1f, \"dleft insert+delete time vs blocked insert\": %.3f, \"dleft lines insert+delete time vs blocked insert\": %.3f, \"as two runs\": %.3f, \"lines as two runs\": %.3f, \"curve\": [",
 		(unsigned long long)h->n, h->spread, h->lines, h->blocked,
-		h->blocked_bw, h->empty, h->spread / h->blocked, h->lines / h->blocked,
+		h->empty, h->spread / h->blocked, h->lines / h->blocked,
 		db_two_runs(h, h->spread), db_two_runs(h, h->lines));
 	for (i = 0; i < np; i++)
 		fprintf(f, "%s{\"flows\": %llu, \"dleft_bytes\": %llu, \"blocked_bytes\": %llu, \"spread\": %.3f, \"lines\": %.3f, \"spread_two_runs\": %.3f, \"lines_two_runs\": %.3f}",

@@ -12,8 +12,7 @@
  *               inserted (a cache-hot delete);
  *   db_blocked  insert key db_next_blk++ into the blocked filter
  *               (kbloom_bpf_add_hash_k(), what every kbloom XDP insert does,
- *               the key hashed by kb_hash_al() from an aligned buffer);
- *   db_blocked_bw  the same, the key hashed by kb_hash() byte by byte.
+ *               the key hashed by kb_hash_al() from an aligned buffer).
  * Key i is a struct kbloom_dleft_flow holding i, hashed whole by both.
  */
 #include "bpf/kbloom_dleft_ct.bpf.c"
@@ -52,21 +51,16 @@ static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 
 /*
  * Insert key @i into the blocked filter, hashed with kb_hash_al() from an
- * aligned buffer (what every kbloom XDP insert of a stack key does), or
- * with kb_hash() byte by byte when @bytewise (the form before it, for
- * the side-by-side figure).
+ * aligned buffer (what every kbloom XDP insert of a stack key does).
  */
-static __always_inline int db_blocked_add(__u64 i, int bytewise)
+static __always_inline int db_blocked_add(__u64 i)
 {
 	union dl_key key;
-	__u64 h;
 
 	db_key(&key.flow, i);
-	if (bytewise)
-		h = kb_hash(KBLOOM_HASH_FAST, 0, &key.flow, sizeof(key.flow));
-	else
-		h = kb_hash_al(KBLOOM_HASH_FAST, 0, key.w, sizeof(key.flow));
-	return kbloom_bpf_add_hash_k(&db_blocks, db_nblocks, h, db_k);
+	return kbloom_bpf_add_hash_k(&db_blocks, db_nblocks,
+				     kb_hash_al(KBLOOM_HASH_FAST, 0, key.w,
+						sizeof(key.flow)), db_k);
 }
 
 /* Insert (@insert) or delete key @i in the tracker's filter. */
@@ -96,7 +90,7 @@ int db_fill(struct xdp_md *ctx)
 {
 	__u64 i = db_next++;
 
-	if (db_update(i, 1) || db_blocked_add(i, 0))
+	if (db_update(i, 1) || db_blocked_add(i))
 		db_failed++;
 	return XDP_PASS;
 }
@@ -114,15 +108,7 @@ int db_insdel(struct xdp_md *ctx)
 SEC("xdp")
 int db_blocked(struct xdp_md *ctx)
 {
-	if (db_blocked_add(db_next_blk++, 0))
-		return XDP_ABORTED;
-	return XDP_PASS;
-}
-
-SEC("xdp")
-int db_blocked_bw(struct xdp_md *ctx)
-{
-	if (db_blocked_add(db_next_blk++, 1))
+	if (db_blocked_add(db_next_blk++))
 		return XDP_ABORTED;
 	return XDP_PASS;
 }
