@@ -843,7 +843,7 @@ union dl_key {
  * hash id's code inlined whole (flatten): clang otherwise calls
  * kb_hash_al() as a subprogram, a call per packet.
  */
-static __always_inline __attribute__((flatten)) __u64
+static __always_inline __u64 __attribute__((flatten))
 dl_hash_fast(__u64 seed, const union dl_key *key)
 {
 	return kb_hash_fast_al(seed, key->w, sizeof(key->flow));
