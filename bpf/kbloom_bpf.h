@@ -31,7 +31,10 @@
  * Keys are 1..KBLOOM_KEY_MAX bytes on the stack; pass a constant length
  * where possible (addresses: KBLOOM_ADDR4_LEN, KBLOOM_ADDR6_LEN) so that
  * the hash unrolls to straight-line code.  A variable length works too:
- * copy the key into a zeroed buffer of KBLOOM_KEY_MAX bytes first.
+ * copy the key into a zeroed buffer of KBLOOM_KEY_MAX bytes first.  A key
+ * on an 8-byte boundary takes the _al forms (kbloom_bpf_test_al(),
+ * kbloom_bpf_add_al(), kbloom_bpf_hash_al()): the same hash, read a word
+ * at a time instead of a byte at a time.
  */
 #ifndef _KBLOOM_BPF_H
 #define _KBLOOM_BPF_H
@@ -117,6 +120,16 @@ static __always_inline __u64 kbloom_bpf_hash(const struct kbloom_params *p,
 }
 
 /*
+ * The same hash of a key on an 8-byte boundary (kb_hash_al(): whole
+ * words with one load each, where kb_hash() reads a byte at a time).
+ */
+static __always_inline __u64 kbloom_bpf_hash_al(const struct kbloom_params *p,
+						const void *key, __u32 len)
+{
+	return kb_hash_al(p->hash_id, p->seed, key, len);
+}
+
+/*
  * kbloom_bpf_test_hash_k() - membership test of a hashed key with k
  * probes (k may differ from the filter's own, e.g. per group class)
  *
@@ -196,6 +209,25 @@ static __always_inline int kbloom_bpf_add(const struct kbloom_bpf_filter *f,
 {
 	return kbloom_bpf_add_hash_k(f->blocks, f->p->nblocks,
 				     kbloom_bpf_hash(f->p, key, len), f->p->k);
+}
+
+/*
+ * kbloom_bpf_test_al(), kbloom_bpf_add_al() - kbloom_bpf_test() and
+ * kbloom_bpf_add() of a key on an 8-byte boundary (a stack buffer in a
+ * union with __u64 or declared with the aligned(8) attribute).
+ */
+static __always_inline int kbloom_bpf_test_al(const struct kbloom_bpf_filter *f,
+					      const void *key, __u32 len)
+{
+	return kbloom_bpf_test_hash(f, kbloom_bpf_hash_al(f->p, key, len));
+}
+
+static __always_inline int kbloom_bpf_add_al(const struct kbloom_bpf_filter *f,
+					     const void *key, __u32 len)
+{
+	return kbloom_bpf_add_hash_k(f->blocks, f->p->nblocks,
+				     kbloom_bpf_hash_al(f->p, key, len),
+				     f->p->k);
 }
 
 #endif /* _KBLOOM_BPF_H */

@@ -47,8 +47,8 @@
  * least loaded bucket and the free cell are found by code where d, c and
  * the lane constants are constants too, found in dl_once() rather than
  * by the caller per packet.  Other shapes take the generic code.  The
- * flow key is hashed as five aligned words (dl_hash(): kb_hash() reads a
- * key of unknown alignment a byte at a time).
+ * flow key is hashed as five aligned words (dl_hash(): kb_hash_al(),
+ * where kb_hash() reads a key of unknown alignment a byte at a time).
  *
  * Updates are lock-free: a cell lies in one word (the loader takes only
  * shapes with kb_dleft_shape_atomic(): 8-, 16- or 32-bit cells), and an
@@ -827,7 +827,8 @@ static __always_inline int dl_update(const struct kbloom_dleft_params *p,
 /*
  * A flow key on an 8-byte boundary, so that dl_hash() reads it as words
  * (BPF reads the stack aligned only: kb_hash() reads a key of unknown
- * alignment byte by byte, eight loads, shifts and ors a word).
+ * alignment byte by byte, eight loads, shifts and ors a word;
+ * kb_hash_al() reads an aligned one a word at a time).
  */
 #define DL_KEY_WORDS	(sizeof(struct kbloom_dleft_flow) / 8)
 
@@ -836,33 +837,24 @@ union dl_key {
 	__u64 w[DL_KEY_WORDS];
 };
 
-static __always_inline __u64 dl_le64(__u64 w)
+/*
+ * The flow key's hash, kb_hash() of its 40 bytes read as five aligned
+ * words (kb_hash_al(): the key is on an 8-byte boundary).  The default
+ * hash id's code inlined whole (flatten): clang otherwise calls
+ * kb_hash_al() as a subprogram, a call per packet.
+ */
+static __always_inline __u64 __attribute__((flatten))
+dl_hash_fast(__u64 seed, const union dl_key *key)
 {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return __builtin_bswap64(w);
-#else
-	return w;
-#endif
+	return kb_hash_fast_al(seed, key->w, sizeof(key->flow));
 }
 
-/*
- * The flow key's hash, kb_hash() of its 40 bytes: under the default hash
- * id kb_hash_fast() itself, whose lanes are the key's five little-endian
- * words (no tail: 40 is whole words), each read with one load.
- */
 static __always_inline __u64 dl_hash(const struct kbloom_dleft_params *p,
 				     const union dl_key *key)
 {
-	__u64 h = p->seed + KB_P3 + (__u64)sizeof(key->flow) * KB_P1;
-	__u32 i;
-
-	/* a key of whole words only (a constant: one of the two is left) */
-	if (p->hash_id != KBLOOM_HASH_FAST || sizeof(key->flow) % 8)
-		return kb_hash(p->hash_id, p->seed, &key->flow,
-			       sizeof(key->flow));
-	for (i = 0; i < DL_KEY_WORDS; i++)
-		h = kb_fast_lane(h, dl_le64(key->w[i]));
-	return kb_fmix64(h);
+	if (p->hash_id == KBLOOM_HASH_FAST)
+		return dl_hash_fast(p->seed, key);
+	return kb_hash_al(p->hash_id, p->seed, key->w, sizeof(key->flow));
 }
 
 static __always_inline int dl_on_syn(const struct kbloom_dleft_params *p,

@@ -18,27 +18,28 @@ static __always_inline int gate_filter_slow(const __u8 *addr, __u32 len)
 	if (kbloom_bpf_filter_get(&gate_params, &gate_filters, 0, &f))
 		return -ENOENT;
 	if (len == KBLOOM_ADDR4_LEN)
-		return kbloom_bpf_test(&f, addr, KBLOOM_ADDR4_LEN);
-	return kbloom_bpf_test(&f, addr, KBLOOM_ADDR6_LEN);
+		return kbloom_bpf_test_al(&f, addr, KBLOOM_ADDR4_LEN);
+	return kbloom_bpf_test_al(&f, addr, KBLOOM_ADDR6_LEN);
 }
 
 /*
  * kb_hash() of an address: the default hash (KBLOOM_HASH_FAST) inlined at
  * the address's constant length (flatten), where clang otherwise calls
  * kb_hash() as a subprogram for any hash and length; SipHash stays a
- * call.  The same function.
+ * call.  The same function, in its aligned form (kb_hash_al()): @addr is
+ * struct kbloom_pkt's src or dst, on an 8-byte boundary.
  */
 static __always_inline __attribute__((flatten)) __u64
 gate_hash_fast(__u64 seed, const __u8 *addr, __u32 len)
 {
-	return kb_hash_fast(seed, addr, len);
+	return kb_hash_fast_al(seed, addr, len);
 }
 
 static __always_inline __u64 gate_hash(const struct kbloom_gate_geo *g,
 				       const __u8 *addr, __u32 len)
 {
 	if (g->hash_id == KBLOOM_HASH_SIPHASH13)
-		return kb_hash(g->hash_id, g->seed, addr, len);
+		return kb_hash_al(g->hash_id, g->seed, addr, len);
 	return gate_hash_fast(g->seed, addr, len);
 }
 

@@ -84,7 +84,8 @@ struct {
  * KBLOOM_ADDR6_LEN): KBLOOM_MAYBE, KBLOOM_ABSENT or -errno (no filter).
  * Each variant (map-backed, kfunc, cuckoo) defines it; @cfg is the
  * gate's config element (the map-backed variant finds its filter's
- * geometry there).
+ * geometry there); @addr is struct kbloom_pkt's src or dst, on an 8-byte
+ * boundary (the map-backed variant hashes it with kb_hash_al()).
  */
 static __always_inline int gate_filter_test(const struct kbloom_gate_cfg *cfg,
 					    const __u8 *addr, __u32 len);

@@ -159,7 +159,10 @@ struct mcast_hash {
 	__u32 valid;
 };
 
-/* The group's kb_hash() under (@hash_id, @seed), from @hc when it has it. */
+/*
+ * The group's kb_hash() under (@hash_id, @seed), from @hc when it has it
+ * (kb_hash_al(): pkt->dst is on an 8-byte boundary).
+ */
 static __always_inline __u64 mcast_group_hash(struct mcast_hash *hc,
 					      const struct kbloom_pkt *pkt,
 					      __u32 hash_id, __u64 seed)
@@ -167,9 +170,9 @@ static __always_inline __u64 mcast_group_hash(struct mcast_hash *hc,
 	if (hc->valid && hc->hash_id == hash_id && hc->seed == seed)
 		return hc->h;
 	if (pkt->addr_len == KBLOOM_ADDR4_LEN)
-		hc->h = kb_hash(hash_id, seed, pkt->dst, KBLOOM_ADDR4_LEN);
+		hc->h = kb_hash_al(hash_id, seed, pkt->dst, KBLOOM_ADDR4_LEN);
 	else
-		hc->h = kb_hash(hash_id, seed, pkt->dst, KBLOOM_ADDR6_LEN);
+		hc->h = kb_hash_al(hash_id, seed, pkt->dst, KBLOOM_ADDR6_LEN);
 	hc->hash_id = hash_id;
 	hc->seed = seed;
 	hc->valid = 1;

@@ -69,7 +69,8 @@ enum kbloom_pkt_class {
  * @l4_off: offset of the upper-layer header from the start of the frame
  *          (when l4_first; it may lie at or past the end of the frame)
  * @src: source address, network order; IPv4 in the first 4 bytes, zeros
- *       after addr_len
+ *       after addr_len; on an 8-byte boundary, so that the filters hash
+ *       it with kb_hash_al() (a word at a time)
  * @dst: destination address, as @src
  */
 struct kbloom_pkt {
@@ -80,7 +81,10 @@ struct kbloom_pkt {
 	__u8 icmp6_type;
 	__u8 vlan;
 	__u8 pad;
-	__u8 src[16];
+	union {			/* the __u64 puts @src on an 8-byte boundary */
+		__u8 src[16];
+		__u64 src_w[2];
+	};
 	__u8 dst[16];
 	__u16 l4_off;
 };

@@ -125,22 +125,97 @@ static inline __u64 kb_hash_fast_mixed(__u64 seed, __u32 len, __u64 mix)
 	return kb_fmix64(kb_fast_fold(seed + KB_P3 + (__u64)len * KB_P1, mix));
 }
 
-/* KBLOOM_HASH_FAST over len (1..KBLOOM_KEY_MAX) bytes. */
-static inline __u64 kb_hash_fast(__u64 seed, const void *key, __u32 len)
+/*
+ * The aligned loads: @p is 8-byte aligned (the caller's precondition).
+ * kb_load_le64_al() reads the word at @p with one 64-bit load;
+ * kb_load_le_al() reads n (0..7) bytes with the widest aligned loads that
+ * fit (4, then 2, then 1 bytes), so BPF, which reads its stack aligned
+ * only, need not read them byte by byte.  Both little-endian, as
+ * kb_load_le64() and kb_load_le().
+ */
+static inline __u64 kb_load_le64_al(const __u8 *p)
 {
-	const __u8 *p = (const __u8 *)key;
+	__u64 v;
+
+	__builtin_memcpy(&v, __builtin_assume_aligned(p, 8), sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline __u64 kb_load_le_al(const __u8 *p, __u32 n)
+{
+	const __u8 *a = (const __u8 *)__builtin_assume_aligned(p, 8);
+	__u64 v = 0;
+	__u32 off = 0;
+	__u32 w32;
+	__u16 w16;
+
+	if (n & 4) {
+		__builtin_memcpy(&w32, a, sizeof(w32));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w32 = __builtin_bswap32(w32);
+#endif
+		v = w32;
+		off = 4;
+	}
+	if (n & 2) {
+		__builtin_memcpy(&w16, __builtin_assume_aligned(a + off, 2),
+				 sizeof(w16));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w16 = __builtin_bswap16(w16);
+#endif
+		v |= (__u64)w16 << (8 * off);
+		off += 2;
+	}
+	if (n & 1)
+		v |= (__u64)a[off] << (8 * off);
+	return v;
+}
+
+/*
+ * KBLOOM_HASH_FAST's one definition, over len (1..KBLOOM_KEY_MAX) bytes
+ * at @p read with the aligned loads when @al (a constant at every call
+ * site) or the bytewise-safe ones otherwise: the same words either way.
+ */
+static inline __u64 kb_hash_fast_rd(__u64 seed, const __u8 *p, __u32 len,
+				    int al)
+{
 	__u64 h = seed + KB_P3 + (__u64)len * KB_P1;
 	__u32 i, off = 0;
+	__u64 w;
 
 	for (i = 0; i < KBLOOM_KEY_MAX / 8; i++) {
 		if (off + 8 > len)
 			break;
-		h = kb_fast_lane(h, kb_load_le64(p + off));
+		w = al ? kb_load_le64_al(p + off) : kb_load_le64(p + off);
+		h = kb_fast_lane(h, w);
 		off += 8;
 	}
-	if (off < len)
-		h = kb_fast_lane(h, kb_load_le(p + off, len - off) ^ KB_P3);
+	if (off < len) {
+		w = al ? kb_load_le_al(p + off, len - off) :
+			 kb_load_le(p + off, len - off);
+		h = kb_fast_lane(h, w ^ KB_P3);
+	}
 	return kb_fmix64(h);
+}
+
+/* KBLOOM_HASH_FAST over len (1..KBLOOM_KEY_MAX) bytes. */
+static inline __u64 kb_hash_fast(__u64 seed, const void *key, __u32 len)
+{
+	return kb_hash_fast_rd(seed, (const __u8 *)key, len, 0);
+}
+
+/*
+ * kb_hash_fast() of a key whose address is 8-byte aligned (precondition:
+ * a stack buffer in a union with __u64 or declared with the aligned(8)
+ * attribute), read as whole words and an aligned tail: the same result for
+ * every key, length and seed.
+ */
+static inline __u64 kb_hash_fast_al(__u64 seed, const void *key, __u32 len)
+{
+	return kb_hash_fast_rd(seed, (const __u8 *)key, len, 1);
 }
 
 /* One SipRound on the state v[0..3]. */
@@ -274,6 +349,23 @@ static inline __u64 kb_hash(__u32 hash_id, __u64 seed, const void *key,
 		return kb_hash_xxh64(seed, key, len);
 #endif
 	return kb_hash_fast(seed, key, len);
+}
+
+/*
+ * kb_hash() of a key whose address is 8-byte aligned (kb_hash_fast_al()'s
+ * precondition).  Only KBLOOM_HASH_FAST has an aligned reader: SipHash
+ * (and xxHash64 outside BPF) simply run kb_hash()'s own code.
+ */
+static inline __u64 kb_hash_al(__u32 hash_id, __u64 seed, const void *key,
+			       __u32 len)
+{
+	if (hash_id == KBLOOM_HASH_SIPHASH13)
+		return kb_hash_sip13(seed, key, len);
+#ifndef __bpf__
+	if (hash_id == KBLOOM_HASH_XXH64)
+		return kb_hash_xxh64(seed, key, len);
+#endif
+	return kb_hash_fast_al(seed, key, len);
 }
 
 #endif /* _UAPI_KBLOOM_HASH_H */

@@ -11,7 +11,8 @@
  *               stays at db_live flows.  db_live = 0 deletes the flow just
  *               inserted (a cache-hot delete);
  *   db_blocked  insert key db_next_blk++ into the blocked filter
- *               (kbloom_bpf_add_hash_k(), what every kbloom XDP insert does).
+ *               (kbloom_bpf_add_hash_k(), what every kbloom XDP insert does,
+ *               the key hashed by kb_hash_al() from an aligned buffer).
  * Key i is a struct kbloom_dleft_flow holding i, hashed whole by both.
  */
 #include "bpf/kbloom_dleft_ct.bpf.c"
@@ -48,14 +49,18 @@ static __always_inline void db_key(struct kbloom_dleft_flow *k, __u64 i)
 	asm volatile("" : : "r"(k) : "memory");
 }
 
+/*
+ * Insert key @i into the blocked filter, hashed with kb_hash_al() from an
+ * aligned buffer (what every kbloom XDP insert of a stack key does).
+ */
 static __always_inline int db_blocked_add(__u64 i)
 {
-	struct kbloom_dleft_flow key;
+	union dl_key key;
 
-	db_key(&key, i);
+	db_key(&key.flow, i);
 	return kbloom_bpf_add_hash_k(&db_blocks, db_nblocks,
-				     kb_hash(KBLOOM_HASH_FAST, 0, &key,
-					     sizeof(key)), db_k);
+				     kb_hash_al(KBLOOM_HASH_FAST, 0, key.w,
+						sizeof(key.flow)), db_k);
 }
 
 /* Insert (@insert) or delete key @i in the tracker's filter. */

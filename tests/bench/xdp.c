@@ -84,6 +84,7 @@ enum {
 	P_BF_PRESENT, P_BF_ABSENT, P_BF_PUSH,
 	P_CK_PRESENT, P_CK_ABSENT,
 	P_OLD_PRESENT, P_OLD_ABSENT, P_PW_PRESENT, P_PW_ABSENT, P_INS8,
+	P_BW_PRESENT, P_BW_ABSENT,
 	NPROG,
 };
 #define P_FIRST_EXP	P_OLD_PRESENT
@@ -116,6 +117,8 @@ static const struct {
 	[P_PW_PRESENT] = { "xb_pw_present", "exp: probe-wise test, present", XB_PW_PRESENT, 1 },
 	[P_PW_ABSENT] = { "xb_pw_absent", "exp: probe-wise test, absent", XB_PW_ABSENT, 0 },
 	[P_INS8] = { "xb_ins8", "exp: insert, 8 atomic ORs", -1, 0 },
+	[P_BW_PRESENT] = { "xb_bw_present", "exp: bytewise hash, present", XB_BW_PRESENT, 1 },
+	[P_BW_ABSENT] = { "xb_bw_absent", "exp: bytewise hash, absent", XB_BW_ABSENT, 0 },
 };
 
 struct size_run {

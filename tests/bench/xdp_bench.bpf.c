@@ -40,6 +40,8 @@
  *   xb_pw_absent
  *   xb_ins8         the insert with an atomic OR on all eight words (no
  *                   branch on which words the mask touches)
+ *   xb_bw_present   xb_kb_present and xb_kb_absent with the key hashed
+ *   xb_bw_absent    byte by byte (kb_hash(), the form before kb_hash_al())
  *
  * The lookups count their "possibly present" answers in hits[]: the
  * driver checks that every present key is found and reports the measured
@@ -129,15 +131,27 @@ static __always_inline void xb_next(__u32 *cur, struct xb_key *k, __u32 absent)
 	xb_key(k, i, absent);
 }
 
-/* The hash as kbloom_bpf.h computes it, parameters from the constant cfg. */
-static __always_inline __u64 xb_hash(const struct xb_key *k)
+/*
+ * The hash as kbloom_bpf.h computes it, parameters from the constant cfg:
+ * the key (two __u64) on an 8-byte boundary, kbloom_bpf_hash_al(), or
+ * byte by byte, kbloom_bpf_hash(), when @bytewise (the experiments
+ * xb_bw_*: the form before kb_hash_al()).
+ */
+static __always_inline __u64 xb_hash_rd(const struct xb_key *k, int bytewise)
 {
 	struct kbloom_params p = {
 		.hash_id = cfg.hash_id,
 		.seed = cfg.seed,
 	};
 
-	return kbloom_bpf_hash(&p, k, XB_KEY_LEN);
+	if (bytewise)
+		return kbloom_bpf_hash(&p, k, XB_KEY_LEN);
+	return kbloom_bpf_hash_al(&p, k, XB_KEY_LEN);
+}
+
+static __always_inline __u64 xb_hash(const struct xb_key *k)
+{
+	return xb_hash_rd(k, 0);
 }
 
 static __always_inline int xb_count(int ret, int slot)
@@ -220,13 +234,20 @@ int xb_hash_only(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-static __always_inline int xb_kb_test(__u32 absent, int slot)
+static __always_inline int xb_kb_test_rd(__u32 absent, int slot,
+					 int bytewise)
 {
 	struct xb_key k;
 
 	xb_next(&cur_lookup, &k, absent);
 	return xb_count(kbloom_bpf_test_hash_k(&kb_blocks, cfg.nblocks,
-					       xb_hash(&k), cfg.k), slot);
+					       xb_hash_rd(&k, bytewise),
+					       cfg.k), slot);
+}
+
+static __always_inline int xb_kb_test(__u32 absent, int slot)
+{
+	return xb_kb_test_rd(absent, slot, 0);
 }
 
 SEC("xdp")
@@ -260,7 +281,7 @@ static __always_inline int xb_tbl_test(__u32 absent, int slot)
 	xb_next(&cur_lookup, &k, absent);
 	if (kbloom_bpf_filter_get(&kb_params, &kb_filters, 0, &f))
 		return XDP_ABORTED;
-	return xb_count(kbloom_bpf_test(&f, &k, XB_KEY_LEN), slot);
+	return xb_count(kbloom_bpf_test_al(&f, &k, XB_KEY_LEN), slot);
 }
 
 SEC("xdp")
@@ -284,7 +305,7 @@ int xb_tbl_insert(struct xdp_md *ctx)
 	xb_next(&cur_tbl_insert, &k, 0);
 	if (kbloom_bpf_filter_get(&kb_params, &kb_filters, 0, &f))
 		return XDP_ABORTED;
-	if (kbloom_bpf_add(&f, &k, XB_KEY_LEN))
+	if (kbloom_bpf_add_al(&f, &k, XB_KEY_LEN))
 		return XDP_ABORTED;
 	return XDP_PASS;
 }
@@ -319,7 +340,7 @@ int xb_tbl_params(struct xdp_md *ctx)
 	if (!p)
 		return XDP_ABORTED;
 	return xb_count(kbloom_bpf_test_hash_k(&kb_blocks, p->nblocks,
-					       kbloom_bpf_hash(p, &k, XB_KEY_LEN),
+					       kbloom_bpf_hash_al(p, &k, XB_KEY_LEN),
 					       p->k),
 			XB_TBL_PARAMS);
 }
@@ -474,6 +495,18 @@ int xb_ins8(struct xdp_md *ctx)
 	for (i = 0; i < KBLOOM_BLOCK_WORDS; i++)
 		__sync_fetch_and_or(&b->w[i], mask[i]);
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int xb_bw_present(struct xdp_md *ctx)
+{
+	return xb_kb_test_rd(0, XB_BW_PRESENT, 1);
+}
+
+SEC("xdp")
+int xb_bw_absent(struct xdp_md *ctx)
+{
+	return xb_kb_test_rd(1, XB_BW_ABSENT, 1);
 }
 
 char LICENSE[] SEC("license") = "GPL";

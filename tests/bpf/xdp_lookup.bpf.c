@@ -39,7 +39,7 @@ int kbloom_probe(struct xdp_md *ctx)
 	__u8 *data = (__u8 *)(long)ctx->data;
 	__u8 *end = (__u8 *)(long)ctx->data_end;
 	struct kbloom_bpf_filter f;
-	__u8 key[KBLOOM_KEY_MAX] = {};
+	__u8 key[KBLOOM_KEY_MAX] __attribute__((aligned(8))) = {};
 	__u32 len, i;
 	int ret;
 
@@ -58,10 +58,10 @@ int kbloom_probe(struct xdp_md *ctx)
 	if (kbloom_bpf_filter_get(&probe_params, &probe_filters, probe_id, &f))
 		return XDP_ABORTED;
 	if (probe_add) {
-		ret = kbloom_bpf_add(&f, key, len);
+		ret = kbloom_bpf_add_al(&f, key, len);
 		return ret ? XDP_ABORTED : XDP_PASS;
 	}
-	ret = kbloom_bpf_test(&f, key, len);
+	ret = kbloom_bpf_test_al(&f, key, len);
 	if (ret < 0)
 		return XDP_ABORTED;
 	return ret == KBLOOM_MAYBE ? XDP_PASS : XDP_DROP;

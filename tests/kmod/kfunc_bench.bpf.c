@@ -29,7 +29,7 @@
 #define NKEYS	4096	/* a power of two */
 
 struct bench_key {
-	__u8 k[16];
+	__u8 k[16] __attribute__((aligned(8)));
 };
 
 KBLOOM_BTF_TYPES;
@@ -203,7 +203,7 @@ int bench_map(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	if (kbloom_bpf_filter_get(&params, &filters, 0, &f))
 		return XDP_ABORTED;
-	ret = kbloom_bpf_test(&f, k.k, sizeof(k.k));
+	ret = kbloom_bpf_test_al(&f, k.k, sizeof(k.k));
 	if (ret == KBLOOM_MAYBE)
 		hits[2]++;
 	return ret == KBLOOM_MAYBE ? XDP_PASS : XDP_DROP;
