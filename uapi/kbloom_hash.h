@@ -359,12 +359,8 @@ static inline __u64 kb_hash(__u32 hash_id, __u64 seed, const void *key,
 static inline __u64 kb_hash_al(__u32 hash_id, __u64 seed, const void *key,
 			       __u32 len)
 {
-	if (hash_id == KBLOOM_HASH_SIPHASH13)
-		return kb_hash_sip13(seed, key, len);
-#ifndef __bpf__
-	if (hash_id == KBLOOM_HASH_XXH64)
-		return kb_hash_xxh64(seed, key, len);
-#endif
+	if (hash_id == KBLOOM_HASH_SIPHASH13 || hash_id == KBLOOM_HASH_XXH64)
+		return kb_hash(hash_id, seed, key, len);
 	return kb_hash_fast_al(seed, key, len);
 }
 
