@@ -313,6 +313,17 @@ TEST(image_round_trip_and_refused)
 	kbloom_iblt_destroy(f);
 }
 
+/* Write @text to @path (the key files of the kbloomctl tests): 0 or -1. */
+static int put_keys(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f) ? -1 : 0;
+}
+
 /*
  * kbloomctl iblt build: a key given twice is refused (exit 2, nothing
  * written), naming it: inserted twice, its cells count 2 and never peel,
@@ -322,15 +333,11 @@ TEST(cli_key_given_twice)
 {
 	char dir[] = "/tmp/kb_iblt_XXXXXX", keys[64], out[64];
 	struct kbctl_res r;
-	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(keys, sizeof(keys), "%s/keys.txt", dir);
 	snprintf(out, sizeof(out), "%s/t.img", dir);
-	f = fopen(keys, "w");
-	ASSERT_NE(NULL, f);
-	fputs("a\nb\n\nc\na\n", f);
-	fclose(f);
+	ASSERT_EQ(0, put_keys(keys, "a\nb\n\nc\na\n"));
 	EXPECT_EQ(2, kbctl_run(&r, "iblt", "build", out, "-f", keys,
 			       "cells", "30"));
 	EXPECT_NE(NULL, strstr(r.err, "key 'a' given twice (keys 1 and 4;"))
@@ -339,10 +346,7 @@ TEST(cli_key_given_twice)
 	kbctl_free(&r);
 	EXPECT_NE(0, access(out, F_OK));
 	/* each once: built, and it decodes to its keys */
-	f = fopen(keys, "w");
-	ASSERT_NE(NULL, f);
-	fputs("a\nb\nc\n", f);
-	fclose(f);
+	ASSERT_EQ(0, put_keys(keys, "a\nb\nc\n"));
 	EXPECT_EQ(0, kbctl_run(&r, "iblt", "build", out, "-f", keys,
 			       "cells", "30"));
 	kbctl_free(&r);
@@ -362,24 +366,17 @@ TEST(cli_image_on_stdin)
 {
 	char dir[] = "/tmp/kb_iblt_XXXXXX", keys[64], a[64], b[64], d[64];
 	struct kbctl_res r;
-	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(keys, sizeof(keys), "%s/keys.txt", dir);
 	snprintf(a, sizeof(a), "%s/a.img", dir);
 	snprintf(b, sizeof(b), "%s/b.img", dir);
 	snprintf(d, sizeof(d), "%s/d.img", dir);
-	f = fopen(keys, "w");
-	ASSERT_NE(NULL, f);
-	fputs("x\ny\nz\n", f);
-	fclose(f);
+	ASSERT_EQ(0, put_keys(keys, "x\ny\nz\n"));
 	ASSERT_EQ(0, kbctl_run(&r, "iblt", "build", a, "-f", keys,
 			       "cells", "30"));
 	kbctl_free(&r);
-	f = fopen(keys, "w");
-	ASSERT_NE(NULL, f);
-	fputs("x\n", f);
-	fclose(f);
+	ASSERT_EQ(0, put_keys(keys, "x\n"));
 	ASSERT_EQ(0, kbctl_run(&r, "iblt", "build", b, "-f", keys,
 			       "cells", "30"));
 	kbctl_free(&r);
