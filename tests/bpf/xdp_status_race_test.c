@@ -78,9 +78,11 @@ static int status_run(struct __test_metadata *_metadata, const char *gate,
 	int shown = 0;
 
 	if (i % 3 == 2) {
-		kbctl_run(&r, "xdp", "status", gate);
-		if (r.status)
+		kbctl_run(&r, "xdp", "status", gate, i % 2 ? "-j" : "-q");
+		if (r.status) {
 			EXPECT_SYS(&r, "no such instance");
+			EXPECT_EQ(0, (int)r.out_len) TH_LOG("%s", r.out);
+		}
 		shown = !r.status;
 	} else if (i % 3 == 1) {
 		EXPECT_EQ(0, kbctl_run(&r, "xdp", "status", "-j"))

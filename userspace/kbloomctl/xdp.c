@@ -544,7 +544,8 @@ static int cmd_status(struct ctl *c, int argc, char **argv)
 		free(ii.links);
 		free(ii.mfilter);
 	}
-	if (c->set[CO_JSON] && !ctl_quiet(c)) {
+	if (c->set[CO_JSON] && !ctl_quiet(c) && (shown || !name)) {
+		/* NAME detached while read: the error alone, no empty line */
 		if (!name)
 			json_arr_end(&j);
 		json_end(&j);
